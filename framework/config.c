@@ -1,0 +1,428 @@
+/*
+ * config.c -- read and check the INI configuration (with inih).
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *const sd_config_keys[] = {
+	"plugin.name", "plugin.path",
+	"search.algorithm", "search.heuristic", "search.weight",
+	"search.time_limit", "search.node_limit", "search.memory_limit",
+	"output.format", "output.plan",
+	NULL
+};
+
+static const char *const alg_names[] = {
+	[SD_BFS] = "bfs", [SD_UCS] = "ucs", [SD_ASTAR] = "astar",
+	[SD_WASTAR] = "wastar", [SD_GREEDY] = "greedy",
+	[SD_IDASTAR] = "idastar",
+};
+
+int sd_algorithm_from_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof alg_names / sizeof *alg_names; i++)
+		if (!strcmp(alg_names[i], name))
+			return (int)i;
+	return -1;
+}
+
+const char *sd_algorithm_name(sd_algorithm a)
+{
+	return alg_names[a];
+}
+
+/* printf into err, returning -1. */
+static int error(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Prefix "file:line: " (or "--set section.key: ") to a message. */
+static int entry_error(const sd_entry *e, char *err, size_t len,
+                       const char *what)
+{
+	if (e->line)
+		return error(err, len, "%s:%d: %s", e->file, e->line, what);
+	return error(err, len, "--set %s.%s: %s", e->section, e->key, what);
+}
+
+static int known_section(const char *s)
+{
+	return !strcmp(s, "plugin") || !strcmp(s, "search") ||
+	       !strcmp(s, "output") || !strcmp(s, "problem");
+}
+
+static int known_key(const char *section, const char *key)
+{
+	char name[256];
+	if (!strcmp(section, "problem"))
+		return 1;
+	snprintf(name, sizeof name, "%s.%s", section, key);
+	for (const char *const *k = sd_config_keys; *k; k++)
+		if (!strcmp(*k, name))
+			return 1;
+	return 0;
+}
+
+static sd_entry *find(sd_config *c, const char *section, const char *key)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->e[i].section, section) &&
+		    !strcmp(c->e[i].key, key))
+			return &c->e[i];
+	return NULL;
+}
+
+static sd_entry *add(sd_config *c, const char *section, const char *key,
+                     const char *value, const char *file, int line,
+                     const char *dir)
+{
+	if (c->n == c->cap) {
+		size_t n = c->cap ? c->cap * 2 : 16;
+		sd_entry *e = realloc(c->e, n * sizeof *e);
+		if (!e)
+			return NULL;
+		c->e = e;
+		c->cap = n;
+	}
+	sd_entry *e = &c->e[c->n];
+	*e = (sd_entry){ strdup(section), strdup(key), strdup(value),
+	                 strdup(file), line, strdup(dir) };
+	if (!e->section || !e->key || !e->value || !e->file || !e->dir)
+		return NULL;
+	c->n++;
+	return e;
+}
+
+/* State of one inih run: we feed it lines ourselves to know the line
+ * number of every key and whether a line continues the previous one. */
+typedef struct reader {
+	FILE *f;
+	const char *file;
+	const char *dir;
+	int line;          /* number of the line last handed to inih */
+	int continued;     /* that line began with white space */
+	sd_config *c;
+	char *err;
+	size_t errlen;
+	int failed;
+} reader;
+
+/* Check a "[section]" line as inih is about to see it. */
+static int check_section_line(reader *r, const char *s)
+{
+	const char *end = strchr(s, ']');
+	if (!end)
+		return 0;  /* inih reports the malformed line */
+	int n = (int)(end - s - 1);
+	char name[128];
+	snprintf(name, sizeof name, "%.*s", n < 0 ? 0 : n, s + 1);
+	if (known_section(name))
+		return 0;
+	error(r->err, r->errlen, "%s:%d: unknown section [%s] (sections: "
+	      "[plugin], [search], [problem], [output])", r->file, r->line,
+	      name);
+	return -1;
+}
+
+static char *read_line(char *str, int num, void *stream)
+{
+	reader *r = stream;
+	if (r->failed || !fgets(str, num, r->f))
+		return NULL;
+	r->line++;
+	r->continued = str[0] == ' ' || str[0] == '\t';
+	const char *s = str;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '[' && check_section_line(r, s)) {
+		r->failed = 1;
+		return NULL;
+	}
+	return str;
+}
+
+static int on_entry(void *user, const char *section, const char *key,
+                    const char *value)
+{
+	reader *r = user;
+	sd_entry *prev = find(r->c, section, key);
+	if (prev && r->continued && prev == &r->c->e[r->c->n - 1]) {
+		size_t a = strlen(prev->value), b = strlen(value);
+		char *v = realloc(prev->value, a + b + 2);
+		if (!v)
+			return 0;
+		v[a] = '\n';
+		memcpy(v + a + 1, value, b + 1);
+		prev->value = v;
+		return 1;
+	}
+	if (!*section)
+		error(r->err, r->errlen, "%s:%d: '%s' is outside any section",
+		      r->file, r->line, key);
+	else if (!known_key(section, key))
+		error(r->err, r->errlen, "%s:%d: unknown key '%s' in [%s]",
+		      r->file, r->line, key, section);
+	else if (prev)
+		error(r->err, r->errlen, "%s:%d: '%s' is set twice in [%s] "
+		      "(first at line %d)", r->file, r->line, key, section,
+		      prev->line);
+	else if (!add(r->c, section, key, value, r->file, r->line, r->dir))
+		error(r->err, r->errlen, "out of memory");
+	else
+		return 1;
+	r->failed = 1;
+	return 0;
+}
+
+int sd_config_read(sd_config *c, const char *file, char *err, size_t len)
+{
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return error(err, len, "cannot open config '%s': %s", file,
+		             strerror(errno));
+	char dir[PATH_MAX];
+	const char *slash = strrchr(file, '/');
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - file) : 1,
+	         slash ? file : ".");
+	if (!dir[0])
+		strcpy(dir, "/");
+	reader r = { .f = f, .file = file, .dir = dir, .c = c, .err = err,
+	             .errlen = len };
+	err[0] = 0;
+	int rc = ini_parse_stream(read_line, &r, on_entry, &r);
+	fclose(f);
+	if (r.failed)
+		return -1;
+	if (rc > 0)
+		return error(err, len, "%s:%d: not a 'key = value' line nor a "
+		             "[section]", file, rc);
+	return rc ? error(err, len, "cannot read config '%s'", file) : 0;
+}
+
+int sd_config_set(sd_config *c, const char *a, char *err, size_t len)
+{
+	const char *dot = strchr(a, '.'), *eq = strchr(a, '=');
+	if (!dot || !eq || dot > eq || dot == a || eq == dot + 1)
+		return error(err, len, "--set '%s': expected section.key=value",
+		             a);
+	char section[64], key[128];
+	snprintf(section, sizeof section, "%.*s", (int)(dot - a), a);
+	snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
+	if (!known_section(section))
+		return error(err, len, "--set '%s': unknown section [%s]", a,
+		             section);
+	if (!known_key(section, key))
+		return error(err, len, "--set '%s': unknown key '%s' in [%s]",
+		             a, key, section);
+	sd_entry *e = find(c, section, key);
+	char *v = strdup(eq + 1), *f = strdup("<command line>"),
+	     *d = strdup(".");
+	if (!v || !f || !d) {
+		free(v), free(f), free(d);
+		return error(err, len, "out of memory");
+	}
+	if (e) {
+		free(e->value), free(e->file), free(e->dir);
+		e->value = v, e->file = f, e->dir = d, e->line = 0;
+		return 0;
+	}
+	e = add(c, section, key, v, f, 0, d);
+	free(v), free(f), free(d);
+	return e ? 0 : error(err, len, "out of memory");
+}
+
+/* Parse a non-negative finite number, all of s. */
+static int parse_double(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v) || v < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || errno)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* A byte count: a number with an optional K, M, G or T suffix (powers of
+ * 1024), e.g. "512M", "4G", "4GiB". */
+static int parse_bytes(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v) || v < 0)
+		return -1;
+	static const char units[] = "KMGT";
+	double mul = 1;
+	if (*end) {
+		const char *u = strchr(units, toupper((unsigned char)*end));
+		if (!u)
+			return -1;
+		for (const char *k = units; k <= u; k++)
+			mul *= 1024;
+		end++;
+		if (!strcmp(end, "iB") || !strcmp(end, "B"))
+			end += strlen(end);
+	}
+	if (*end || v * mul > 1.8e19)
+		return -1;
+	*out = (uint64_t)(v * mul);
+	return 0;
+}
+
+/* Default memory limit: three quarters of physical memory, so that a
+ * search ends cleanly instead of being killed. */
+static uint64_t default_memory_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+	if (pages <= 0 || size <= 0)
+		return 0;
+	return (uint64_t)pages * (uint64_t)size / 4 * 3;
+}
+
+static int yes_no(const char *s)
+{
+	if (!strcmp(s, "yes") || !strcmp(s, "true") || !strcmp(s, "1"))
+		return 1;
+	if (!strcmp(s, "no") || !strcmp(s, "false") || !strcmp(s, "0"))
+		return 0;
+	return -1;
+}
+
+/* Interpret one [search] or [output] entry into c. */
+static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
+{
+	char msg[512];
+	const char *k = e->key, *v = e->value;
+	sd_search_opts *o = &c->opts;
+	int a;
+	if (!strcmp(k, "algorithm")) {
+		if ((a = sd_algorithm_from_name(v)) < 0)
+			goto bad;
+		o->algorithm = (sd_algorithm)a;
+		c->algorithm_name = v;
+	} else if (!strcmp(k, "heuristic")) {
+		c->heuristic = v;
+	} else if (!strcmp(k, "weight")) {
+		if (parse_double(v, &o->weight) || o->weight < 1)
+			goto bad;
+	} else if (!strcmp(k, "time_limit")) {
+		if (parse_double(v, &o->time_limit))
+			goto bad;
+	} else if (!strcmp(k, "node_limit")) {
+		if (parse_u64(v, &o->node_limit))
+			goto bad;
+	} else if (!strcmp(k, "memory_limit")) {
+		if (parse_bytes(v, &o->memory_limit))
+			goto bad;
+	} else if (!strcmp(k, "format")) {
+		if (strcmp(v, "text") && strcmp(v, "json"))
+			goto bad;
+		c->json = !strcmp(v, "json");
+	} else if (!strcmp(k, "plan")) {
+		if ((c->print_plan = yes_no(v)) < 0)
+			goto bad;
+	}
+	return 0;
+bad:;
+	static const struct { const char *key, *want; } wants[] = {
+		{ "algorithm", "bfs, ucs, astar, wastar, greedy or idastar" },
+		{ "weight", "a number >= 1" },
+		{ "time_limit", "a number of seconds, 0 for none" },
+		{ "node_limit", "a whole number of expansions, 0 for none" },
+		{ "memory_limit", "bytes, with an optional K, M, G or T suffix" },
+		{ "format", "text or json" },
+		{ "plan", "yes or no" },
+	};
+	const char *want = "";
+	for (size_t i = 0; i < sizeof wants / sizeof *wants; i++)
+		if (!strcmp(wants[i].key, k))
+			want = wants[i].want;
+	snprintf(msg, sizeof msg, "bad value '%s' for %s: expected %s", v, k,
+	         want);
+	return entry_error(e, err, len, msg);
+}
+
+int sd_config_finish(sd_config *c, char *err, size_t len)
+{
+	c->opts = (sd_search_opts)SD_SEARCH_OPTS_INIT;
+	c->opts.weight = 2.0;
+	c->opts.memory_limit = default_memory_limit();
+	c->algorithm_name = "astar";
+	c->print_plan = 1;
+	free(c->params);
+	c->params = calloc(c->n ? c->n : 1, sizeof *c->params);
+	c->n_params = 0;
+	if (!c->params)
+		return error(err, len, "out of memory");
+	for (size_t i = 0; i < c->n; i++) {
+		const sd_entry *e = &c->e[i];
+		if (!strcmp(e->section, "problem"))
+			c->params[c->n_params++] = (sd_param){ e->key, e->value,
+			                                       e->file, e->line,
+			                                       e->dir };
+		else if (!strcmp(e->section, "plugin"))
+			*(!strcmp(e->key, "name") ? &c->plugin_name
+			                          : &c->plugin_path) = e;
+		else if (apply(c, e, err, len))
+			return -1;
+	}
+	if (c->plugin_name && c->plugin_path)
+		return entry_error(c->plugin_path, err, len, "give [plugin] name "
+		                   "or path, not both");
+	if (!c->plugin_name && !c->plugin_path)
+		return error(err, len, "%s: no plugin: set [plugin] name (e.g. "
+		             "name = npuzzle) or path",
+		             c->n ? c->e[0].file : "config");
+	if (c->plugin_path) {
+		sd_param p = { "path", c->plugin_path->value, NULL, 0,
+		               c->plugin_path->dir };
+		char buf[PATH_MAX];
+		free(c->plugin_file);
+		c->plugin_file = strdup(sd_param_path(&p, buf, sizeof buf)
+		                        ? buf : p.value);
+		if (!c->plugin_file)
+			return error(err, len, "out of memory");
+	}
+	return 0;
+}
+
+void sd_config_free(sd_config *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		sd_entry *e = &c->e[i];
+		free(e->section), free(e->key), free(e->value);
+		free(e->file), free(e->dir);
+	}
+	free(c->e);
+	free(c->params);
+	free(c->plugin_file);
+	memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,61 @@
+/*
+ * config.h -- the INI configuration of one searchd run.
+ *
+ * A config is read in two steps: entries are collected (from the file,
+ * then --set overrides), then interpreted and checked.  Every entry
+ * remembers its file and line, so that every message can name them.
+ */
+#ifndef SD_CONFIG_H
+#define SD_CONFIG_H
+
+#include "engine.h"
+
+typedef struct sd_entry {
+	char *section;  /* "search", "plugin", "problem", "output" */
+	char *key;
+	char *value;    /* continuation lines joined with '\n' */
+	char *file;     /* config file, or "<command line>" */
+	int line;       /* line in file; 0 on the command line */
+	char *dir;      /* base for relative paths in value */
+} sd_entry;
+
+typedef struct sd_config {
+	sd_entry *e;            /* entries in file order; --set replaces */
+	size_t n, cap;
+
+	/* Filled by sd_config_finish(): */
+	const sd_entry *plugin_name; /* [plugin] name, or NULL */
+	const sd_entry *plugin_path; /* [plugin] path, or NULL */
+	char *plugin_file;           /* plugin_path resolved against its dir */
+	const char *heuristic;       /* [search] heuristic, or NULL: default */
+	const char *algorithm_name;  /* as written */
+	sd_search_opts opts;         /* the [search] section */
+	int json;                    /* [output] format = json */
+	int print_plan;              /* [output] plan */
+	sd_param *params;            /* the [problem] section */
+	size_t n_params;
+} sd_config;
+
+#define SD_CONFIG_INIT { .n = 0 }
+
+/* Read file's entries.  0, or -1 with "file:line: problem" in err. */
+int sd_config_read(sd_config *c, const char *file, char *err, size_t len);
+
+/* Apply one "section.key=value" override. */
+int sd_config_set(sd_config *c, const char *assignment, char *err,
+                  size_t len);
+
+/* Check every entry and fill the interpreted fields. */
+int sd_config_finish(sd_config *c, char *err, size_t len);
+
+/* Every key each section accepts ("problem" keys belong to the plugin):
+ * a NULL-terminated list of "section.key" strings, for docs and tests. */
+extern const char *const sd_config_keys[];
+
+/* Algorithm by name; -1 if unknown. */
+int sd_algorithm_from_name(const char *name);
+const char *sd_algorithm_name(sd_algorithm a);
+
+void sd_config_free(sd_config *c);
+
+#endif

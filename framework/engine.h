@@ -1,0 +1,118 @@
+/*
+ * engine.h -- searchd's engine: load a plugin, run one search.
+ *
+ * Used by the searchd program and by the tests.  Knows nothing of any
+ * puzzle; everything it learns about one comes through searchd/plugin.h.
+ */
+#ifndef SD_ENGINE_H
+#define SD_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "searchd/plugin.h"
+
+/* ---- loader.c ---------------------------------------------------------- */
+
+typedef struct sd_loaded {
+	void *handle;            /* from dlopen */
+	const sd_plugin *plugin; /* the descriptor */
+	char *path;              /* the file it was loaded from */
+} sd_loaded;
+
+/* Load the plugin at path (dlopen RTLD_NOW|RTLD_LOCAL) and check its ABI.
+ * Returns 0, or -1 with the reason in err. */
+int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t errlen);
+
+/* Find plugin `name` on the search path (colon-separated dirs) and load
+ * it: tries DIR/NAME.so and DIR/libNAME.so in each dir. */
+int sd_find_plugin(const char *name, const char *search_path, sd_loaded *out,
+                   char *err, size_t errlen);
+
+void sd_unload_plugin(sd_loaded *p);
+
+/* Create an instance; returns 0, or -1 with the plugin's message in err. */
+int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
+                       sd_instance *inst, char *err, size_t errlen);
+
+/* Index of heuristic `name`: SD_NO_HEURISTIC for "zero", -2 if unknown. */
+int sd_heuristic_index(const sd_plugin *p, const char *name);
+
+/* ---- search.c ---------------------------------------------------------- */
+
+typedef enum sd_algorithm {
+	SD_BFS,     /* breadth-first, goal test at generation */
+	SD_UCS,     /* uniform cost (Dijkstra): order by g */
+	SD_ASTAR,   /* order by f = g + h, ties to larger g */
+	SD_WASTAR,  /* weighted A*: f = g + weight * h */
+	SD_GREEDY,  /* greedy best-first: order by h */
+	SD_IDASTAR, /* iterative-deepening A* */
+} sd_algorithm;
+
+typedef enum sd_status {
+	SD_SOLVED = 0,      /* a plan was found */
+	SD_UNSOLVABLE = 1,  /* search space exhausted: no plan exists */
+	SD_LIMIT = 3,       /* a limit or an interrupt stopped the search */
+} sd_status;
+
+typedef struct sd_search_opts {
+	sd_algorithm algorithm; /* which search */
+	int heuristic;          /* index into plugin->heuristics, or
+	                           SD_NO_HEURISTIC */
+	double weight;          /* for SD_WASTAR, >= 1 */
+	double time_limit;      /* seconds of wall time, 0 = none */
+	uint64_t node_limit;    /* expansions, 0 = none */
+	uint64_t memory_limit;  /* bytes of engine storage, 0 = none */
+	FILE *progress;         /* per-iteration lines (IDA*), or NULL */
+} sd_search_opts;
+
+#define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \
+	.heuristic = SD_NO_HEURISTIC, .weight = 1.0 }
+
+typedef struct sd_stats {
+	uint64_t expanded;       /* states whose successors were generated */
+	uint64_t generated;      /* successors produced (root counted) */
+	uint64_t duplicates;     /* successors already stored (not cheaper) */
+	uint64_t reopened;       /* closed states reached by a cheaper path */
+	uint64_t pruned;         /* successors dropped as dead ends */
+	uint64_t peak_open;      /* largest size of the open list / stack */
+	uint64_t stored;         /* states in the registry at the end */
+	uint64_t iterations;     /* IDA* iterations */
+	uint64_t engine_bytes;   /* peak bytes of engine storage */
+	double bytes_per_state;  /* engine bytes / stored states */
+	uint64_t peak_rss;       /* peak resident memory of the process, bytes */
+	double seconds;          /* wall time of the search */
+	double nodes_per_second; /* generated / seconds */
+} sd_stats;
+
+typedef struct sd_result {
+	sd_status status;
+	const char *limit;      /* for SD_LIMIT: "time", "nodes", "memory",
+	                           "interrupt" */
+	sd_cost cost;           /* plan cost (SD_SOLVED) */
+	size_t length;          /* number of actions in the plan */
+	uint32_t *actions;      /* length actions */
+	unsigned char *states;  /* length + 1 states, state_size bytes each:
+	                           the start, then the state after each action */
+	size_t state_size;
+	sd_stats stats;
+} sd_result;
+
+/* Run one search.  Returns 0 with the outcome in *res (free with
+ * sd_result_free), or -1 with a message in err (bad options, or the
+ * plugin refused the heuristic). */
+int sd_search(const sd_plugin *p, const sd_instance *inst,
+              const sd_search_opts *o, sd_result *res, char *err,
+              size_t errlen);
+
+void sd_result_free(sd_result *res);
+
+/* The plan as text: the plugin's formatted actions joined by its
+ * separator.  malloc'd; NULL if out of memory. */
+char *sd_plan_text(const sd_plugin *p, const sd_instance *inst,
+                   const sd_result *res);
+
+/* Ask a running search to stop (safe from a signal handler). */
+void sd_interrupt(void);
+
+#endif

@@ -1,0 +1,209 @@
+/*
+ * searchd/plugin.h -- the whole contract between searchd and a puzzle plugin.
+ *
+ * A plugin is a shared object that exports one function,
+ *
+ *     const sd_plugin *searchd_plugin(void);
+ *
+ * returning a static descriptor (see SD_PLUGIN_INIT below).  The engine
+ * knows nothing of any puzzle: it stores states as opaque fixed-size byte
+ * strings, compares them with memcmp, and asks the plugin for everything
+ * else through the descriptor's function pointers.
+ *
+ * The life of an instance:
+ *
+ *   create()            parse the [problem] section, choose the state size
+ *   select_heuristic()  once, before the search (index, or SD_NO_HEURISTIC)
+ *   initial()           write the start state
+ *   heuristic()         h of the start state, from scratch
+ *   is_goal()           goal test of the start state
+ *   expand()            many times: all successors of one state at once,
+ *                       each with its action, step cost, goal flag and h
+ *   format_action()     to print the plan
+ *   destroy()
+ *
+ * Costs and heuristic values are non-negative integers (sd_cost).  A
+ * plugin that must be built out of tree needs nothing but this header:
+ *
+ *     cc -shared -fPIC $(pkg-config --cflags searchd) -o my.so my.c
+ */
+#ifndef SEARCHD_PLUGIN_H
+#define SEARCHD_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ABI version.  The host refuses a plugin with another major, or with a
+ * newer minor than its own.  Minor versions only append fields. */
+#define SD_ABI_MAJOR 1
+#define SD_ABI_MINOR 0
+
+/* Name of the one symbol a plugin exports. */
+#define SD_PLUGIN_ENTRY "searchd_plugin"
+
+#if defined(__GNUC__)
+#define SD_EXPORT __attribute__((visibility("default")))
+#else
+#define SD_EXPORT
+#endif
+
+/* A step cost or heuristic value. */
+typedef uint32_t sd_cost;
+
+/* Returned as h by heuristic() or expand() for a state that provably
+ * cannot reach a goal (a deadlock): the engine drops it and counts it as
+ * pruned, whatever the heuristic (also when searching blind). */
+#define SD_DEAD_END UINT32_MAX
+
+/* Passed to select_heuristic() when the search runs blind (heuristic
+ * "zero", or bfs/ucs): the plugin may then leave h at 0 in expand(). */
+#define SD_NO_HEURISTIC (-1)
+
+/* Largest number of successors one expand() may return. */
+#define SD_MAX_SUCCESSORS 65535
+
+/* One key = value of the INI [problem] section, handed to create(). */
+typedef struct sd_param {
+	const char *key;   /* key as written, e.g. "tiles" */
+	const char *value; /* value; continuation lines joined by '\n' */
+	const char *file;  /* config file it came from, or "<command line>" */
+	int line;          /* line in that file (0 for the command line) */
+	const char *dir;   /* directory that a relative path in value is
+	                      relative to: the config file's, or "." */
+} sd_param;
+
+/* What create() tells the engine about the instance it made. */
+typedef struct sd_instance {
+	void *self;              /* the plugin's own instance data */
+	size_t state_size;       /* bytes of one packed state; fixed for the
+	                            instance, at least 1.  Two states are the
+	                            same state iff their bytes are equal, so
+	                            the encoding must be canonical (unused
+	                            bits zero) */
+	unsigned max_successors; /* upper bound on what expand() returns,
+	                            1..SD_MAX_SUCCESSORS */
+} sd_instance;
+
+/* One successor written by expand().  Its packed state is written
+ * separately, into the states buffer (see expand). */
+typedef struct sd_succ {
+	uint32_t action; /* plugin-defined action id, given back to
+	                    format_action() */
+	sd_cost cost;    /* step cost, >= 0 */
+	sd_cost h;       /* heuristic value of the successor under the
+	                    selected heuristic (0 if none selected), or
+	                    SD_DEAD_END to have it dropped */
+	uint32_t goal;   /* nonzero iff the successor is a goal state */
+} sd_succ;
+
+/* A heuristic the plugin offers, chosen in the config by name. */
+typedef struct sd_heuristic_info {
+	const char *name;        /* e.g. "manhattan"; "zero" is built in */
+	const char *description; /* one line, for --list-heuristics */
+	int admissible;          /* nonzero if it never overestimates */
+} sd_heuristic_info;
+
+/* The descriptor.  Fields marked optional may be NULL. */
+typedef struct sd_plugin {
+	uint16_t abi_major;      /* SD_ABI_MAJOR the plugin was built with */
+	uint16_t abi_minor;      /* SD_ABI_MINOR the plugin was built with */
+	uint32_t size;           /* sizeof(sd_plugin) the plugin was built with */
+	const char *name;        /* short name, e.g. "npuzzle" */
+	const char *version;     /* plugin version, free text */
+	const char *description; /* one line, for --list-plugins */
+
+	const sd_heuristic_info *heuristics; /* the heuristics offered; the
+	                                        first is the default */
+	size_t n_heuristics;                 /* entries in heuristics */
+
+	/* Parse the [problem] section.  On success fill *inst and return 0.
+	 * On failure write a message to err (at most errlen bytes, naming
+	 * the file and line of the offending key where it applies, e.g.
+	 * "level.xsb:4: unknown character 'x'") and return -1.  A key the
+	 * plugin does not know is an error that names the key. */
+	int (*create)(const sd_param *params, size_t n_params,
+	              sd_instance *inst, char *err, size_t errlen);
+
+	/* Free everything create() made. */
+	void (*destroy)(void *self);
+
+	/* Use heuristic number index (into heuristics), or SD_NO_HEURISTIC.
+	 * Called once before the search; may build tables (pattern
+	 * databases).  Return 0, or -1 with a message in err. Optional: if
+	 * NULL the engine assumes it always succeeds. */
+	int (*select_heuristic)(void *self, int index, char *err,
+	                        size_t errlen);
+
+	/* Write the start state into state (state_size bytes, zeroed). */
+	void (*initial)(void *self, void *state);
+
+	/* Nonzero iff state is a goal. */
+	int (*is_goal)(void *self, const void *state);
+
+	/* h of state under the selected heuristic, computed from scratch
+	 * (or SD_DEAD_END).  Optional if the plugin has no heuristics. */
+	sd_cost (*heuristic)(void *self, const void *state);
+
+	/* Expand state: write each successor i (0 <= i < return value,
+	 * at most max_successors) as succ[i] and its packed state at
+	 * states + i * stride.  Write all state_size bytes of each: the
+	 * buffer may still hold states of an earlier expansion.
+	 * h is the state's own heuristic value, so that the successors'
+	 * values can be updated incrementally.  Must be deterministic: the
+	 * same state gives the same successors in the same order. */
+	unsigned (*expand)(void *self, const void *state, sd_cost h,
+	                   sd_succ *succ, unsigned char *states, size_t stride);
+
+	/* Optional.  A hash of state; equal states must hash equally.
+	 * Default: a fast hash of the packed bytes.  Equality is always
+	 * confirmed with memcmp. */
+	uint64_t (*hash)(void *self, const void *state);
+
+	/* Optional.  Write the text of action, taken from state `from`, to
+	 * buf like snprintf (return the length it needs).  Default: the
+	 * action id in decimal.  The plan is the concatenation of these
+	 * texts, separated by plan_separator. */
+	int (*format_action)(void *self, const void *from, uint32_t action,
+	                     char *buf, size_t len);
+
+	/* Optional.  Print state as text (e.g. a board), ending in '\n'. */
+	void (*print_state)(void *self, const void *state, FILE *out);
+
+	const char *plan_separator; /* between actions in the plan text;
+	                               NULL means none ("UDLR") */
+} sd_plugin;
+
+/* Start a descriptor: the ABI fields filled in.  Use as
+ *     static const sd_plugin plugin = { SD_PLUGIN_INIT, .name = ..., };
+ */
+#define SD_PLUGIN_INIT \
+	.abi_major = SD_ABI_MAJOR, .abi_minor = SD_ABI_MINOR, \
+	.size = sizeof(sd_plugin)
+
+/* The entry point every plugin defines. */
+SD_EXPORT const sd_plugin *searchd_plugin(void);
+
+/* Helper: join param->dir and a relative path param->value into buf.
+ * Absolute paths are copied as they are.  Returns buf, or NULL if it
+ * does not fit. */
+static inline const char *sd_param_path(const sd_param *p, char *buf,
+                                        size_t len)
+{
+	int n;
+	if (p->value[0] == '/' || !p->dir || !p->dir[0] ||
+	    (p->dir[0] == '.' && !p->dir[1]))
+		n = snprintf(buf, len, "%s", p->value);
+	else
+		n = snprintf(buf, len, "%s/%s", p->dir, p->value);
+	return n >= 0 && (size_t)n < len ? buf : NULL;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

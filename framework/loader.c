@@ -1,0 +1,140 @@
+/*
+ * loader.c -- find, open and check plugins.
+ */
+#include "engine.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* printf into err; returns -1 so that callers can `return error(...)`. */
+static int error(char *err, size_t len, const char *fmt, const char *a,
+                 const char *b)
+{
+	snprintf(err, len, fmt, a, b);
+	return -1;
+}
+
+/* Refuse a descriptor this host cannot use: another ABI major, a newer
+ * minor, or one too short to hold the fields of its version. */
+static int check_abi(const sd_plugin *p, const char *path, char *err,
+                     size_t len)
+{
+	if (p->abi_major != SD_ABI_MAJOR || p->abi_minor > SD_ABI_MINOR) {
+		snprintf(err, len, "plugin '%s' is built for ABI %u.%u; "
+		         "searchd supports %u.x (up to %u.%u)", path,
+		         p->abi_major, p->abi_minor, SD_ABI_MAJOR, SD_ABI_MAJOR,
+		         SD_ABI_MINOR);
+		return -1;
+	}
+	if (p->size < sizeof(sd_plugin))
+		return error(err, len, "plugin '%s' has a truncated descriptor%s",
+		             path, "");
+	if (!p->name || !p->create || !p->destroy || !p->initial ||
+	    !p->is_goal || !p->expand)
+		return error(err, len, "plugin '%s' lacks a required function "
+		             "(create, destroy, initial, is_goal or expand)%s",
+		             path, "");
+	if (p->n_heuristics && !p->heuristic)
+		return error(err, len, "plugin '%s' lists heuristics but has "
+		             "no heuristic() function%s", path, "");
+	return 0;
+}
+
+int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
+{
+	memset(out, 0, sizeof *out);
+	/* dlopen searches the library path for a bare name; a plugin path
+	 * is always a file, so make it one. */
+	char buf[4096];
+	if (!strchr(path, '/'))
+		snprintf(buf, sizeof buf, "./%s", path);
+	else
+		snprintf(buf, sizeof buf, "%s", path);
+	void *h = dlopen(buf, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return error(err, len, "cannot load plugin '%s': %s", path,
+		             dlerror());
+	dlerror();
+	const sd_plugin *(*entry)(void);
+	*(void **)&entry = dlsym(h, SD_PLUGIN_ENTRY);
+	if (!entry) {
+		snprintf(err, len, "plugin '%s' does not export %s(): it is not "
+		         "a searchd plugin", path, SD_PLUGIN_ENTRY);
+		dlclose(h);
+		return -1;
+	}
+	const sd_plugin *p = entry();
+	if (!p || check_abi(p, path, err, len)) {
+		if (!p)
+			error(err, len, "plugin '%s': %s() returned NULL", path,
+			      SD_PLUGIN_ENTRY);
+		dlclose(h);
+		return -1;
+	}
+	out->handle = h;
+	out->plugin = p;
+	out->path = strdup(path);
+	return 0;
+}
+
+int sd_find_plugin(const char *name, const char *search_path,
+                   sd_loaded *out, char *err, size_t len)
+{
+	static const char *const forms[] = { "%.*s/%s.so", "%.*s/lib%s.so" };
+	char file[4096];
+	if (!*name || strchr(name, '/'))
+		return error(err, len, "bad plugin name '%s'%s: use [plugin] "
+		             "path for a file", name, "");
+	for (const char *d = search_path; d && *d;) {
+		const char *e = strchr(d, ':');
+		int n = e ? (int)(e - d) : (int)strlen(d);
+		for (size_t f = 0; n && f < 2; f++) {
+			snprintf(file, sizeof file, forms[f], n, d, name);
+			if (!access(file, F_OK))
+				return sd_load_plugin(file, out, err, len);
+		}
+		d = e ? e + 1 : NULL;
+	}
+	return error(err, len, "cannot find plugin '%s' (searched %s)", name,
+	             search_path && *search_path ? search_path : "nothing");
+}
+
+void sd_unload_plugin(sd_loaded *p)
+{
+	if (p->handle)
+		dlclose(p->handle);
+	free(p->path);
+	memset(p, 0, sizeof *p);
+}
+
+int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
+                       sd_instance *inst, char *err, size_t len)
+{
+	memset(inst, 0, sizeof *inst);
+	err[0] = 0;
+	if (p->create(params, n, inst, err, len)) {
+		if (!err[0])
+			snprintf(err, len, "plugin '%s' refused the problem",
+			         p->name);
+		return -1;
+	}
+	if (!inst->state_size || !inst->max_successors ||
+	    inst->max_successors > SD_MAX_SUCCESSORS) {
+		snprintf(err, len, "plugin '%s' made an instance with state "
+		         "size %zu and %u successors", p->name,
+		         inst->state_size, inst->max_successors);
+		p->destroy(inst->self);
+		return -1;
+	}
+	return 0;
+}
+
+int sd_heuristic_index(const sd_plugin *p, const char *name)
+{
+	for (size_t i = 0; i < p->n_heuristics; i++)
+		if (!strcmp(p->heuristics[i].name, name))
+			return (int)i;
+	return strcmp(name, "zero") ? -2 : SD_NO_HEURISTIC;
+}

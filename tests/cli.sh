@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The searchd program end to end: exit statuses, messages, JSON output.
+# usage: cli.sh SEARCHD SOURCE_DIR TEST_PLUGIN_DIR
+set -u
+sd=$1 src=$2 plugins=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 passes=0
+
+# expect STATUS PATTERN -- command...: exit status and a pattern that the
+# combined output must contain.
+expect() {
+	local want=$1 pat=$2
+	shift 2
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" != "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
+		echo "FAIL: $* -> exit $rc (want $want), output:"
+		echo "$out" | head -20
+		echo "(wanted to see: $pat)"
+		fails=$((fails + 1))
+	else
+		passes=$((passes + 1))
+	fi
+}
+
+cat >"$tmp/g.ini" <<EOI
+[plugin]
+path = $plugins/graph.so
+[search]
+algorithm = astar
+[problem]
+edges = S>G:10 S>A:1 A>B:1 B>G:1
+start = S
+goal = G
+EOI
+
+expect 0 "usage: searchd" "$sd" --help
+expect 0 "exit status:" "$sd" --help
+expect 0 "searchd 0." "$sd" --version
+expect 2 "usage:" "$sd"
+expect 2 "unknown option '--bogus'" "$sd" --bogus
+expect 0 "plan        S>A A>B B>G" "$sd" --config "$tmp/g.ini"
+expect 0 '"cost":3' "$sd" --config "$tmp/g.ini" --format json
+expect 0 '"plan":"S>G"' "$sd" --config "$tmp/g.ini" --set search.algorithm=bfs --format json
+for a in bfs ucs astar wastar greedy idastar; do
+	expect 0 '"status":"solved"' "$sd" -c "$tmp/g.ini" -s search.algorithm=$a -f json
+done
+expect 0 '"algorithm":"idastar","heuristic":"table"' "$sd" -c "$tmp/g.ini" -s search.algorithm=idastar -f json
+expect 1 "status      no solution" "$sd" -c "$tmp/g.ini" --set problem.goal=Z
+expect 3 "status      limit reached (nodes)" "$sd" -c "$tmp/g.ini" \
+	--set problem.line=100000000 --set search.node_limit=10
+expect 3 '"limit":"time"' "$sd" -c "$tmp/g.ini" -f json \
+	--set problem.line=100000000 --set search.time_limit=0.2
+expect 0 "table            yes  the h values" "$sd" -c "$tmp/g.ini" --list-heuristics
+
+# errors: exit 2, naming the file, line and problem
+printf '[plugin]\nname = graph\n[search]\nalgoritm = bfs\n' >"$tmp/k.ini"
+expect 2 "$tmp/k.ini:4: unknown key 'algoritm' in [search]" "$sd" --config "$tmp/k.ini"
+printf '[plugin]\nname = nosuchplugin\n' >"$tmp/p.ini"
+expect 2 "$tmp/p.ini:2: cannot find plugin 'nosuchplugin'" "$sd" --config "$tmp/p.ini"
+expect 2 "bad value 'abc' for time_limit" "$sd" -c "$tmp/g.ini" --set search.time_limit=abc
+expect 2 "unknown heuristic 'nope' for plugin 'graph' (available: zero, table)" \
+	"$sd" -c "$tmp/g.ini" --set search.heuristic=nope
+expect 2 "cannot open config '$tmp/none.ini'" "$sd" --config "$tmp/none.ini"
+expect 2 "<command line>:0: unknown key 'colour'" "$sd" -c "$tmp/g.ini" --set problem.colour=red
+expect 2 "is built for ABI 2.0; searchd supports 1.x" "$sd" -c "$tmp/g.ini" --set plugin.path="$plugins/badabi.so"
+
+echo "$passes passed, $fails failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,240 @@
+/*
+ * graph.c -- a test plugin: a small directed graph with weighted edges,
+ * given in the [problem] section, or a long line of numbered states.
+ *
+ *   edges = S>A:1 A>G:2 S>G:10   directed edges with costs
+ *   start = S
+ *   goal  = G                    one or more node names
+ *   h     = S:3 A:2              heuristic "table" (missing nodes: 0)
+ *   line  = N                    instead: states 0..N-1, moves +1 and -1,
+ *                                start 0, goal N-1
+ */
+#include <searchd/plugin.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_NODES = 64, MAX_EDGES = 256 };
+
+typedef struct graph {
+	int n;                        /* nodes (graph mode) */
+	char names[MAX_NODES][8];
+	int ne;
+	int from[MAX_EDGES], to[MAX_EDGES];
+	sd_cost cost[MAX_EDGES];
+	int start;
+	unsigned char goal[MAX_NODES];
+	sd_cost h[MAX_NODES];
+	int use_h;
+	uint32_t line;                /* line mode if nonzero */
+} graph;
+
+static int node(graph *g, const char *name, size_t len)
+{
+	for (int i = 0; i < g->n; i++)
+		if (strlen(g->names[i]) == len && !strncmp(g->names[i], name, len))
+			return i;
+	if (g->n == MAX_NODES || len == 0 || len >= 8)
+		return -1;
+	memcpy(g->names[g->n], name, len);
+	g->names[g->n][len] = 0;
+	return g->n++;
+}
+
+/* Parse "A>B:3" tokens. */
+static int parse_edges(graph *g, const char *v)
+{
+	char *copy = strdup(v), *save, *tok;
+	int rc = 0;
+	for (tok = strtok_r(copy, " ,\n", &save); tok && !rc;
+	     tok = strtok_r(NULL, " ,\n", &save)) {
+		char *gt = strchr(tok, '>'), *colon = strchr(tok, ':');
+		if (!gt || !colon || colon < gt || g->ne == MAX_EDGES) {
+			rc = -1;
+			break;
+		}
+		int a = node(g, tok, (size_t)(gt - tok));
+		int b = node(g, gt + 1, (size_t)(colon - gt - 1));
+		if (a < 0 || b < 0) {
+			rc = -1;
+			break;
+		}
+		g->from[g->ne] = a;
+		g->to[g->ne] = b;
+		g->cost[g->ne++] = (sd_cost)strtoul(colon + 1, NULL, 10);
+	}
+	free(copy);
+	return rc;
+}
+
+/* Parse a list of names (goal) or "name:value" pairs (h). */
+static int parse_list(graph *g, const char *v, int values)
+{
+	char *copy = strdup(v), *save, *tok;
+	int rc = 0;
+	for (tok = strtok_r(copy, " ,\n", &save); tok && !rc;
+	     tok = strtok_r(NULL, " ,\n", &save)) {
+		char *colon = strchr(tok, ':');
+		size_t len = colon && values ? (size_t)(colon - tok) : strlen(tok);
+		int a = node(g, tok, len);
+		if (a < 0 || (values && !colon))
+			rc = -1;
+		else if (values)
+			g->h[a] = (sd_cost)strtoul(colon + 1, NULL, 10);
+		else
+			g->goal[a] = 1;
+	}
+	free(copy);
+	return rc;
+}
+
+static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
+                  size_t len)
+{
+	graph *g = calloc(1, sizeof *g);
+	const char *start = NULL;
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		const char *k = p[i].key, *v = p[i].value;
+		if (!strcmp(k, "edges"))
+			rc = parse_edges(g, v);
+		else if (!strcmp(k, "goal"))
+			rc = parse_list(g, v, 0);
+		else if (!strcmp(k, "h"))
+			rc = parse_list(g, v, 1), g->use_h = 1;
+		else if (!strcmp(k, "start"))
+			start = v;
+		else if (!strcmp(k, "line"))
+			g->line = (uint32_t)strtoul(v, NULL, 10);
+		else {
+			snprintf(err, len, "%s:%d: unknown key '%s'", p[i].file,
+			         p[i].line, k);
+			free(g);
+			return -1;
+		}
+		if (rc)
+			snprintf(err, len, "%s:%d: bad %s '%s'", p[i].file,
+			         p[i].line, k, v);
+	}
+	if (!rc && !g->line && (!start || (g->start = node(g, start,
+	                                    strlen(start))) < 0)) {
+		snprintf(err, len, "no start node");
+		rc = -1;
+	}
+	if (rc) {
+		free(g);
+		return -1;
+	}
+	inst->self = g;
+	inst->state_size = g->line ? 4 : 1;
+	inst->max_successors = g->line ? 2 : MAX_EDGES;
+	return 0;
+}
+
+static void destroy(void *self)
+{
+	free(self);
+}
+
+static void initial(void *self, void *state)
+{
+	graph *g = self;
+	if (g->line)
+		memset(state, 0, 4);
+	else
+		*(unsigned char *)state = (unsigned char)g->start;
+}
+
+static int is_goal(void *self, const void *state)
+{
+	graph *g = self;
+	if (g->line) {
+		uint32_t v;
+		memcpy(&v, state, 4);
+		return v == g->line - 1;
+	}
+	return g->goal[*(const unsigned char *)state];
+}
+
+static sd_cost heuristic(void *self, const void *state)
+{
+	graph *g = self;
+	return g->line || !g->use_h ? 0 : g->h[*(const unsigned char *)state];
+}
+
+static unsigned expand_line(graph *g, uint32_t v, sd_succ *succ,
+                            unsigned char *states, size_t stride)
+{
+	unsigned k = 0;
+	for (int d = 1; d >= -1; d -= 2) {
+		uint32_t w = v + (uint32_t)d;
+		if ((d < 0 && v == 0) || w >= g->line)
+			continue;
+		memcpy(states + k * stride, &w, 4);
+		succ[k] = (sd_succ){ .action = d > 0, .cost = 1, .h = 0,
+		                     .goal = w == g->line - 1 };
+		k++;
+	}
+	return k;
+}
+
+static unsigned expand(void *self, const void *state, sd_cost h,
+                       sd_succ *succ, unsigned char *states, size_t stride)
+{
+	graph *g = self;
+	(void)h;
+	if (g->line) {
+		uint32_t v;
+		memcpy(&v, state, 4);
+		return expand_line(g, v, succ, states, stride);
+	}
+	int s = *(const unsigned char *)state;
+	unsigned k = 0;
+	for (int e = 0; e < g->ne; e++) {
+		if (g->from[e] != s)
+			continue;
+		states[k * stride] = (unsigned char)g->to[e];
+		succ[k] = (sd_succ){ .action = (uint32_t)e, .cost = g->cost[e],
+		                     .h = g->use_h ? g->h[g->to[e]] : 0,
+		                     .goal = g->goal[g->to[e]] };
+		k++;
+	}
+	return k;
+}
+
+static int format_action(void *self, const void *from, uint32_t action,
+                         char *buf, size_t len)
+{
+	graph *g = self;
+	(void)from;
+	if (g->line)
+		return snprintf(buf, len, "%s", action ? "+" : "-");
+	return snprintf(buf, len, "%s>%s", g->names[g->from[action]],
+	                g->names[g->to[action]]);
+}
+
+static const sd_heuristic_info heuristics[] = {
+	{ "table", "the h values given in [problem] h", 1 },
+};
+
+static const sd_plugin plugin = {
+	SD_PLUGIN_INIT,
+	.name = "graph",
+	.version = "1",
+	.description = "test plugin: a small weighted graph",
+	.heuristics = heuristics,
+	.n_heuristics = 1,
+	.create = create,
+	.destroy = destroy,
+	.initial = initial,
+	.is_goal = is_goal,
+	.heuristic = heuristic,
+	.expand = expand,
+	.format_action = format_action,
+	.plan_separator = " ",
+};
+
+SD_EXPORT const sd_plugin *searchd_plugin(void)
+{
+	return &plugin;
+}

@@ -1,0 +1,162 @@
+/* Config errors name file, line and problem; overrides work. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config.h"
+
+static char path[64];
+
+/* Write text to a temporary config file; returns its name. */
+static const char *write_config(const char *text)
+{
+	snprintf(path, sizeof path, "/tmp/sd_test_config_%d.ini", getpid());
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* Reading and finishing text must fail with a message containing want
+ * (after "file:" when line_prefix). */
+static void fails_with(const char *text, const char *want)
+{
+	sd_config c = SD_CONFIG_INIT;
+	char err[1024], full[1200];
+	const char *file = write_config(text);
+	int rc = sd_config_read(&c, file, err, sizeof err);
+	if (!rc)
+		rc = sd_config_finish(&c, err, sizeof err);
+	assert_int_equal(rc, -1);
+	snprintf(full, sizeof full, "%s:%s", file, want);
+	if (!strstr(err, full))
+		fail_msg("message '%s' lacks '%s'", err, full);
+	sd_config_free(&c);
+	unlink(file);
+}
+
+static void good_config(void **unused)
+{
+	(void)unused;
+	const char *file = write_config(
+	        "; comment\n[plugin]\nname = graph\n[search]\n"
+	        "algorithm = idastar\nheuristic = table\ntime_limit = 2.5\n"
+	        "node_limit = 1000\nmemory_limit = 2G\n[problem]\n"
+	        "start = S\nedges = S>G:1\n  G>S:1\n[output]\nformat = json\n"
+	        "plan = no\n");
+	sd_config c = SD_CONFIG_INIT;
+	char err[1024];
+	assert_int_equal(sd_config_read(&c, file, err, sizeof err), 0);
+	assert_int_equal(sd_config_set(&c, "search.node_limit=7", err,
+	                               sizeof err), 0);
+	assert_int_equal(sd_config_set(&c, "problem.goal=G", err, sizeof err),
+	                 0);
+	assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+	assert_string_equal(c.plugin_name->value, "graph");
+	assert_int_equal(c.opts.algorithm, SD_IDASTAR);
+	assert_string_equal(c.heuristic, "table");
+	assert_true(c.opts.time_limit == 2.5);
+	assert_int_equal(c.opts.node_limit, 7);
+	assert_true(c.opts.memory_limit == 2ULL << 30);
+	assert_true(c.json);
+	assert_false(c.print_plan);
+	assert_int_equal(c.n_params, 3);
+	assert_string_equal(c.params[0].key, "start");
+	assert_int_equal(c.params[0].line, 11);
+	assert_string_equal(c.params[0].dir, "/tmp");
+	assert_string_equal(c.params[1].value, "S>G:1\nG>S:1");
+	assert_string_equal(c.params[2].key, "goal");
+	assert_string_equal(c.params[2].file, "<command line>");
+	sd_config_free(&c);
+	unlink(file);
+}
+
+static void unknown_key(void **unused)
+{
+	(void)unused;
+	fails_with("[plugin]\nname = graph\n[search]\nalgoritm = bfs\n",
+	           "4: unknown key 'algoritm' in [search]");
+}
+
+static void unknown_section(void **unused)
+{
+	(void)unused;
+	fails_with("[plugin]\nname = graph\n\n[serch]\nalgorithm = bfs\n",
+	           "4: unknown section [serch]");
+}
+
+static void bad_numbers(void **unused)
+{
+	(void)unused;
+	fails_with("[plugin]\nname = graph\n[search]\ntime_limit = soon\n",
+	           "4: bad value 'soon' for time_limit");
+	fails_with("[search]\nnode_limit = -5\n[plugin]\nname = g\n",
+	           "2: bad value '-5' for node_limit");
+	fails_with("[search]\nmemory_limit = 3X\n[plugin]\nname = g\n",
+	           "2: bad value '3X' for memory_limit");
+	fails_with("[search]\nweight = 0.5\n[plugin]\nname = g\n",
+	           "2: bad value '0.5' for weight");
+	fails_with("[search]\nalgorithm = dfs\n[plugin]\nname = g\n",
+	           "2: bad value 'dfs' for algorithm: expected bfs, ucs");
+}
+
+static void structure_errors(void **unused)
+{
+	(void)unused;
+	fails_with("[plugin]\nname = graph\nname = other\n",
+	           "3: 'name' is set twice in [plugin] (first at line 2)");
+	fails_with("name = graph\n", "1: 'name' is outside any section");
+	fails_with("[plugin]\nname = graph\nthis is not ini\n", "3: not a");
+	fails_with("[search]\nalgorithm = bfs\n", " no plugin");
+}
+
+static void bad_overrides(void **unused)
+{
+	(void)unused;
+	sd_config c = SD_CONFIG_INIT;
+	char err[512];
+	assert_int_equal(sd_config_set(&c, "search.colour=red", err,
+	                               sizeof err), -1);
+	assert_non_null(strstr(err, "unknown key 'colour' in [search]"));
+	assert_int_equal(sd_config_set(&c, "nodot=1", err, sizeof err), -1);
+	assert_non_null(strstr(err, "expected section.key=value"));
+	assert_int_equal(sd_config_set(&c, "search.node_limit=x", err,
+	                               sizeof err), 0);
+	assert_int_equal(sd_config_set(&c, "plugin.name=graph", err,
+	                               sizeof err), 0);
+	assert_int_equal(sd_config_finish(&c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "--set search.node_limit: bad value 'x'"));
+	sd_config_free(&c);
+}
+
+static void missing_config(void **unused)
+{
+	(void)unused;
+	sd_config c = SD_CONFIG_INIT;
+	char err[512];
+	assert_int_equal(sd_config_read(&c, "/nonexistent/x.ini", err,
+	                                sizeof err), -1);
+	assert_non_null(strstr(err, "cannot open config '/nonexistent/x.ini'"));
+	sd_config_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(good_config),
+		cmocka_unit_test(unknown_key),
+		cmocka_unit_test(unknown_section),
+		cmocka_unit_test(bad_numbers),
+		cmocka_unit_test(structure_errors),
+		cmocka_unit_test(bad_overrides),
+		cmocka_unit_test(missing_config),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

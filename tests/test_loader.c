@@ -1,0 +1,88 @@
+/* Loader errors: missing file, missing entry symbol, wrong ABI. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "engine.h"
+
+#define DIR TEST_PLUGIN_DIR
+
+static void load_fails_with(const char *path, const char *want1,
+                            const char *want2)
+{
+	sd_loaded l;
+	char err[1024];
+	assert_int_equal(sd_load_plugin(path, &l, err, sizeof err), -1);
+	if (!strstr(err, want1) || (want2 && !strstr(err, want2)))
+		fail_msg("message '%s' lacks '%s' / '%s'", err, want1,
+		         want2 ? want2 : "");
+}
+
+static void good_plugin(void **unused)
+{
+	(void)unused;
+	sd_loaded l;
+	char err[1024];
+	assert_int_equal(sd_load_plugin(DIR "/graph.so", &l, err, sizeof err),
+	                 0);
+	assert_string_equal(l.plugin->name, "graph");
+	assert_int_equal(sd_heuristic_index(l.plugin, "table"), 0);
+	assert_int_equal(sd_heuristic_index(l.plugin, "zero"),
+	                 SD_NO_HEURISTIC);
+	assert_int_equal(sd_heuristic_index(l.plugin, "nope"), -2);
+	sd_unload_plugin(&l);
+	assert_int_equal(sd_find_plugin("graph", "/nonexistent:" DIR, &l, err,
+	                                sizeof err), 0);
+	sd_unload_plugin(&l);
+}
+
+static void missing_file(void **unused)
+{
+	(void)unused;
+	load_fails_with(DIR "/missing.so", "cannot load plugin",
+	                "missing.so");
+	sd_loaded l;
+	char err[1024];
+	assert_int_equal(sd_find_plugin("missing", DIR, &l, err, sizeof err),
+	                 -1);
+	assert_non_null(strstr(err, "cannot find plugin 'missing'"));
+	assert_non_null(strstr(err, DIR));
+}
+
+static void missing_entry(void **unused)
+{
+	(void)unused;
+	load_fails_with(DIR "/noentry.so", "does not export searchd_plugin",
+	                "noentry.so");
+}
+
+static void wrong_abi(void **unused)
+{
+	(void)unused;
+	load_fails_with(DIR "/badabi.so", "is built for ABI 2.0",
+	                "searchd supports 1.x");
+	load_fails_with(DIR "/newminor.so", "is built for ABI 1.1",
+	                "newminor.so");
+}
+
+static void not_a_shared_object(void **unused)
+{
+	(void)unused;
+	load_fails_with(SD_SOURCE_DIR "/CMakeLists.txt", "cannot load plugin",
+	                NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(good_plugin),
+		cmocka_unit_test(missing_file),
+		cmocka_unit_test(missing_entry),
+		cmocka_unit_test(wrong_abi),
+		cmocka_unit_test(not_a_shared_object),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

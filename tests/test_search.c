@@ -1,0 +1,233 @@
+/* Each algorithm on the graph test plugin, with known answers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "engine.h"
+
+static sd_loaded graph;
+
+static const sd_algorithm all[] = { SD_BFS, SD_UCS, SD_ASTAR, SD_WASTAR,
+                                    SD_GREEDY, SD_IDASTAR };
+static const char *const names[] = { "bfs", "ucs", "astar", "wastar",
+                                     "greedy", "idastar" };
+
+/* Make an instance from "key", "value" pairs (NULL-terminated). */
+static sd_instance make(const char *const *kv)
+{
+	sd_param p[8];
+	size_t n = 0;
+	for (; kv[2 * n]; n++)
+		p[n] = (sd_param){ kv[2 * n], kv[2 * n + 1], "test.ini",
+		                   (int)n + 1, "." };
+	sd_instance inst;
+	char err[256];
+	if (sd_create_instance(graph.plugin, p, n, &inst, err, sizeof err))
+		fail_msg("create: %s", err);
+	return inst;
+}
+
+static sd_result solve(sd_instance *inst, sd_algorithm a, int heuristic)
+{
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	sd_result r;
+	char err[256];
+	o.algorithm = a;
+	o.heuristic = heuristic;
+	o.weight = 2;
+	if (sd_search(graph.plugin, inst, &o, &r, err, sizeof err))
+		fail_msg("%s: %s", names[a], err);
+	return r;
+}
+
+/* The plan, as the plugin formats it, must be exactly want. */
+static void check_plan(sd_instance *inst, sd_result *r, const char *want)
+{
+	char *plan = sd_plan_text(graph.plugin, inst, r);
+	assert_non_null(plan);
+	assert_string_equal(plan, want);
+	free(plan);
+}
+
+/* S>G costs 10 in one step; S>A>B>G costs 3 in three. */
+static const char *const weighted[] = {
+	"edges", "S>G:10 S>A:1 A>B:1 B>G:1 A>S:1",
+	"start", "S", "goal", "G", "h", "S:3 A:2 B:1", NULL
+};
+
+static void cheapest_is_not_shortest(void **unused)
+{
+	(void)unused;
+	sd_instance inst = make(weighted);
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		sd_result r = solve(&inst, all[i], 0);
+		assert_int_equal(r.status, SD_SOLVED);
+		if (all[i] == SD_BFS) {  /* fewest steps, not cheapest */
+			assert_int_equal(r.length, 1);
+			assert_int_equal(r.cost, 10);
+			check_plan(&inst, &r, "S>G");
+		} else if (all[i] != SD_GREEDY) {
+			assert_int_equal(r.length, 3);
+			assert_int_equal(r.cost, 3);
+			check_plan(&inst, &r, "S>A A>B B>G");
+		}
+		assert_true(r.stats.expanded >= 1);
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
+static void unsolvable(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1 A>B:2 S>B:1 C>G:1", "start", "S", "goal", "G",
+		NULL
+	};
+	sd_instance inst = make(kv);
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		sd_result r = solve(&inst, all[i], SD_NO_HEURISTIC);
+		assert_int_equal(r.status, SD_UNSOLVABLE);
+		if (all[i] != SD_IDASTAR)
+			assert_int_equal(r.stats.stored, 3);  /* S, A, B */
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
+static void start_is_goal(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1", "start", "S", "goal", "S", NULL
+	};
+	sd_instance inst = make(kv);
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		sd_result r = solve(&inst, all[i], 0);
+		assert_int_equal(r.status, SD_SOLVED);
+		assert_int_equal(r.length, 0);
+		assert_int_equal(r.cost, 0);
+		assert_int_equal(r.stats.expanded, 0);
+		check_plan(&inst, &r, "");
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
+/* An admissible but inconsistent h: B is closed at cost 3, then reached
+ * at cost 2 through A and must be re-opened to find the optimum 7. */
+static void reopening(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1 S>B:3 A>B:1 B>G:5", "start", "S", "goal", "G",
+		"h", "A:5", NULL
+	};
+	sd_instance inst = make(kv);
+	sd_result r = solve(&inst, SD_ASTAR, 0);
+	assert_int_equal(r.status, SD_SOLVED);
+	assert_int_equal(r.cost, 7);
+	assert_int_equal(r.stats.reopened, 1);
+	check_plan(&inst, &r, "S>A A>B B>G");
+	sd_result_free(&r);
+	r = solve(&inst, SD_IDASTAR, 0);
+	assert_int_equal(r.cost, 7);
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+}
+
+/* IDA* on a line: one iteration per bound, no registry. */
+static void idastar_counts(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = { "line", "5", NULL };
+	sd_instance inst = make(kv);
+	sd_result r = solve(&inst, SD_IDASTAR, SD_NO_HEURISTIC);
+	assert_int_equal(r.status, SD_SOLVED);
+	assert_int_equal(r.length, 4);
+	assert_int_equal(r.stats.iterations, 5);  /* bounds 0, 1, 2, 3, 4 */
+	assert_int_equal(r.stats.stored, 0);
+	/* states 0 1 2 3 4, as written by the plugin */
+	for (uint32_t i = 0; i <= 4; i++) {
+		uint32_t v;
+		memcpy(&v, r.states + i * 4, 4);
+		assert_int_equal(v, i);
+	}
+	check_plan(&inst, &r, "+ + + +");
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+}
+
+/* Limits end the search cleanly with statistics. */
+static void limits(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = { "line", "100000000", NULL };
+	sd_instance inst = make(kv);
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		sd_search_opts o = SD_SEARCH_OPTS_INIT;
+		sd_result r;
+		char err[256];
+		o.algorithm = all[i];
+		o.heuristic = SD_NO_HEURISTIC;
+		o.node_limit = 5000;
+		assert_int_equal(sd_search(graph.plugin, &inst, &o, &r, err,
+		                           sizeof err), 0);
+		assert_int_equal(r.status, SD_LIMIT);
+		assert_string_equal(r.limit, "nodes");
+		assert_int_equal(r.stats.expanded, 5000);
+		sd_result_free(&r);
+		o.node_limit = 0;
+		o.time_limit = 1e-6;
+		sd_search(graph.plugin, &inst, &o, &r, err, sizeof err);
+		assert_int_equal(r.status, SD_LIMIT);
+		assert_string_equal(r.limit, "time");
+		sd_result_free(&r);
+		if (all[i] == SD_IDASTAR)
+			continue;  /* IDA* keeps no states */
+		o.time_limit = 0;
+		o.memory_limit = 1 << 20;
+		sd_search(graph.plugin, &inst, &o, &r, err, sizeof err);
+		assert_int_equal(r.status, SD_LIMIT);
+		assert_string_equal(r.limit, "memory");
+		assert_true(r.stats.stored > 1000);
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
+static int setup(void **unused)
+{
+	(void)unused;
+	char err[512];
+	if (sd_load_plugin(TEST_PLUGIN_DIR "/graph.so", &graph, err,
+	                   sizeof err)) {
+		print_error("%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **unused)
+{
+	(void)unused;
+	sd_unload_plugin(&graph);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cheapest_is_not_shortest),
+		cmocka_unit_test(unsolvable),
+		cmocka_unit_test(start_is_goal),
+		cmocka_unit_test(reopening),
+		cmocka_unit_test(idastar_counts),
+		cmocka_unit_test(limits),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
