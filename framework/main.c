@@ -2,6 +2,7 @@
  * main.c -- the searchd program: read the config, load the plugin, make
  * the problem instance, search, report.
  */
+#define _XOPEN_SOURCE 700  /* realpath */
 #include "config.h"
 #include "output.h"
 
@@ -88,13 +89,16 @@ static int list_plugins(void)
 	int found = 0;
 	for (char *d = strtok_r(path, ":", &save); d;
 	     d = strtok_r(NULL, ":", &save)) {
+		char real[PATH_MAX];
+		if (realpath(d, real))
+			d = real;
 		DIR *dir = opendir(d);
 		struct dirent *e;
 		while (dir && (e = readdir(dir))) {
 			size_t n = strlen(e->d_name);
 			if (n < 4 || strcmp(e->d_name + n - 3, ".so"))
 				continue;
-			char file[PATH_MAX + 256];
+			char file[2 * PATH_MAX];
 			sd_loaded l;
 			snprintf(file, sizeof file, "%s/%s", d, e->d_name);
 			if (sd_load_plugin(file, &l, err, sizeof err)) {

@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 export PKG_CONFIG_PATH="$tmp/prefix/share/pkgconfig"
 cflags=$(pkg-config --cflags searchd)
-plugindir=$(pkg-config --variable=plugindir searchd)
+plugindir=$(realpath "$(pkg-config --variable=plugindir searchd)")
 cc -std=c11 -Wall -Wextra -Werror -shared -fPIC $cflags \
 	-o "$tmp/graph.so" "$src/tests/plugins/graph.c"
 out=$("$tmp/prefix/bin/searchd" --format json \

@@ -9,6 +9,7 @@
  *   line  = N                    instead: states 0..N-1, moves +1 and -1,
  *                                start 0, goal N-1
  */
+#define _POSIX_C_SOURCE 200809L
 #include <searchd/plugin.h>
 
 #include <stdlib.h>
