@@ -343,9 +343,14 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 		if (parse_bytes(v, &o->memory_limit))
 			goto bad;
 	} else if (!strcmp(k, "format")) {
-		if (strcmp(v, "text") && strcmp(v, "json"))
+		if (!strcmp(v, "text"))
+			c->format = SD_FMT_TEXT;
+		else if (!strcmp(v, "json"))
+			c->format = SD_FMT_JSON;
+		else if (!strcmp(v, "csv"))
+			c->format = SD_FMT_CSV;
+		else
 			goto bad;
-		c->json = !strcmp(v, "json");
 	} else if (!strcmp(k, "plan")) {
 		if ((c->print_plan = yes_no(v)) < 0)
 			goto bad;
@@ -358,7 +363,7 @@ bad:;
 		{ "time_limit", "a number of seconds, 0 for none" },
 		{ "node_limit", "a whole number of expansions, 0 for none" },
 		{ "memory_limit", "bytes, with an optional K, M, G or T suffix" },
-		{ "format", "text or json" },
+		{ "format", "text, json or csv" },
 		{ "plan", "yes or no" },
 	};
 	const char *want = "";

@@ -30,13 +30,15 @@ typedef struct sd_config {
 	const char *heuristic;       /* [search] heuristic, or NULL: default */
 	const char *algorithm_name;  /* as written */
 	sd_search_opts opts;         /* the [search] section */
-	int json;                    /* [output] format = json */
+	int format;                  /* [output] format: SD_FMT_... */
 	int print_plan;              /* [output] plan */
 	sd_param *params;            /* the [problem] section */
 	size_t n_params;
 } sd_config;
 
 #define SD_CONFIG_INIT { .n = 0 }
+
+enum { SD_FMT_TEXT, SD_FMT_JSON, SD_FMT_CSV };
 
 /* Read file's entries.  0, or -1 with "file:line: problem" in err. */
 int sd_config_read(sd_config *c, const char *file, char *err, size_t len);

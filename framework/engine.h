@@ -55,6 +55,27 @@ typedef enum sd_status {
 	SD_LIMIT = 3,       /* a limit or an interrupt stopped the search */
 } sd_status;
 
+/* What a trace callback hears about. */
+typedef enum sd_event_kind {
+	SD_EV_EXPAND,     /* a state was expanded */
+	SD_EV_ITERATION,  /* IDA* starts an iteration (bound) */
+} sd_event_kind;
+
+typedef struct sd_event {
+	sd_event_kind kind;
+	uint64_t order;          /* 1 for the first expansion, 2... */
+	uint32_t id;             /* state id (IDA*: depth on the stack) */
+	sd_cost g, h, f;         /* of the expanded state; f = the queue key
+	                            (IDA*: g + h); for SD_EV_ITERATION, f is
+	                            the bound */
+	const void *state;       /* the expanded state */
+	const void *parent;      /* its parent's state, or NULL at the start */
+	uint32_t action;         /* action from parent that reached it */
+	unsigned children;       /* successors generated */
+	unsigned duplicates;     /* of them, already stored and not cheaper */
+	unsigned pruned;         /* of them, dropped as dead ends */
+} sd_event;
+
 typedef struct sd_search_opts {
 	sd_algorithm algorithm; /* which search */
 	int heuristic;          /* index into plugin->heuristics, or
@@ -64,6 +85,12 @@ typedef struct sd_search_opts {
 	uint64_t node_limit;    /* expansions, 0 = none */
 	uint64_t memory_limit;  /* bytes of engine storage, 0 = none */
 	FILE *progress;         /* per-iteration lines (IDA*), or NULL */
+	void (*trace)(void *ctx, const sd_event *ev); /* called per
+	                           expansion and per IDA* iteration, or NULL */
+	void *trace_ctx;        /* first argument of trace */
+	size_t keep_tree;       /* if nonzero and at most this many states
+	                           were stored, copy the search tree into the
+	                           result (not for IDA*) */
 } sd_search_opts;
 
 #define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \
@@ -96,7 +123,15 @@ typedef struct sd_result {
 	                           the start, then the state after each action */
 	size_t state_size;
 	sd_stats stats;
+	size_t tree_n;          /* states in the kept tree (0: none kept) */
+	unsigned char *tree_states; /* tree_n states; id order */
+	uint32_t *tree_parent;  /* parent id of each, SD_TREE_ROOT for the
+	                           start */
+	sd_cost *tree_g;        /* g of each */
+	uint8_t *tree_closed;   /* nonzero if it was expanded */
 } sd_result;
+
+#define SD_TREE_ROOT UINT32_MAX
 
 /* Run one search.  Returns 0 with the outcome in *res (free with
  * sd_result_free), or -1 with a message in err (bad options, or the

@@ -53,6 +53,8 @@ typedef struct search {
 	sd_result *res;
 	char *err;              /* where an error message goes */
 	size_t errlen;
+	sd_succ *tsucc;         /* scratch expansion for tracing */
+	unsigned char *tkids;
 } search;
 
 static double now_since(const struct timespec *t0)
@@ -208,18 +210,70 @@ static uint32_t store(search *s, const void *state, int *is_new)
 }
 
 
+/* Tell the trace callback that node id was expanded, with counters
+ * taken as differences from `before`.  Finds the action that reached id
+ * by re-expanding its parent (tracing is for small runs). */
+static void trace_expansion(search *s, uint32_t id, sd_cost h, sd_cost f,
+                            unsigned n, const sd_stats *before)
+{
+	const sd_stats *st = &s->res->stats;
+	sd_event ev = { .kind = SD_EV_EXPAND, .order = st->expanded, .id = id,
+	                .g = s->nd.g[id], .h = h, .f = f,
+	                .state = sd_registry_state(&s->reg, id),
+	                .children = n,
+	                .duplicates = (unsigned)(st->duplicates -
+	                                         before->duplicates),
+	                .pruned = (unsigned)(st->pruned - before->pruned) };
+	uint32_t p = s->nd.parent[id];
+	if (p != SD_NO_ID) {
+		ev.parent = sd_registry_state(&s->reg, p);
+		s->p->expand(s->self, ev.parent, initial_h(s, ev.parent),
+		             s->tsucc, s->tkids, s->stride);
+		ev.action = s->tsucc[s->nd.via[id]].action;
+	}
+	s->o->trace(s->o->trace_ctx, &ev);
+}
+
+/* Store successor i of node id for BFS.  Returns its id if it is a new
+ * goal, SD_NO_ID otherwise; *oom set if out of memory. */
+static uint32_t bfs_child(search *s, uint32_t id, unsigned i, int *oom)
+{
+	sd_stats *st = &s->res->stats;
+	int is_new;
+	st->generated++;
+	if (s->succ[i].h == SD_DEAD_END) {
+		st->pruned++;
+		return SD_NO_ID;
+	}
+	uint32_t c = store(s, s->kids + i * s->stride, &is_new);
+	if (c == SD_NO_ID) {
+		*oom = 1;
+		return SD_NO_ID;
+	}
+	if (!is_new) {
+		st->duplicates++;
+		return SD_NO_ID;
+	}
+	s->nd.g[c] = s->nd.g[id] + s->succ[i].cost;
+	s->nd.parent[c] = id;
+	s->nd.via[c] = (uint16_t)i;
+	s->nd.flags[c] = 0;
+	return s->succ[i].goal ? c : SD_NO_ID;
+}
+
 /* Breadth-first search.  The registry assigns ids in insertion order, so
  * the open list is simply the ids not yet expanded.  Goal test at
  * generation. */
 static int bfs(search *s, const unsigned char *start)
 {
 	sd_stats *st = &s->res->stats;
-	int is_new;
-	uint32_t root = store(s, start, &is_new);
+	int is_new, oom = 0;
+	uint32_t root = store(s, start, &is_new), goal = SD_NO_ID;
 	if (root == SD_NO_ID)
 		return out_of_memory(s);
 	s->nd.g[root] = 0;
 	s->nd.parent[root] = SD_NO_ID;
+	s->nd.flags[root] = 0;
 	if (s->p->is_goal(s->self, start))
 		return extract_plan(s, root);
 	for (uint32_t id = 0; id < s->reg.count; id++) {
@@ -227,26 +281,17 @@ static int bfs(search *s, const unsigned char *start)
 			return 0;
 		if (s->reg.count - id > st->peak_open)
 			st->peak_open = s->reg.count - id;
+		sd_stats before = *st;
 		unsigned n = expand(s, sd_registry_state(&s->reg, id), 0);
-		for (unsigned i = 0; i < n; i++) {
-			st->generated++;
-			if (s->succ[i].h == SD_DEAD_END) {
-				st->pruned++;
-				continue;
-			}
-			uint32_t c = store(s, s->kids + i * s->stride, &is_new);
-			if (c == SD_NO_ID)
-				return out_of_memory(s);
-			if (!is_new) {
-				st->duplicates++;
-				continue;
-			}
-			s->nd.g[c] = s->nd.g[id] + s->succ[i].cost;
-			s->nd.parent[c] = id;
-			s->nd.via[c] = (uint16_t)i;
-			if (s->succ[i].goal)
-				return extract_plan(s, c);
-		}
+		for (unsigned i = 0; i < n && goal == SD_NO_ID && !oom; i++)
+			goal = bfs_child(s, id, i, &oom);
+		s->nd.flags[id] = NODE_CLOSED;
+		if (s->o->trace)
+			trace_expansion(s, id, 0, s->nd.g[id], n, &before);
+		if (oom)
+			return out_of_memory(s);
+		if (goal != SD_NO_ID)
+			return extract_plan(s, goal);
 	}
 	s->res->status = SD_UNSOLVABLE;
 	return 0;
@@ -366,10 +411,13 @@ static int best_first(search *s, const unsigned char *start)
 			return 0;
 		s->nd.flags[id] |= NODE_CLOSED;
 		sd_cost h = popped_h(s, id, k1);
+		sd_stats before = s->res->stats;
 		unsigned n = expand(s, sd_registry_state(&s->reg, id), h);
 		for (unsigned i = 0; i < n; i++)
 			if (relax(s, id, i))
 				return s->res->limit ? 0 : -1;
+		if (s->o->trace)
+			trace_expansion(s, id, h, k1, n, &before);
 	}
 	s->res->status = SD_UNSOLVABLE;
 	return 0;
@@ -464,6 +512,25 @@ static int ida_plan(search *s, ida_stack *st, const sd_succ *last,
 	return 0;
 }
 
+/* Tell the trace callback about the expansion of the top frame. */
+static void ida_trace(search *s, ida_stack *st)
+{
+	frame *f = &st->f[st->depth];
+	const unsigned char *gp = st->depth ? st->f[st->depth - 1].state : NULL;
+	sd_event ev = { .kind = SD_EV_EXPAND,
+	                .order = s->res->stats.expanded,
+	                .id = (uint32_t)st->depth, .g = f->g, .h = f->h,
+	                .f = f->g + f->h, .state = f->state, .parent = gp,
+	                .action = f->action, .children = f->n };
+	for (unsigned i = 0; i < f->n; i++) {
+		if (gp && same_state(f->kids + i * s->stride, gp, s->stride))
+			ev.duplicates++, ev.children--;
+		else if (f->succ[i].h == SD_DEAD_END)
+			ev.pruned++;
+	}
+	s->o->trace(s->o->trace_ctx, &ev);
+}
+
 /* Push a frame for state at depth st->depth + 1 and expand it. */
 static int ida_descend(search *s, ida_stack *st, const unsigned char *state,
                        const sd_succ *c)
@@ -481,6 +548,8 @@ static int ida_descend(search *s, ida_stack *st, const unsigned char *state,
 	f->n = s->p->expand(s->self, state, f->h, f->succ, f->kids, s->stride);
 	if (st->depth + 1 > s->res->stats.peak_open)
 		s->res->stats.peak_open = st->depth + 1;
+	if (s->o->trace)
+		ida_trace(s, st);
 	return 0;
 }
 
@@ -495,6 +564,13 @@ static int ida_iteration(search *s, ida_stack *st, sd_cost bound,
 	*next = SD_DEAD_END;
 	st->depth = 0;
 	st->f[0].next = 0;
+	stats->expanded++;  /* the root, expanded once but counted each time */
+	if (s->o->trace) {
+		sd_event ev = { .kind = SD_EV_ITERATION, .f = bound,
+		                .order = stats->iterations };
+		s->o->trace(s->o->trace_ctx, &ev);
+		ida_trace(s, st);
+	}
 	for (;;) {
 		frame *f = &st->f[st->depth];
 		if (f->next == f->n) {
@@ -553,7 +629,6 @@ static int idastar(search *s, const unsigned char *start)
 		s->res->status = SD_UNSOLVABLE;
 		goto done;
 	}
-	st->expanded++;
 	root->n = s->p->expand(s->self, start, root->h, root->succ, root->kids,
 	                       s->stride);
 	for (sd_cost bound = root->h;;) {
@@ -592,6 +667,31 @@ static int bad_opts(char *err, size_t len, const char *msg)
 {
 	snprintf(err, len, "%s", msg);
 	return -1;
+}
+
+/* Copy the search tree into the result, if asked and small enough. */
+static void keep_tree(search *s)
+{
+	sd_result *r = s->res;
+	size_t n = s->reg.count;
+	if (!s->o->keep_tree || n > s->o->keep_tree || !n)
+		return;
+	r->tree_states = malloc(n * s->ssz);
+	r->tree_parent = malloc(n * sizeof *r->tree_parent);
+	r->tree_g = malloc(n * sizeof *r->tree_g);
+	r->tree_closed = malloc(n);
+	if (!r->tree_states || !r->tree_parent || !r->tree_g ||
+	    !r->tree_closed)
+		return;
+	for (uint32_t id = 0; id < n; id++) {
+		memcpy(r->tree_states + id * s->ssz,
+		       sd_registry_state(&s->reg, id), s->ssz);
+		r->tree_parent[id] = s->nd.parent[id] == SD_NO_ID
+		                     ? SD_TREE_ROOT : s->nd.parent[id];
+		r->tree_g[id] = s->nd.g[id];
+		r->tree_closed[id] = s->nd.flags[id] & NODE_CLOSED;
+	}
+	r->tree_n = n;
 }
 
 static void finish_stats(search *s)
@@ -634,8 +734,13 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 	unsigned char *start = calloc(1, s.stride);
 	s.succ = malloc(s.maxs * sizeof *s.succ);
 	s.kids = calloc(s.maxs, s.stride);
+	if (o->trace) {
+		s.tsucc = malloc(s.maxs * sizeof *s.tsucc);
+		s.tkids = calloc(s.maxs, s.stride);
+	}
 	int rc = -1;
 	if (!start || !s.succ || !s.kids ||
+	    (o->trace && (!s.tsucc || !s.tkids)) ||
 	    sd_registry_init(&s.reg, s.ssz, p->hash ? hash_state : NULL, &s) ||
 	    (o->algorithm == SD_WASTAR && !(s.nd.h = malloc(sizeof *s.nd.h)))) {
 		fail(&s, "out of memory");
@@ -654,8 +759,12 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 	if (res->limit)
 		res->status = SD_LIMIT;
 	finish_stats(&s);
+	if (o->algorithm != SD_IDASTAR)
+		keep_tree(&s);
 out:
 	free(start);
+	free(s.tsucc);
+	free(s.tkids);
 	free(s.succ);
 	free(s.kids);
 	nodes_free(&s.nd);
@@ -668,8 +777,17 @@ void sd_result_free(sd_result *res)
 {
 	free(res->actions);
 	free(res->states);
+	free(res->tree_states);
+	free(res->tree_parent);
+	free(res->tree_g);
+	free(res->tree_closed);
 	res->actions = NULL;
 	res->states = NULL;
+	res->tree_states = NULL;
+	res->tree_parent = NULL;
+	res->tree_g = NULL;
+	res->tree_closed = NULL;
+	res->tree_n = 0;
 }
 
 char *sd_plan_text(const sd_plugin *p, const sd_instance *inst,

@@ -87,6 +87,9 @@ typedef struct sd_instance {
 	                            bits zero) */
 	unsigned max_successors; /* upper bound on what expand() returns,
 	                            1..SD_MAX_SUCCESSORS */
+	unsigned collection_size;/* if the problem was picked from a file of
+	                            many (see batch_key): how many it holds;
+	                            else 0 */
 } sd_instance;
 
 /* One successor written by expand().  Its packed state is written
@@ -176,6 +179,13 @@ typedef struct sd_plugin {
 
 	const char *plan_separator; /* between actions in the plan text;
 	                               NULL means none ("UDLR") */
+
+	const char *batch_key; /* optional: the [problem] key that picks one
+	                          problem of a collection by number, from 1
+	                          (e.g. "level").  searchd then solves many
+	                          when its value is "all", a range "1-50" or
+	                          a list "1,4,7-9"; create() sees one number
+	                          at a time and sets collection_size */
 } sd_plugin;
 
 /* Start a descriptor: the ABI fields filled in.  Use as
