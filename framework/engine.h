@@ -109,6 +109,8 @@ typedef struct sd_stats {
 	double bytes_per_state;  /* engine bytes / stored states */
 	uint64_t peak_rss;       /* peak resident memory of the process, bytes */
 	double seconds;          /* wall time of the search */
+	double cpu_seconds;      /* processor time of the search (less noisy
+	                            than wall time on a shared machine) */
 	double nodes_per_second; /* generated / seconds */
 } sd_stats;
 

@@ -53,8 +53,8 @@ void sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r)
 	fprintf(out, "memory      %.1f MiB engine (%.1f bytes/state), "
 	        "%.1f MiB peak RSS\n", s->engine_bytes / 1048576.0,
 	        s->bytes_per_state, s->peak_rss / 1048576.0);
-	fprintf(out, "time        %.3f s (%.0f generated/s)\n", s->seconds,
-	        s->nodes_per_second);
+	fprintf(out, "time        %.3f s (%.0f generated/s), %.3f s CPU\n",
+	        s->seconds, s->nodes_per_second, s->cpu_seconds);
 }
 
 /* The counters, as a JSON object. */
@@ -76,6 +76,7 @@ static cJSON *stats_json(const sd_stats *s)
 		{ "bytes_per_state", s->bytes_per_state },
 		{ "peak_rss", (double)s->peak_rss },
 		{ "seconds", s->seconds },
+		{ "cpu_seconds", s->cpu_seconds },
 		{ "nodes_per_second", s->nodes_per_second },
 	};
 	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
@@ -153,7 +154,8 @@ static void csv_field(FILE *out, const char *s)
 void sd_print_csv_header(FILE *out)
 {
 	fputs("instance,algorithm,heuristic,status,length,cost,expanded,"
-	      "generated,stored,engine_bytes,peak_rss,seconds\n", out);
+	      "generated,stored,engine_bytes,peak_rss,seconds,cpu_seconds\n",
+	      out);
 }
 
 void sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r)
@@ -170,12 +172,12 @@ void sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r)
 		fprintf(out, "%zu,%u", r->length, r->cost);
 	else
 		fputc(',', out);
-	fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%.3f\n",
+	fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%.3f,%.3f\n",
 	        (unsigned long long)s->expanded,
 	        (unsigned long long)s->generated,
 	        (unsigned long long)s->stored,
 	        (unsigned long long)s->engine_bytes,
-	        (unsigned long long)s->peak_rss, s->seconds);
+	        (unsigned long long)s->peak_rss, s->seconds, s->cpu_seconds);
 }
 
 static const char table_fmt[] =

@@ -49,7 +49,8 @@ typedef struct search {
 	sd_queue q;
 	sd_succ *succ;          /* expansion buffer */
 	unsigned char *kids;    /* maxs states, stride bytes each */
-	struct timespec t0;
+	struct timespec t0;     /* wall clock at the start */
+	struct timespec c0;     /* processor clock at the start */
 	sd_result *res;
 	char *err;              /* where an error message goes */
 	size_t errlen;
@@ -57,10 +58,11 @@ typedef struct search {
 	unsigned char *tkids;
 } search;
 
-static double now_since(const struct timespec *t0)
+/* Seconds on clock since *t0. */
+static double clock_since(clockid_t clock, const struct timespec *t0)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(clock, &t);
 	return (double)(t.tv_sec - t0->tv_sec) +
 	       (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
 }
@@ -79,25 +81,33 @@ static size_t engine_bytes(const search *s)
 	return sd_registry_bytes(&s->reg) + s->nd.cap * per + s->q.bytes;
 }
 
-/* Has a limit been reached?  Sets res->limit and says so.  Called once
- * per expansion; the clock is read every 1024 expansions only. */
-static int limit_reached(search *s)
+/* Has a limit been reached?  Sets res->limit and says so.  Reads the
+ * clock: call it every thousand expansions or so. */
+static int limits_hit(search *s)
 {
-	sd_stats *st = &s->res->stats;
+	const sd_stats *st = &s->res->stats;
 	const sd_search_opts *o = s->o;
 	if (o->node_limit && st->expanded >= o->node_limit)
 		s->res->limit = "nodes";
-	else if (st->expanded & 1023)
-		return 0;
 	else if (interrupted)
 		s->res->limit = "interrupt";
-	else if (o->time_limit > 0 && now_since(&s->t0) >= o->time_limit)
+	else if (o->time_limit > 0 && clock_since(CLOCK_MONOTONIC, &s->t0) >= o->time_limit)
 		s->res->limit = "time";
 	else if (o->memory_limit && engine_bytes(s) >= o->memory_limit)
 		s->res->limit = "memory";
 	else
 		return 0;
 	return 1;
+}
+
+/* limits_hit(), for once per expansion: the node limit every time, the
+ * rest every 1024 expansions. */
+static int limit_reached(search *s)
+{
+	uint64_t e = s->res->stats.expanded;
+	if ((e & 1023) && !(s->o->node_limit && e >= s->o->node_limit))
+		return 0;
+	return limits_hit(s);
 }
 
 /* Grow the node arrays to hold id. */
@@ -425,14 +435,18 @@ static int best_first(search *s, const unsigned char *start)
 
 /* ---- IDA* ------------------------------------------------------------ */
 
-/* One level of the IDA* stack: a state and its expansion. */
+/* One level of the IDA* stack: a state, its expansion, and which of its
+ * children lie within the bound. */
 typedef struct frame {
 	const unsigned char *state; /* in the parent frame's kids */
 	sd_cost g, h;
-	unsigned n, next;           /* successors, and the next to look at */
 	uint32_t action;            /* action that reached state */
-	sd_succ *succ;
-	unsigned char *kids;
+	unsigned n;                 /* successors written by expand() */
+	unsigned kept, next;        /* children within the bound: keep[0..kept),
+	                               the next to visit: keep[next] */
+	sd_succ *succ;              /* the successors, */
+	unsigned char *kids;        /* their states (stride bytes each) */
+	uint16_t *keep;             /* indices of children within the bound */
 } frame;
 
 typedef struct ida_stack {
@@ -454,13 +468,14 @@ static int ida_reserve(search *s, ida_stack *st, size_t d)
 	for (size_t i = st->cap; i < n; i++) {
 		f[i].succ = malloc(s->maxs * sizeof *f[i].succ);
 		f[i].kids = calloc(s->maxs, s->stride);
-		if (!f[i].succ || !f[i].kids) {
+		f[i].keep = malloc(s->maxs * sizeof *f[i].keep);
+		if (!f[i].succ || !f[i].kids || !f[i].keep) {
 			st->cap = i + 1;
 			return -1;
 		}
 	}
 	st->bytes += (n - st->cap) * (sizeof *f + s->maxs *
-	                              (sizeof(sd_succ) + s->stride));
+	              (sizeof(sd_succ) + s->stride + sizeof *f->keep));
 	st->cap = n;
 	return 0;
 }
@@ -470,6 +485,7 @@ static void ida_free(ida_stack *st)
 	for (size_t i = 0; i < st->cap; i++) {
 		free(st->f[i].succ);
 		free(st->f[i].kids);
+		free(st->f[i].keep);
 	}
 	free(st->f);
 }
@@ -487,6 +503,97 @@ static inline int same_state(const unsigned char *a, const unsigned char *b,
 			return 0;
 	}
 	return 1;
+}
+
+/* The same, without a loop for the common one-word case. */
+static inline int same(const unsigned char *a, const unsigned char *b,
+                       size_t stride)
+{
+	if (stride == 8) {
+		uint64_t x, y;
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		return x == y;
+	}
+	return same_state(a, b, stride);
+}
+
+/* The bound and counters of one IDA* iteration. */
+typedef struct ida_pass {
+	sd_cost bound;        /* f above this is cut off */
+	sd_cost next;         /* smallest f seen above the bound */
+	uint64_t generated;
+	uint64_t pruned;
+	size_t stride;
+	int blind;
+} ida_pass;
+
+/* Look at every child of frame f once: count it as generated unless it
+ * is the grandparent gp, drop dead ends, note the smallest f above the
+ * bound, and keep the indices of those within it, in order.  Written
+ * with locals only, and inlined for a constant stride, since it runs
+ * once per expansion. */
+static inline __attribute__((always_inline)) void
+filter(frame *f, const unsigned char *gp, ida_pass *ps, size_t stride)
+{
+	const unsigned n = f->n;
+	const sd_succ *succ = f->succ;
+	const unsigned char *kid = f->kids;
+	uint16_t *keep = f->keep;
+	const sd_cost g = f->g, bound = ps->bound;
+	const int blind = ps->blind;
+	sd_cost next = ps->next;
+	uint64_t generated = ps->generated, pruned = ps->pruned;
+	unsigned k = 0;
+	for (unsigned i = 0; i < n; i++, kid += stride) {
+		if (gp && same_state(kid, gp, stride))
+			continue;  /* back to the grandparent */
+		generated++;
+		sd_cost h = succ[i].h;
+		if (h == SD_DEAD_END) {
+			pruned++;
+			continue;
+		}
+		sd_cost fv = g + succ[i].cost + (blind ? 0 : h);
+		if (fv > bound) {
+			next = fv < next ? fv : next;
+			continue;
+		}
+		keep[k++] = (uint16_t)i;
+	}
+	f->kept = k;
+	f->next = 0;
+	ps->next = next;
+	ps->generated = generated;
+	ps->pruned = pruned;
+}
+
+static inline void ida_filter(frame *f, const unsigned char *gp,
+                              ida_pass *ps)
+{
+	if (ps->stride == 8)
+		filter(f, gp, ps, 8);
+	else
+		filter(f, gp, ps, ps->stride);
+}
+
+/* The filter counts all children of a frame at once; a depth-first
+ * search that stops at a goal has not yet reached the children after
+ * the ones on its path.  Take those back out, so that the counts are
+ * those of the classic recursive IDA* (Korf's). */
+static void ida_uncount(const search *s, const ida_stack *st, ida_pass *ps)
+{
+	for (size_t d = 0; d <= st->depth; d++) {
+		const frame *f = &st->f[d];
+		const unsigned char *gp = d ? f[-1].state : NULL;
+		for (unsigned i = f->keep[f->next - 1] + 1u; i < f->n; i++) {
+			if (gp && same(f->kids + i * s->stride, gp, s->stride))
+				continue;
+			ps->generated--;
+			if (f->succ[i].h == SD_DEAD_END)
+				ps->pruned--;
+		}
+	}
 }
 
 /* Copy the path on the stack (frames 0..depth) into the result. */
@@ -523,7 +630,7 @@ static void ida_trace(search *s, ida_stack *st)
 	                .f = f->g + f->h, .state = f->state, .parent = gp,
 	                .action = f->action, .children = f->n };
 	for (unsigned i = 0; i < f->n; i++) {
-		if (gp && same_state(f->kids + i * s->stride, gp, s->stride))
+		if (gp && same(f->kids + i * s->stride, gp, s->stride))
 			ev.duplicates++, ev.children--;
 		else if (f->succ[i].h == SD_DEAD_END)
 			ev.pruned++;
@@ -531,78 +638,101 @@ static void ida_trace(search *s, ida_stack *st)
 	s->o->trace(s->o->trace_ctx, &ev);
 }
 
-/* Push a frame for state at depth st->depth + 1 and expand it. */
-static int ida_descend(search *s, ida_stack *st, const unsigned char *state,
-                       const sd_succ *c)
+/* Write the pass's counters back to the statistics. */
+static void ida_sync(search *s, const ida_pass *ps, uint64_t expanded)
 {
-	if (ida_reserve(s, st, st->depth + 1))
-		return -1;
-	frame *top = &st->f[st->depth++];
-	frame *f = top + 1;
-	f->state = state;
-	f->g = top->g + c->cost;
-	f->h = c->h;
-	f->action = c->action;
-	f->next = 0;
-	s->res->stats.expanded++;
-	f->n = s->p->expand(s->self, state, f->h, f->succ, f->kids, s->stride);
-	if (st->depth + 1 > s->res->stats.peak_open)
-		s->res->stats.peak_open = st->depth + 1;
-	if (s->o->trace)
-		ida_trace(s, st);
-	return 0;
+	s->res->stats.generated = ps->generated;
+	s->res->stats.pruned = ps->pruned;
+	s->res->stats.expanded = expanded;
 }
 
 /* One depth-first iteration below bound.  Returns 1 if a plan was found,
  * 0 if not (with *next the smallest f above bound), -1 on a limit or
- * out of memory.  The root is frame 0, already expanded. */
+ * out of memory.  The root is frame 0, already expanded.
+ *
+ * The hot loop of IDA*: visit the next kept child of the top frame;
+ * back up when there is none; else expand it and filter its children. */
 static int ida_iteration(search *s, ida_stack *st, sd_cost bound,
-                         sd_cost *next)
+                         sd_cost *next_out)
 {
 	sd_stats *stats = &s->res->stats;
-	size_t stride = s->stride;
-	*next = SD_DEAD_END;
-	st->depth = 0;
-	st->f[0].next = 0;
-	stats->expanded++;  /* the root, expanded once but counted each time */
-	if (s->o->trace) {
+	unsigned (*const expand_fn)(void *, const void *, sd_cost, sd_succ *,
+	                            unsigned char *, size_t) = s->p->expand;
+	void *const self = s->self;
+	const int trace = s->o->trace != NULL;
+	ida_pass ps = { bound, SD_DEAD_END, stats->generated, stats->pruned,
+	                s->stride, s->blind };
+	uint64_t expanded = ++stats->expanded;  /* the root, counted again */
+	uint64_t check_at = (expanded | 1023) + 1, peak = stats->peak_open;
+	size_t depth = 0, cap = st->cap;
+	frame *f = st->f;
+	int rc = 0;
+	if (s->o->node_limit && s->o->node_limit < check_at)
+		check_at = s->o->node_limit;
+	if (trace) {
 		sd_event ev = { .kind = SD_EV_ITERATION, .f = bound,
 		                .order = stats->iterations };
 		s->o->trace(s->o->trace_ctx, &ev);
+		st->depth = 0;
 		ida_trace(s, st);
 	}
+	ida_filter(f, NULL, &ps);
 	for (;;) {
-		frame *f = &st->f[st->depth];
-		if (f->next == f->n) {
-			if (!st->depth)
-				return 0;
-			st->depth--;
+		if (f->next == f->kept) {  /* all children seen: back up */
+			if (!depth)
+				break;
+			depth--;
+			f--;
 			continue;
 		}
-		unsigned i = f->next++;
-		const unsigned char *kid = f->kids + i * stride;
+		unsigned i = f->keep[f->next++];
+		const unsigned char *kid = f->kids + i * ps.stride;
 		const sd_succ *c = &f->succ[i];
-		if (st->depth && same_state(kid, st->f[st->depth - 1].state,
-		                            stride))
-			continue;  /* back to the grandparent */
-		stats->generated++;
-		if (c->h == SD_DEAD_END) {
-			stats->pruned++;
-			continue;
+		if (c->goal || expanded >= check_at || depth + 1 >= cap) {
+			st->depth = depth;
+			ida_sync(s, &ps, expanded);
+			if (c->goal) {
+				ida_uncount(s, st, &ps);
+				ida_sync(s, &ps, expanded);
+				rc = ida_plan(s, st, c, kid) ? -1 : 1;
+				break;
+			}
+			if (expanded >= check_at && limits_hit(s)) {
+				rc = -1;
+				break;
+			}
+			check_at = expanded + 1024;
+			if (s->o->node_limit && s->o->node_limit < check_at)
+				check_at = s->o->node_limit;
+			if (ida_reserve(s, st, depth + 1)) {
+				rc = -1;
+				break;
+			}
+			cap = st->cap;
+			f = &st->f[depth];
 		}
-		sd_cost fv = f->g + c->cost + (s->blind ? 0 : c->h);
-		if (fv > bound) {
-			if (fv < *next)
-				*next = fv;
-			continue;
+		/* expand kid in a new frame on top */
+		f++;
+		depth++;
+		f->state = kid;
+		f->g = f[-1].g + c->cost;
+		f->h = ps.blind ? 0 : c->h;
+		f->action = c->action;
+		expanded++;
+		f->n = expand_fn(self, kid, f->h, f->succ, f->kids, ps.stride);
+		ida_filter(f, f[-1].state, &ps);
+		if (depth + 1 > peak)
+			peak = depth + 1;
+		if (trace) {
+			ida_sync(s, &ps, expanded);
+			st->depth = depth;
+			ida_trace(s, st);
 		}
-		if (c->goal)
-			return ida_plan(s, st, c, kid) ? -1 : 1;
-		if (limit_reached(s))
-			return -1;
-		if (ida_descend(s, st, kid, c))
-			return -1;
 	}
+	ida_sync(s, &ps, expanded);
+	stats->peak_open = peak;
+	*next_out = ps.next;
+	return rc;
 }
 
 static int idastar(search *s, const unsigned char *start)
@@ -616,6 +746,7 @@ static int idastar(search *s, const unsigned char *start)
 	root->state = start;
 	root->g = 0;
 	root->h = initial_h(s, start);
+	root->action = 0;
 	st->generated = 1;
 	if (s->p->is_goal(s->self, start)) {
 		s->res->status = SD_SOLVED;
@@ -642,7 +773,7 @@ static int idastar(search *s, const unsigned char *start)
 			        (unsigned long long)st->iterations, bound,
 			        (unsigned long long)st->expanded,
 			        (unsigned long long)st->generated,
-			        now_since(&s->t0));
+			        clock_since(CLOCK_MONOTONIC, &s->t0));
 		if (rc)
 			break;
 		if (next == SD_DEAD_END) {
@@ -698,7 +829,8 @@ static void finish_stats(search *s)
 {
 	sd_stats *st = &s->res->stats;
 	struct rusage ru;
-	st->seconds = now_since(&s->t0);
+	st->seconds = clock_since(CLOCK_MONOTONIC, &s->t0);
+	st->cpu_seconds = clock_since(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
 	st->nodes_per_second = st->seconds > 0 ? st->generated / st->seconds
 	                                       : 0;
 	st->stored = s->reg.count;
@@ -748,6 +880,7 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 	}
 	p->initial(inst->self, start);
 	clock_gettime(CLOCK_MONOTONIC, &s.t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s.c0);
 	interrupted = 0;
 	res->status = SD_LIMIT;
 	if (o->algorithm == SD_BFS)
