@@ -35,7 +35,7 @@ uint64_t sd_hash_bytes(const void *p, size_t n)
 	return mix64(h ^ w);
 }
 
-static uint64_t hash_of(const sd_registry *r, const void *state)
+uint64_t sd_registry_hash(const sd_registry *r, const void *state)
 {
 	if (r->hash)
 		return mix64(r->hash(r->hash_ctx, state));
@@ -51,7 +51,8 @@ int sd_registry_init(sd_registry *r, size_t state_size, sd_hash_fn hash,
 	r->hash_ctx = hash_ctx;
 	r->mask = 1023;
 	r->slots = calloc(r->mask + 1, sizeof *r->slots);
-	return r->slots ? 0 : -1;
+	r->tags = malloc(r->mask + 1);
+	return r->slots && r->tags ? 0 : -1;
 }
 
 void sd_registry_free(sd_registry *r)
@@ -60,17 +61,25 @@ void sd_registry_free(sd_registry *r)
 		free(r->chunks[i]);
 	free(r->chunks);
 	free(r->slots);
+	free(r->tags);
 	memset(r, 0, sizeof *r);
+}
+
+static uint8_t tag_of(uint64_t h)
+{
+	return (uint8_t)(h >> 56);
 }
 
 /* Slot where state is, or the empty slot where it would go. */
 static size_t probe(const sd_registry *r, const void *state, uint64_t h)
 {
+	uint8_t tag = tag_of(h);
 	size_t i = h & r->mask;
 	for (;; i = (i + 1) & r->mask) {
 		uint32_t v = r->slots[i];
-		if (!v || !memcmp(sd_registry_state(r, v - 1), state,
-		                  r->state_size))
+		if (!v || (r->tags[i] == tag &&
+		           !memcmp(sd_registry_state(r, v - 1), state,
+		                   r->state_size)))
 			return i;
 	}
 }
@@ -80,16 +89,24 @@ static int grow_slots(sd_registry *r)
 {
 	size_t nmask = r->mask * 2 + 1;
 	uint32_t *ns = calloc(nmask + 1, sizeof *ns);
-	if (!ns)
+	uint8_t *nt = malloc(nmask + 1);
+	if (!ns || !nt) {
+		free(ns);
+		free(nt);
 		return -1;
+	}
 	for (uint32_t id = 0; id < r->count; id++) {
-		size_t i = hash_of(r, sd_registry_state(r, id)) & nmask;
+		uint64_t h = sd_registry_hash(r, sd_registry_state(r, id));
+		size_t i = h & nmask;
 		while (ns[i])
 			i = (i + 1) & nmask;
 		ns[i] = id + 1;
+		nt[i] = tag_of(h);
 	}
 	free(r->slots);
+	free(r->tags);
 	r->slots = ns;
+	r->tags = nt;
 	r->mask = nmask;
 	return 0;
 }
@@ -113,7 +130,13 @@ static int grow_arena(sd_registry *r)
 
 uint32_t sd_registry_insert(sd_registry *r, const void *state, int *is_new)
 {
-	uint64_t h = hash_of(r, state);
+	return sd_registry_insert_hashed(r, state, sd_registry_hash(r, state),
+	                                 is_new);
+}
+
+uint32_t sd_registry_insert_hashed(sd_registry *r, const void *state,
+                                   uint64_t h, int *is_new)
+{
 	size_t i = probe(r, state, h);
 	*is_new = 0;
 	if (r->slots[i])
@@ -125,6 +148,7 @@ uint32_t sd_registry_insert(sd_registry *r, const void *state, int *is_new)
 	       (size_t)(id & (SD_CHUNK - 1)) * r->state_size,
 	       state, r->state_size);
 	r->slots[i] = id + 1;
+	r->tags[i] = tag_of(h);
 	*is_new = 1;
 	if ((size_t)r->count * 4 > (r->mask + 1) * 3 && grow_slots(r)) {
 		r->slots[i] = 0;    /* undo, so the set stays consistent */
@@ -137,7 +161,7 @@ uint32_t sd_registry_insert(sd_registry *r, const void *state, int *is_new)
 
 uint32_t sd_registry_find(const sd_registry *r, const void *state)
 {
-	size_t i = probe(r, state, hash_of(r, state));
+	size_t i = probe(r, state, sd_registry_hash(r, state));
 	return r->slots[i] ? r->slots[i] - 1 : SD_NO_ID;
 }
 
@@ -145,5 +169,5 @@ size_t sd_registry_bytes(const sd_registry *r)
 {
 	return r->n_chunks * ((size_t)SD_CHUNK * r->state_size +
 	                      sizeof *r->chunks) +
-	       (r->mask + 1) * sizeof *r->slots;
+	       (r->mask + 1) * (sizeof *r->slots + sizeof *r->tags);
 }

@@ -23,6 +23,9 @@ typedef struct sd_registry {
 	unsigned char **chunks; /* arena: chunk k holds ids k*SD_CHUNK... */
 	size_t n_chunks;        /* chunks allocated */
 	uint32_t *slots;        /* hash set: id + 1, or 0 for empty */
+	uint8_t *tags;          /* beside each slot, 8 bits of its state's
+	                           hash: most probes past other states are
+	                           settled without touching the arena */
 	size_t mask;            /* number of slots - 1 (a power of two) */
 	sd_hash_fn hash;        /* hash of a state (NULL: sd_hash_bytes) */
 	void *hash_ctx;         /* first argument of hash */
@@ -40,6 +43,21 @@ void sd_registry_free(sd_registry *r);
 /* Id of state, inserting it if new (*is_new tells which).  SD_NO_ID if
  * out of memory or out of ids. */
 uint32_t sd_registry_insert(sd_registry *r, const void *state, int *is_new);
+
+/* The same, with the state's hash already computed by sd_registry_hash
+ * (so that its slot could be prefetched). */
+uint32_t sd_registry_insert_hashed(sd_registry *r, const void *state,
+                                   uint64_t hash, int *is_new);
+
+/* The hash the registry uses for state. */
+uint64_t sd_registry_hash(const sd_registry *r, const void *state);
+
+/* Ask the processor to start loading the slot of a state with this hash:
+ * inserting several states is faster when their cache misses overlap. */
+static inline void sd_registry_prefetch(const sd_registry *r, uint64_t hash)
+{
+	__builtin_prefetch(&r->slots[hash & r->mask]);
+}
 
 /* Id of state, or SD_NO_ID if it is not stored. */
 uint32_t sd_registry_find(const sd_registry *r, const void *state);

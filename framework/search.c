@@ -23,14 +23,15 @@ void sd_interrupt(void)
 	interrupted = 1;
 }
 
-/* Per-node data beside the registry, indexed by state id. */
-enum { NODE_CLOSED = 1, NODE_GOAL = 2 };
+/* Per-node data beside the registry, indexed by state id.  The two top
+ * bits of `via` are flags; the rest is the successor index. */
+enum { NODE_CLOSED = 0x8000, NODE_GOAL = 0x4000, NODE_INDEX = 0x3fff };
 
 typedef struct node_data {
 	sd_cost *g;      /* cost of the best known path from the start */
 	uint32_t *parent;/* id of the predecessor on that path (SD_NO_ID) */
-	uint16_t *via;   /* index of the successor, in parent's expansion */
-	uint8_t *flags;  /* NODE_CLOSED, NODE_GOAL */
+	uint16_t *via;   /* index of the successor, in the parent's
+	                    expansion, | NODE_CLOSED | NODE_GOAL */
 	sd_cost *h;      /* heuristic values (weighted A* only), or NULL */
 	size_t cap;      /* room in each array */
 } node_data;
@@ -49,6 +50,7 @@ typedef struct search {
 	sd_queue q;
 	sd_succ *succ;          /* expansion buffer */
 	unsigned char *kids;    /* maxs states, stride bytes each */
+	uint64_t *hashes;       /* the registry's hash of each kid */
 	struct timespec t0;     /* wall clock at the start */
 	struct timespec c0;     /* processor clock at the start */
 	sd_result *res;
@@ -76,7 +78,7 @@ static uint64_t hash_state(void *ctx, const void *state)
 static size_t engine_bytes(const search *s)
 {
 	size_t per = sizeof *s->nd.g + sizeof *s->nd.parent +
-	             sizeof *s->nd.via + sizeof *s->nd.flags +
+	             sizeof *s->nd.via +
 	             (s->nd.h ? sizeof *s->nd.h : 0);
 	return sd_registry_bytes(&s->reg) + s->nd.cap * per + s->q.bytes;
 }
@@ -125,7 +127,6 @@ static int nodes_reserve(node_data *nd, uint32_t id)
 	GROW(nd->g);
 	GROW(nd->parent);
 	GROW(nd->via);
-	GROW(nd->flags);
 	if (nd->h)
 		GROW(nd->h);
 #undef GROW
@@ -138,7 +139,6 @@ static void nodes_free(node_data *nd)
 	free(nd->g);
 	free(nd->parent);
 	free(nd->via);
-	free(nd->flags);
 	free(nd->h);
 }
 
@@ -209,6 +209,29 @@ static int extract_plan(search *s, uint32_t goal)
 	return 0;
 }
 
+/* Hash the n kids of an expansion and prefetch their slots, so that
+ * the cache misses of their lookups overlap. */
+static void prepare_kids(search *s, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		s->hashes[i] = sd_registry_hash(&s->reg, s->kids + i * s->stride);
+		sd_registry_prefetch(&s->reg, s->hashes[i]);
+	}
+}
+
+/* Store kid i (hashed by prepare_kids) as a new node, or find it.
+ * Returns its id, SD_NO_ID on out of memory; *is_new says whether it
+ * was new. */
+static uint32_t store_kid(search *s, unsigned i, int *is_new)
+{
+	uint32_t id = sd_registry_insert_hashed(&s->reg,
+	                                        s->kids + i * s->stride,
+	                                        s->hashes[i], is_new);
+	if (id == SD_NO_ID || nodes_reserve(&s->nd, id))
+		return SD_NO_ID;
+	return id;
+}
+
 /* Store state as a new node (or find it).  Returns its id, SD_NO_ID on
  * out of memory; *is_new says whether it was new. */
 static uint32_t store(search *s, const void *state, int *is_new)
@@ -239,7 +262,7 @@ static void trace_expansion(search *s, uint32_t id, sd_cost h, sd_cost f,
 		ev.parent = sd_registry_state(&s->reg, p);
 		s->p->expand(s->self, ev.parent, initial_h(s, ev.parent),
 		             s->tsucc, s->tkids, s->stride);
-		ev.action = s->tsucc[s->nd.via[id]].action;
+		ev.action = s->tsucc[s->nd.via[id] & NODE_INDEX].action;
 	}
 	s->o->trace(s->o->trace_ctx, &ev);
 }
@@ -255,7 +278,7 @@ static uint32_t bfs_child(search *s, uint32_t id, unsigned i, int *oom)
 		st->pruned++;
 		return SD_NO_ID;
 	}
-	uint32_t c = store(s, s->kids + i * s->stride, &is_new);
+	uint32_t c = store_kid(s, i, &is_new);
 	if (c == SD_NO_ID) {
 		*oom = 1;
 		return SD_NO_ID;
@@ -267,7 +290,6 @@ static uint32_t bfs_child(search *s, uint32_t id, unsigned i, int *oom)
 	s->nd.g[c] = s->nd.g[id] + s->succ[i].cost;
 	s->nd.parent[c] = id;
 	s->nd.via[c] = (uint16_t)i;
-	s->nd.flags[c] = 0;
 	return s->succ[i].goal ? c : SD_NO_ID;
 }
 
@@ -283,7 +305,7 @@ static int bfs(search *s, const unsigned char *start)
 		return out_of_memory(s);
 	s->nd.g[root] = 0;
 	s->nd.parent[root] = SD_NO_ID;
-	s->nd.flags[root] = 0;
+	s->nd.via[root] = 0;
 	if (s->p->is_goal(s->self, start))
 		return extract_plan(s, root);
 	for (uint32_t id = 0; id < s->reg.count; id++) {
@@ -293,9 +315,10 @@ static int bfs(search *s, const unsigned char *start)
 			st->peak_open = s->reg.count - id;
 		sd_stats before = *st;
 		unsigned n = expand(s, sd_registry_state(&s->reg, id), 0);
+		prepare_kids(s, n);
 		for (unsigned i = 0; i < n && goal == SD_NO_ID && !oom; i++)
 			goal = bfs_child(s, id, i, &oom);
-		s->nd.flags[id] = NODE_CLOSED;
+		s->nd.via[id] |= NODE_CLOSED;
 		if (s->o->trace)
 			trace_expansion(s, id, 0, s->nd.g[id], n, &before);
 		if (oom)
@@ -374,7 +397,7 @@ static int relax(search *s, uint32_t id, unsigned i)
 		st->pruned++;
 		return 0;
 	}
-	uint32_t k = store(s, s->kids + i * s->stride, &is_new);
+	uint32_t k = store_kid(s, i, &is_new);
 	if (k == SD_NO_ID)
 		return out_of_memory(s) - 1;
 	if (!is_new) {
@@ -383,13 +406,12 @@ static int relax(search *s, uint32_t id, unsigned i)
 			st->duplicates++;
 			return 0;
 		}
-		if (s->nd.flags[k] & NODE_CLOSED)
+		if (s->nd.via[k] & NODE_CLOSED)
 			st->reopened++;
 	}
 	s->nd.g[k] = g;
 	s->nd.parent[k] = id;
-	s->nd.via[k] = (uint16_t)i;
-	s->nd.flags[k] = c->goal ? NODE_GOAL : 0;
+	s->nd.via[k] = (uint16_t)(i | (c->goal ? NODE_GOAL : 0));
 	return push(s, k, s->blind ? 0 : c->h);
 }
 
@@ -404,7 +426,7 @@ static int best_first(search *s, const unsigned char *start)
 		return out_of_memory(s);
 	s->nd.g[root] = 0;
 	s->nd.parent[root] = SD_NO_ID;
-	s->nd.flags[root] = s->p->is_goal(s->self, start) ? NODE_GOAL : 0;
+	s->nd.via[root] = s->p->is_goal(s->self, start) ? NODE_GOAL : 0;
 	sd_cost h0 = initial_h(s, start);
 	if (h0 == SD_DEAD_END) {
 		s->res->status = SD_UNSOLVABLE;
@@ -413,16 +435,17 @@ static int best_first(search *s, const unsigned char *start)
 	if (push(s, root, h0))
 		return s->res->limit ? 0 : -1;
 	while (sd_queue_pop(&s->q, &k1, &k2, &id)) {
-		if (s->nd.flags[id] & NODE_CLOSED)
+		if (s->nd.via[id] & NODE_CLOSED)
 			continue;  /* a stale entry: a better one was popped */
-		if (s->nd.flags[id] & NODE_GOAL)
+		if (s->nd.via[id] & NODE_GOAL)
 			return extract_plan(s, id);
 		if (limit_reached(s))
 			return 0;
-		s->nd.flags[id] |= NODE_CLOSED;
+		s->nd.via[id] |= NODE_CLOSED;
 		sd_cost h = popped_h(s, id, k1);
 		sd_stats before = s->res->stats;
 		unsigned n = expand(s, sd_registry_state(&s->reg, id), h);
+		prepare_kids(s, n);
 		for (unsigned i = 0; i < n; i++)
 			if (relax(s, id, i))
 				return s->res->limit ? 0 : -1;
@@ -820,7 +843,7 @@ static void keep_tree(search *s)
 		r->tree_parent[id] = s->nd.parent[id] == SD_NO_ID
 		                     ? SD_TREE_ROOT : s->nd.parent[id];
 		r->tree_g[id] = s->nd.g[id];
-		r->tree_closed[id] = s->nd.flags[id] & NODE_CLOSED;
+		r->tree_closed[id] = !!(s->nd.via[id] & NODE_CLOSED);
 	}
 	r->tree_n = n;
 }
@@ -866,12 +889,13 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 	unsigned char *start = calloc(1, s.stride);
 	s.succ = malloc(s.maxs * sizeof *s.succ);
 	s.kids = calloc(s.maxs, s.stride);
+	s.hashes = malloc(s.maxs * sizeof *s.hashes);
 	if (o->trace) {
 		s.tsucc = malloc(s.maxs * sizeof *s.tsucc);
 		s.tkids = calloc(s.maxs, s.stride);
 	}
 	int rc = -1;
-	if (!start || !s.succ || !s.kids ||
+	if (!start || !s.succ || !s.kids || !s.hashes ||
 	    (o->trace && (!s.tsucc || !s.tkids)) ||
 	    sd_registry_init(&s.reg, s.ssz, p->hash ? hash_state : NULL, &s) ||
 	    (o->algorithm == SD_WASTAR && !(s.nd.h = malloc(sizeof *s.nd.h)))) {
@@ -900,6 +924,7 @@ out:
 	free(s.tkids);
 	free(s.succ);
 	free(s.kids);
+	free(s.hashes);
 	nodes_free(&s.nd);
 	sd_queue_free(&s.q);
 	sd_registry_free(&s.reg);

@@ -65,7 +65,7 @@ typedef uint32_t sd_cost;
 #define SD_NO_HEURISTIC (-1)
 
 /* Largest number of successors one expand() may return. */
-#define SD_MAX_SUCCESSORS 65535
+#define SD_MAX_SUCCESSORS 16383
 
 /* One key = value of the INI [problem] section, handed to create(). */
 typedef struct sd_param {
