@@ -67,5 +67,32 @@ expect 2 "cannot open config '$tmp/none.ini'" "$sd" --config "$tmp/none.ini"
 expect 2 "<command line>:0: unknown key 'colour'" "$sd" -c "$tmp/g.ini" --set problem.colour=red
 expect 2 "is built for ABI 2.0; searchd supports 1.x" "$sd" -c "$tmp/g.ini" --set plugin.path="$plugins/badabi.so"
 
+# teaching tools: trace, comparison, batch, replay, dot
+expect 0 "expand      2  id      2  g    1  h    2  f    3  via S>A    children 1" \
+	"$sd" -c "$tmp/g.ini" --set problem.h="S:3 A:2 B:1" --trace
+expect 0 '{"event":"iteration","iteration":1,"bound":0}' \
+	"$sd" -c "$tmp/g.ini" -s search.algorithm=idastar -s search.heuristic=zero --trace -f json
+expect 0 "(trace cut at 2 lines" "$sd" -c "$tmp/g.ini" --trace-limit 2
+out=$("$sd" -c "$tmp/g.ini" --compare algorithm=bfs,ucs,idastar -f csv)
+if [ "$(grep -c ',solved,' <<<"$out")" = 3 ] && grep -q '^,bfs,zero,solved,1,10,' <<<"$out" &&
+	grep -q '^,idastar,table,solved,3,3,' <<<"$out"; then
+	passes=$((passes + 1))
+else
+	echo "FAIL: --compare csv:"; echo "$out"; fails=$((fails + 1))
+fi
+expect 0 "solved 10, no solution 0, limit reached 0, errors 0, of 10" \
+	"$sd" -c "$tmp/g.ini" --set problem.instance=all -s search.algorithm=bfs
+expect 0 '"instance":"4","plugin":"graph"' \
+	"$sd" -c "$tmp/g.ini" --set problem.instance=3-5 -f json
+expect 3 "limit reached 1" "$sd" -c "$tmp/g.ini" --set problem.instance=1,9 \
+	--set search.node_limit=5 -s search.algorithm=bfs
+expect 2 "bad instance '0-3'" "$sd" -c "$tmp/g.ini" --set problem.instance=0-3
+expect 0 "step 3 of 3: B>G" "$sd" -c "$tmp/g.ini" --replay
+expect 0 "wrote 4 states" "$sd" -c "$tmp/g.ini" --dot "$tmp/t.dot"
+if grep -q 'n3 -> n1 \[color=red' "$tmp/t.dot"; then passes=$((passes + 1)); else
+	echo "FAIL: dot file:"; cat "$tmp/t.dot"; fails=$((fails + 1)); fi
+expect 2 "--dot needs a search that keeps its tree" "$sd" -c "$tmp/g.ini" \
+	-s search.algorithm=idastar --dot "$tmp/t2.dot"
+
 echo "$passes passed, $fails failed"
 [ "$fails" = 0 ]

@@ -8,6 +8,7 @@
  *   h     = S:3 A:2              heuristic "table" (missing nodes: 0)
  *   line  = N                    instead: states 0..N-1, moves +1 and -1,
  *                                start 0, goal N-1
+ *   instance = K                 a collection of ten lines: line = K + 1
  */
 #define _POSIX_C_SOURCE 200809L
 #include <searchd/plugin.h>
@@ -107,6 +108,9 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 			start = v;
 		else if (!strcmp(k, "line"))
 			g->line = (uint32_t)strtoul(v, NULL, 10);
+		else if (!strcmp(k, "instance"))
+			g->line = (uint32_t)strtoul(v, NULL, 10) + 1,
+			inst->collection_size = 10;
 		else {
 			snprintf(err, len, "%s:%d: unknown key '%s'", p[i].file,
 			         p[i].line, k);
@@ -233,6 +237,7 @@ static const sd_plugin plugin = {
 	.expand = expand,
 	.format_action = format_action,
 	.plan_separator = " ",
+	.batch_key = "instance",
 };
 
 SD_EXPORT const sd_plugin *searchd_plugin(void)

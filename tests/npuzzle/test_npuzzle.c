@@ -1,0 +1,519 @@
+/*
+ * test_npuzzle.c -- the sliding-tile puzzle plugin through the engine.
+ *
+ * Every plan is replayed by a move checker written here (not the
+ * plugin's move generator) and its length compared with a known optimal
+ * length: the hardest 8-puzzle positions (31 moves, both goal
+ * conventions), short Korf 15-puzzle instances (with their published
+ * IDA* node counts), a 2x3 board and a scrambled 24-puzzle.  Input errors
+ * must be refused with their message before any search.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "engine.h"
+
+#define PLUGIN SD_PLUGIN_DIR "/npuzzle.so"
+#define PDB_DIR SD_BINARY_DIR "/tests/npuzzle/pdb-cache"
+#define MAXP 12
+
+static sd_loaded plug;
+
+/* A [problem] section being put together: key/value pairs on lines 2.. of
+ * an imaginary test.ini. */
+typedef struct problem {
+	sd_param p[MAXP];
+	size_t n;
+} problem;
+
+/* Add key = value to P (strings must outlive the test). */
+static void set(problem *P, const char *key, const char *value)
+{
+	assert_true(P->n < MAXP);
+	P->p[P->n] = (sd_param){ key, value, "test.ini", (int)P->n + 2, "." };
+	P->n++;
+}
+
+/* Load the plugin once for all tests. */
+static int setup(void **state)
+{
+	char err[512];
+	(void)state;
+	if (sd_load_plugin(PLUGIN, &plug, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sd_unload_plugin(&plug);
+	return 0;
+}
+
+/* Read n numbers from text into v; returns how many were read. */
+static int numbers(const char *text, int *v, int max)
+{
+	int n = 0;
+	char *end;
+	while (n < max) {
+		long x = strtol(text, &end, 10);
+		if (end == text)
+			break;
+		v[n++] = (int)x;
+		text = end;
+	}
+	return n;
+}
+
+/* Replay plan (letters U D L R: the blank's moves) on the w x h board
+ * start and check that every move stays on the board and that it ends
+ * at goal. */
+static void replay(const int *start, const int *goal, int w, int h,
+                   const char *plan)
+{
+	int b[64], blank = -1, n = w * h;
+	memcpy(b, start, sizeof(int) * (size_t)n);
+	for (int c = 0; c < n; c++)
+		if (b[c] == 0)
+			blank = c;
+	assert_true(blank >= 0);
+	for (const char *p = plan; *p; p++) {
+		int r = blank / w, c = blank % w, to;
+		switch (*p) {
+		case 'U': assert_true(r > 0); to = blank - w; break;
+		case 'D': assert_true(r < h - 1); to = blank + w; break;
+		case 'L': assert_true(c > 0); to = blank - 1; break;
+		case 'R': assert_true(c < w - 1); to = blank + 1; break;
+		default: fail_msg("bad action '%c' in plan %s", *p, plan);
+		         return;
+		}
+		b[blank] = b[to];
+		b[to] = 0;
+		blank = to;
+	}
+	assert_memory_equal(b, goal, sizeof(int) * (size_t)n);
+}
+
+/* What one search should give. */
+typedef struct expect {
+	const int *start, *goal;
+	int w, h;
+	sd_cost length;        /* optimal length */
+	uint64_t generated;    /* exact count to check, or 0 */
+} expect;
+
+/* Create the instance P, run algorithm alg with heuristic name heur, and
+ * check the plan (optimal length, replay) and, if given, the node count.
+ */
+static void solve(problem *P, sd_algorithm alg, const char *heur,
+                  const expect *E)
+{
+	const sd_plugin *pl = plug.plugin;
+	sd_instance inst;
+	sd_result res;
+	char err[512];
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+
+	o.algorithm = alg;
+	o.heuristic = sd_heuristic_index(pl, heur);
+	assert_int_not_equal(o.heuristic, -2);
+	if (sd_create_instance(pl, P->p, P->n, &inst, err, sizeof err))
+		fail_msg("create: %s", err);
+	if (sd_search(pl, &inst, &o, &res, err, sizeof err))
+		fail_msg("search: %s", err);
+	assert_int_equal(res.status, SD_SOLVED);
+	char *plan = sd_plan_text(pl, &inst, &res);
+	assert_non_null(plan);
+	if (res.cost != E->length)
+		fail_msg("alg %d heuristic %s: cost %u, optimal %u (plan %s)",
+		         (int)alg, heur, res.cost, E->length, plan);
+	assert_int_equal(strlen(plan), E->length);
+	assert_int_equal(res.length, E->length);
+	replay(E->start, E->goal, E->w, E->h, plan);
+	if (E->generated)
+		assert_int_equal(res.stats.generated, E->generated);
+	free(plan);
+	sd_result_free(&res);
+	pl->destroy(inst.self);
+}
+
+/* Every heuristic with A* and IDA* (and the blind searches) on the
+ * hardest 8-puzzle positions: always exactly 31 moves. */
+static void test_hardest8(void **state)
+{
+	char line[256], path[] = SD_DATA_DIR "/npuzzle/hardest8.txt";
+	static const char *heur[] = { "manhattan", "linear-conflict", "swap",
+	                              "misplaced", "pdb", "zero" };
+	FILE *f = fopen(path, "r");
+	int done = 0;
+	(void)state;
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f)) {
+		if (line[0] == '#')
+			continue;
+		char *bar1 = strchr(line, '|'), *bar2 = bar1 ? strchr(bar1 + 1,
+		                                                    '|') : NULL;
+		assert_non_null(bar2);
+		*bar1 = *bar2 = 0;
+		int goal[9], start[9], opt = atoi(bar2 + 1);
+		assert_int_equal(numbers(line, goal, 9), 9);
+		assert_int_equal(numbers(bar1 + 1, start, 9), 9);
+		assert_int_equal(opt, 31);
+		expect E = { start, goal, 3, 3, 31, 0 };
+		problem P = { .n = 0 };
+		set(&P, "tiles", bar1 + 1);
+		set(&P, "goal", line);
+		set(&P, "pdb_dir", PDB_DIR);
+		solve(&P, SD_BFS, "zero", &E);
+		solve(&P, SD_UCS, "zero", &E);
+		for (size_t h = 0; h < sizeof heur / sizeof *heur; h++) {
+			solve(&P, SD_ASTAR, heur[h], &E);
+			if (strcmp(heur[h], "zero") &&
+			    (strcmp(heur[h], "misplaced") || !done))
+				solve(&P, SD_IDASTAR, heur[h], &E);
+		}
+		done++;
+	}
+	fclose(f);
+	assert_int_equal(done, 4);
+}
+
+/* A compact table of all eight 8-puzzle tiles is the exact distance:
+ * IDA* walks straight to the goal. */
+static void test_compact_pdb(void **state)
+{
+	static const int start[9] = { 8, 0, 6, 5, 4, 7, 2, 3, 1 };
+	static const int goal[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	problem P = { .n = 0 };
+	expect E = { start, goal, 3, 3, 31, 0 };
+	(void)state;
+	set(&P, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&P, "pdb_dir", PDB_DIR);
+	set(&P, "pdb_partition", "1 2 3 4 5 6 7 8");
+	solve(&P, SD_IDASTAR, "pdb", &E);
+	solve(&P, SD_ASTAR, "pdb", &E);
+	problem Q = { .n = 0 };
+	static const int start2[9] = { 6, 4, 7, 8, 5, 0, 3, 2, 1 };
+	static const int goal2[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 0 };
+	expect F = { start2, goal2, 3, 3, 31, 0 };
+	set(&Q, "tiles", "6 4 7 8 5 0 3 2 1");
+	set(&Q, "goal", "blank-last");
+	set(&Q, "pdb_dir", PDB_DIR);
+	set(&Q, "pdb_partition", "1 2 3 4 5 6 7 8");
+	solve(&Q, SD_IDASTAR, "pdb", &F);
+}
+
+/* The goal keywords: blank-last is 1 2 ... 8 0. */
+static void test_goal_keywords(void **state)
+{
+	static const int start[9] = { 8, 6, 7, 2, 5, 4, 3, 0, 1 };
+	static const int goal[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 0 };
+	static const int start2[9] = { 8, 1, 3, 4, 0, 2, 7, 6, 5 };
+	static const int goal2[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	problem P = { .n = 0 }, Q = { .n = 0 };
+	expect E = { start, goal, 3, 3, 31, 0 };
+	expect F = { start2, goal2, 3, 3, 22, 0 };
+	(void)state;
+	set(&P, "tiles", "8 6 7 2 5 4 3 0 1");
+	set(&P, "goal", "blank-last");
+	solve(&P, SD_ASTAR, "linear-conflict", &E);
+	set(&Q, "tiles", "8 1 3 4 0 2 7 6 5");
+	solve(&Q, SD_BFS, "zero", &F);
+	solve(&Q, SD_IDASTAR, "swap", &F);
+}
+
+/* Short instances of Korf's 100: optimal lengths, and with IDA* and
+ * Manhattan distance exactly the measured generated-node counts. */
+static void test_korf_short(void **state)
+{
+	static const int ids[] = { 79, 12, 42, 55 };
+	char path[] = SD_DATA_DIR "/npuzzle/korf100.txt", line[512];
+	char index[4][8];
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		FILE *f = fopen(path, "r");
+		int v[22] = { 0 }, found = 0;
+		assert_non_null(f);
+		while (!found && fgets(line, sizeof line, f))
+			found = line[0] != '#' && numbers(line, v, 22) == 22 &&
+			        v[0] == ids[i];
+		fclose(f);
+		assert_true(found);
+		int goal[16];
+		for (int c = 0; c < 16; c++)
+			goal[c] = c;
+		expect E = { v + 6, goal, 4, 4, (sd_cost)v[1], (uint64_t)v[4] };
+		problem P = { .n = 0 };
+		snprintf(index[i], sizeof index[i], "%d", ids[i]);
+		set(&P, "file", path);
+		set(&P, "index", index[i]);
+		solve(&P, SD_IDASTAR, "manhattan", &E);
+		E.generated = 0;
+		if (i < 2) {
+			solve(&P, SD_ASTAR, "linear-conflict", &E);
+			solve(&P, SD_IDASTAR, "linear-conflict", &E);
+			solve(&P, SD_ASTAR, "swap", &E);
+		}
+		/* A small partition, quick to build, for the PDB code. */
+		set(&P, "pdb_dir", PDB_DIR);
+		set(&P, "pdb_partition", "1 2 3 4 / 5 6 7 8 / 9 10 11 12 / "
+		                          "13 14 15");
+		solve(&P, SD_IDASTAR, "pdb", &E);
+	}
+}
+
+/* A 2x3 board (width given) and a board read with width only. */
+static void test_rectangular(void **state)
+{
+	static const int start[6] = { 4, 1, 2, 5, 0, 3 };
+	static const int goal[6] = { 0, 1, 2, 3, 4, 5 };
+	problem P = { .n = 0 };
+	(void)state;
+	set(&P, "tiles", "4 1 2 5 0 3");
+	set(&P, "width", "3");
+	/* BFS is optimal by construction: its length is the reference. */
+	const sd_plugin *pl = plug.plugin;
+	sd_instance inst;
+	sd_result res;
+	char err[256];
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	o.algorithm = SD_BFS;
+	assert_int_equal(sd_create_instance(pl, P.p, P.n, &inst, err,
+	                                    sizeof err), 0);
+	assert_int_equal(sd_search(pl, &inst, &o, &res, err, sizeof err), 0);
+	assert_int_equal(res.status, SD_SOLVED);
+	expect E = { start, goal, 3, 2, res.cost, 0 };
+	sd_result_free(&res);
+	pl->destroy(inst.self);
+	solve(&P, SD_BFS, "zero", &E);
+	solve(&P, SD_ASTAR, "linear-conflict", &E);
+	solve(&P, SD_IDASTAR, "manhattan", &E);
+	solve(&P, SD_IDASTAR, "pdb", &E);
+}
+
+/* Scramble the 5x5 goal by a fixed walk of the blank. */
+static void scramble24(int *b, int *goal)
+{
+	unsigned s = 12345;
+	int blank = 0, prev = -1;
+	for (int c = 0; c < 25; c++)
+		b[c] = goal[c] = c;
+	for (int i = 0; i < 34; i++) {
+		int to;
+		do {
+			s = s * 1103515245u + 12345u;
+			int d = (int)((s >> 16) % 4);
+			int r = blank / 5, c = blank % 5;
+			to = d == 0 ? (r ? blank - 5 : -1) :
+			     d == 1 ? (r < 4 ? blank + 5 : -1) :
+			     d == 2 ? (c ? blank - 1 : -1) :
+			              (c < 4 ? blank + 1 : -1);
+		} while (to < 0 || to == prev);
+		b[blank] = b[to];
+		b[to] = 0;
+		prev = blank;
+		blank = to;
+	}
+}
+
+/* The 24-puzzle (byte states): all heuristics agree with IDA* and
+ * Manhattan on a scrambled board. */
+static void test_24puzzle(void **state)
+{
+	int start[25], goal[25];
+	char tiles[128];
+	size_t len = 0;
+	(void)state;
+	scramble24(start, goal);
+	for (int c = 0; c < 25; c++)
+		len += (size_t)snprintf(tiles + len, sizeof tiles - len, "%d ",
+		                        start[c]);
+	problem P = { .n = 0 };
+	set(&P, "tiles", tiles);
+	set(&P, "pdb_dir", PDB_DIR);
+	set(&P, "pdb_partition", "1 2 3 / 4 5 6 / 7 8 9 / 10 11 12 / "
+	    "13 14 15 / 16 17 18 / 19 20 21 / 22 23 24");
+	const sd_plugin *pl = plug.plugin;
+	sd_instance inst;
+	sd_result res;
+	char err[256];
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	o.algorithm = SD_IDASTAR;
+	o.heuristic = sd_heuristic_index(pl, "linear-conflict");
+	assert_int_equal(sd_create_instance(pl, P.p, P.n, &inst, err,
+	                                    sizeof err), 0);
+	assert_int_equal(inst.state_size, 26);
+	assert_int_equal(sd_search(pl, &inst, &o, &res, err, sizeof err), 0);
+	assert_int_equal(res.status, SD_SOLVED);
+	expect E = { start, goal, 5, 5, res.cost, 0 };
+	assert_true(res.cost >= 20);
+	sd_result_free(&res);
+	pl->destroy(inst.self);
+	solve(&P, SD_IDASTAR, "manhattan", &E);
+	solve(&P, SD_ASTAR, "manhattan", &E);
+	solve(&P, SD_ASTAR, "swap", &E);
+	solve(&P, SD_IDASTAR, "pdb", &E);
+}
+
+/* create() must fail with exactly this message. */
+static void refused(problem *P, const char *want)
+{
+	sd_instance inst;
+	char err[512] = "";
+	int rc = sd_create_instance(plug.plugin, P->p, P->n, &inst, err,
+	                            sizeof err);
+	if (rc == 0)
+		plug.plugin->destroy(inst.self);
+	assert_int_equal(rc, -1);
+	if (!strstr(err, want))
+		fail_msg("message '%s' lacks '%s'", err, want);
+	assert_null(strchr(err, '\n'));
+	assert_int_not_equal(err[strlen(err) - 1], '.');
+}
+
+/* Each input error has its message, naming file and line. */
+static void test_errors(void **state)
+{
+	(void)state;
+	problem P = { .n = 0 };
+	set(&P, "tiles", "8 1 3 4 0 2 7 6");
+	set(&P, "width", "3");
+	set(&P, "height", "3");
+	refused(&P, "test.ini:2: expected 9 tiles for a 3x3 board, got 8");
+
+	problem D = { .n = 0 };
+	set(&D, "goal", "blank-first");
+	set(&D, "tiles", "8 1 3 4 0 2 7 6 8");
+	refused(&D, "test.ini:3: tile 8 appears twice");
+
+	problem M = { .n = 0 };
+	set(&M, "tiles", "1 2 3 4 5 6 7 8 9");
+	refused(&M, "test.ini:2: tile 0 is missing (tile 9 is out of range "
+	        "0..8)");
+
+	problem S = { .n = 0 };
+	set(&S, "tiles", "1 2 3 4 5 0 6 7");
+	refused(&S, "test.ini:2: 8 tiles do not make a square board");
+
+	problem U = { .n = 0 };
+	set(&U, "tiles", "1 2 3 4 5 6 8 7 0");
+	set(&U, "goal", "blank-last");
+	refused(&U, "test.ini:2: unsolvable instance");
+
+	problem U15 = { .n = 0 };
+	set(&U15, "tiles", "0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15");
+	refused(&U15, "test.ini:2: unsolvable instance");
+
+	problem G = { .n = 0 };
+	set(&G, "tiles", "8 1 3 4 0 2 7 6 5");
+	set(&G, "goal", "0 1 2 3 4 5 6 7 7");
+	refused(&G, "test.ini:3: goal: tile 7 appears twice");
+
+	problem K = { .n = 0 };
+	set(&K, "tiles", "8 1 3 4 0 2 7 6 5");
+	set(&K, "tilez", "1");
+	refused(&K, "test.ini:3: unknown key 'tilez'");
+
+	problem X = { .n = 0 };
+	set(&X, "tiles", "8 1 3 4 x 2 7 6 5");
+	refused(&X, "test.ini:2: tiles: 'x' is not a tile number");
+
+	problem F = { .n = 0 };
+	set(&F, "file", SD_DATA_DIR "/npuzzle/korf100.txt");
+	set(&F, "index", "101");
+	refused(&F, "test.ini:3: index 101 is out of range");
+
+	problem N = { .n = 0 };
+	refused(&N, "give exactly one of tiles, file or random");
+
+	problem B = { .n = 0 };
+	set(&B, "tiles", "8 1 3 4 0 2 7 6 5");
+	set(&B, "random", "8");
+	refused(&B, "test.ini:2: give exactly one of tiles, file or random");
+}
+
+/* random = N gives a solvable board, the same for the same seed. */
+static void test_random(void **state)
+{
+	const sd_plugin *pl = plug.plugin;
+	unsigned char s1[8], s2[8];
+	(void)state;
+	for (int seed = 1; seed <= 6; seed++) {
+		char sv[8];
+		snprintf(sv, sizeof sv, "%d", seed);
+		problem P = { .n = 0 };
+		set(&P, "random", "8");
+		set(&P, "seed", sv);
+		sd_instance a, b;
+		char err[256];
+		assert_int_equal(sd_create_instance(pl, P.p, P.n, &a, err,
+		                                    sizeof err), 0);
+		assert_int_equal(sd_create_instance(pl, P.p, P.n, &b, err,
+		                                    sizeof err), 0);
+		memset(s1, 0, 8);
+		memset(s2, 0, 8);
+		pl->initial(a.self, s1);
+		pl->initial(b.self, s2);
+		assert_memory_equal(s1, s2, 8);
+		sd_search_opts o = SD_SEARCH_OPTS_INIT;
+		o.heuristic = sd_heuristic_index(pl, "manhattan");
+		sd_result res;
+		assert_int_equal(sd_search(pl, &a, &o, &res, err, sizeof err),
+		                 0);
+		assert_int_equal(res.status, SD_SOLVED);
+		sd_result_free(&res);
+		pl->destroy(a.self);
+		pl->destroy(b.self);
+	}
+}
+
+/* The board prints as rows, the blank as '.'; actions are letters. */
+static void test_print(void **state)
+{
+	const sd_plugin *pl = plug.plugin;
+	problem P = { .n = 0 };
+	sd_instance inst;
+	char err[256], buf[256] = "", act[4];
+	unsigned char s[8] = { 0 };
+	(void)state;
+	set(&P, "tiles", "8 1 3 4 0 2 7 6 5");
+	assert_int_equal(sd_create_instance(pl, P.p, P.n, &inst, err,
+	                                    sizeof err), 0);
+	pl->initial(inst.self, s);
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	assert_non_null(f);
+	pl->print_state(inst.self, s, f);
+	fclose(f);
+	assert_string_equal(buf, " 8  1  3\n 4  .  2\n 7  6  5\n");
+	const char *want = "ULRD";
+	for (uint32_t a = 0; a < 4; a++) {
+		pl->format_action(inst.self, s, a, act, sizeof act);
+		assert_int_equal(act[0], want[a]);
+		assert_int_equal(act[1], 0);
+	}
+	pl->destroy(inst.self);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_goal_keywords),
+		cmocka_unit_test(test_compact_pdb),
+		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_rectangular),
+		cmocka_unit_test(test_hardest8),
+		cmocka_unit_test(test_korf_short),
+		cmocka_unit_test(test_24puzzle),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

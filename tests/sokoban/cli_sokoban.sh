@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The main example end to end: searchd --config config/sokoban.ini must
+# solve the blog level in 42 moves; errors exit 2 naming file and line.
+# usage: cli_sokoban.sh SEARCHD SOURCE_DIR
+set -u
+searchd=$1 src=$2
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$src" || fail "no source dir"
+
+out=$("$searchd" --config config/sokoban.ini 2>&1) || fail "exit $?: $out"
+grep -Eq '^cost +42$' <<<"$out" || fail "not 42 moves: $out"
+plan=$(awk '$1 == "plan" { print $2 }' <<<"$out")
+[ ${#plan} -eq 42 ] || fail "plan '$plan' is not 42 steps"
+
+out=$("$searchd" --config config/sokoban.ini --format json \
+      --set problem.cost=pushes --set search.algorithm=astar \
+      --set search.heuristic=matching 2>&1) || fail "pushes: exit $?: $out"
+grep -q '"status":"solved"' <<<"$out" || fail "pushes json: $out"
+
+out=$("$searchd" --config config/sokoban.ini --set problem.colour=red 2>&1)
+[ $? -eq 2 ] || fail "unknown key: wrong exit status: $out"
+grep -q "colour" <<<"$out" || fail "unknown key not named: $out"
+
+tmp=$(mktemp -d)
+printf '#####\n#$  #\n# @.#\n#####\n' >"$tmp/dead.xsb"
+out=$("$searchd" --config config/sokoban.ini --set problem.file="$tmp/dead.xsb" 2>&1)
+rc=$?
+[ $rc -eq 1 ] || fail "dead corner: exit $rc: $out"
+printf '#####\n#@$.#\n# @ #\n#####\n' >"$tmp/two.xsb"
+out=$("$searchd" --config config/sokoban.ini --set problem.file="$tmp/two.xsb" 2>&1)
+rc=$?
+[ $rc -eq 2 ] || fail "two players: exit $rc: $out"
+grep -q "two.xsb:3: two players (first at line 2)" <<<"$out" || fail "two players: $out"
+rm -rf "$tmp"
+echo "ok"

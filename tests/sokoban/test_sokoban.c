@@ -1,0 +1,566 @@
+/*
+ * test_sokoban.c -- the Sokoban plugin through the engine.
+ *
+ * Every plan is replayed by the small checker below, which shares no code
+ * with the plugin: it reads the level text itself, walks the LURD string
+ * step by step and demands that every box ends on a goal.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "engine.h"
+
+#define MICROBAN SD_DATA_DIR "/sokoban/microban.xsb"
+#define BLOG SD_SOURCE_DIR "/config/levels/blog.txt"
+
+static sd_loaded plug;
+
+/* ---- the independent replay checker ------------------------------------ */
+
+/* A board for the checker: characters in XSB with '@'/'+' removed. */
+typedef struct chk {
+	char cell[64][64]; /* '#', ' ', '.', '$', '*' */
+	int px, py, rows;
+} chk;
+
+/* Read a level (XSB or the blog letters) into c; skips ';' lines. */
+static void chk_load(chk *c, const char *text)
+{
+	memset(c, 0, sizeof *c);
+	int y = 0, x = 0;
+	for (const char *p = text; *p; p++) {
+		if (*p == ';' && x == 0) {
+			while (p[1] && p[1] != '\n')
+				p++;
+			continue;
+		}
+		if (*p == '\n') {
+			y += x > 0;
+			x = 0;
+			continue;
+		}
+		char ch = *p;
+		switch (ch) {
+		case '%': ch = '#'; break;
+		case 'A': ch = '@'; break;
+		case 'B': ch = '$'; break;
+		case 'C': ch = '*'; break;
+		case 'D': ch = '.'; break;
+		case '-': case '_': ch = ' '; break;
+		}
+		if (ch == '@' || ch == '+') {
+			c->px = x;
+			c->py = y;
+			ch = ch == '@' ? ' ' : '.';
+		}
+		assert_true(x < 63 && y < 63);
+		c->cell[y][x++] = ch;
+	}
+	c->rows = y + (x > 0);
+}
+
+/* Replay plan on c; counts moves and pushes.  Returns 1 iff every step
+ * is legal and all boxes end on goals. */
+static int chk_replay(chk *c, const char *plan, int *moves, int *pushes)
+{
+	*moves = *pushes = 0;
+	for (const char *p = plan; *p; p++) {
+		int push = *p >= 'A' && *p <= 'Z';
+		char m = push ? (char)(*p - 'A' + 'a') : *p;
+		int dx = m == 'l' ? -1 : m == 'r' ? 1 : 0;
+		int dy = m == 'u' ? -1 : m == 'd' ? 1 : 0;
+		if (!dx && !dy)
+			return 0;
+		char *n = &c->cell[c->py + dy][c->px + dx];
+		int box = *n == '$' || *n == '*';
+		if (*n == '#' || *n == 0 || box != push)
+			return 0;
+		if (push) {
+			char *t = &c->cell[c->py + 2 * dy][c->px + 2 * dx];
+			if (*t != ' ' && *t != '.')
+				return 0;
+			*t = *t == '.' ? '*' : '$';
+			*n = *n == '*' ? '.' : ' ';
+			(*pushes)++;
+		}
+		c->px += dx;
+		c->py += dy;
+		(*moves)++;
+	}
+	for (int y = 0; y < c->rows; y++)
+		if (strchr(c->cell[y], '$'))
+			return 0;
+	return 1;
+}
+
+/* Level `n` of an XSB collection whose titles are "; n" (malloc'd). */
+static char *level_from(const char *path, int n)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char line[512], want[32], *out = calloc(1, 8192);
+	int in = 0;
+	snprintf(want, sizeof want, "; %d", n);
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (in && out[0] && (!line[0] || line[0] == ';'))
+			break;
+		if (in)
+			strcat(strcat(out, line), "\n");
+		else if (!strcmp(line, want))
+			in = 1;
+	}
+	fclose(f);
+	assert_true(out[0]);
+	return out;
+}
+
+/* Contents of a file (malloc'd). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char *buf = calloc(1, 1 << 16);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* ---- driving the plugin --------------------------------------------- */
+
+/* Write text to a fresh temporary file; its name goes to path. */
+static void temp_level(const char *text, char *path, size_t len)
+{
+	snprintf(path, len, "/tmp/sok_test_XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	size_t n = strlen(text);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	close(fd);
+}
+
+/* Options of one run: NULL fields keep the plugin's defaults. */
+typedef struct run {
+	const char *cost, *actions, *deadlocks, *level, *format;
+	sd_algorithm alg;
+	const char *heur;    /* NULL: zero */
+	double weight;
+	double time_limit;
+} run;
+
+/* Build the [problem] parameters of r for level file path into ps. */
+static size_t run_params(const run *r, const char *path, sd_param *ps)
+{
+	size_t n = 0;
+	const char *keys[] = { "cost", "actions", "deadlocks", "level",
+	                       "format" };
+	const char *vals[] = { r->cost, r->actions, r->deadlocks, r->level,
+	                       r->format };
+	ps[n++] = (sd_param){ "file", path, "test.ini", 1, "." };
+	for (int i = 0; i < 5; i++)
+		if (vals[i])
+			ps[n++] = (sd_param){ keys[i], vals[i], "test.ini", i + 2,
+			                      "." };
+	return n;
+}
+
+/* Solve the level in file path under r.  Returns the status; on
+ * SD_SOLVED *plan (malloc'd) and *cost are set. */
+static sd_status solve_file(const char *path, const run *r, char **plan,
+                            sd_cost *cost)
+{
+	sd_param ps[8];
+	size_t n = run_params(r, path, ps);
+	sd_instance inst;
+	char err[512] = "";
+	int rc = sd_create_instance(plug.plugin, ps, n, &inst, err, sizeof err);
+	if (rc)
+		fail_msg("create: %s", err);
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	o.algorithm = r->alg;
+	o.heuristic = r->heur ? sd_heuristic_index(plug.plugin, r->heur)
+	                      : SD_NO_HEURISTIC;
+	o.weight = r->weight > 0 ? r->weight : 1.0;
+	o.time_limit = r->time_limit > 0 ? r->time_limit : 30;
+	sd_result res;
+	if (sd_search(plug.plugin, &inst, &o, &res, err, sizeof err))
+		fail_msg("search: %s", err);
+	sd_status st = res.status;
+	if (st == SD_SOLVED) {
+		*plan = sd_plan_text(plug.plugin, &inst, &res);
+		assert_non_null(*plan);
+		*cost = res.cost;
+	}
+	sd_result_free(&res);
+	plug.plugin->destroy(inst.self);
+	return st;
+}
+
+/* Solve, replay and return the plan's moves and pushes; the level is
+ * the text `level` (written to a temporary file) or else file path. */
+static void solve_check(const char *level, const char *path, const run *r,
+                        int *moves, int *pushes, sd_cost *cost)
+{
+	char tmp[64], *plan = NULL, *text = NULL;
+	if (level) {
+		temp_level(level, tmp, sizeof tmp);
+		path = tmp;
+	} else {
+		level = text = slurp(path);
+	}
+	sd_status st = solve_file(path, r, &plan, cost);
+	if (!text)
+		unlink(tmp);
+	assert_int_equal(st, SD_SOLVED);
+	chk c;
+	chk_load(&c, level);
+	free(text);
+	if (!chk_replay(&c, plan, moves, pushes))
+		fail_msg("plan does not replay: %s", plan);
+	free(plan);
+}
+
+/* ---- tests ------------------------------------------------------------ */
+
+static const char *tiny = "#####\n#@$.#\n#####\n";
+static const char *room = "######\n#    #\n#@$ .#\n#    #\n######\n";
+
+/* Both models and every algorithm on hand-checked tiny levels. */
+static void tiny_levels(void **unused)
+{
+	(void)unused;
+	int m, p;
+	sd_cost cost;
+	const sd_algorithm algs[] = { SD_BFS, SD_UCS, SD_ASTAR, SD_IDASTAR };
+	for (int i = 0; i < 4; i++) {
+		run r = { .alg = algs[i], .heur = i >= 2 ? "matching" : NULL };
+		solve_check(tiny, NULL, &r, &m, &p, &cost);
+		assert_int_equal(m, 1);
+		solve_check(room, NULL, &r, &m, &p, &cost);
+		assert_int_equal(m, 2);
+		assert_int_equal(cost, 2);
+		r.cost = "pushes";
+		solve_check(room, NULL, &r, &m, &p, &cost);
+		assert_int_equal(p, 2);
+		assert_int_equal(cost, 2);
+	}
+}
+
+/* The blog level: 42 moves in every move-optimal mode. */
+static void blog_42_moves(void **unused)
+{
+	(void)unused;
+	int m, p;
+	sd_cost cost;
+	run modes[] = {
+		{ .alg = SD_BFS },
+		{ .alg = SD_ASTAR, .heur = "matching" },
+		{ .alg = SD_ASTAR, .heur = "nearest-goal" },
+		{ .alg = SD_UCS, .actions = "pushes" },
+		{ .alg = SD_ASTAR, .actions = "pushes", .heur = "matching" },
+	};
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		solve_check(NULL, BLOG, &modes[i], &m, &p, &cost);
+		assert_int_equal(m, 42);
+		assert_int_equal(cost, 42);
+	}
+}
+
+/* The blog level in pushes: BFS and A* agree, and the plan replays. */
+static void blog_pushes(void **unused)
+{
+	(void)unused;
+	int m, p, m2, p2;
+	sd_cost c1, c2;
+	run bfs = { .alg = SD_BFS, .cost = "pushes" };
+	run astar = { .alg = SD_ASTAR, .cost = "pushes", .heur = "matching" };
+	solve_check(NULL, BLOG, &bfs, &m, &p, &c1);
+	solve_check(NULL, BLOG, &astar, &m2, &p2, &c2);
+	assert_int_equal(p, (int)c1);
+	assert_int_equal(c1, c2);
+	assert_int_equal(p2, (int)c2);
+	assert_true(c1 <= 16);
+}
+
+/* Push-optimal lengths of Microban levels against the shipped table. */
+static void microban_push_optimal(void **unused)
+{
+	(void)unused;
+	static const int want[][2] = { { 1, 8 }, { 2, 3 }, { 3, 13 },
+	                               { 4, 7 }, { 5, 6 }, { 7, 6 },
+	                               { 9, 10 }, { 12, 11 }, { 17, 9 } };
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char *lv = level_from(MICROBAN, want[i][0]);
+		int m, p;
+		sd_cost cost;
+		run r = { .alg = SD_ASTAR, .cost = "pushes", .heur = "matching" };
+		solve_check(lv, NULL, &r, &m, &p, &cost);
+		assert_int_equal(p, want[i][1]);
+		assert_int_equal(cost, want[i][1]);
+		run b = { .alg = SD_BFS, .cost = "pushes" };
+		solve_check(lv, NULL, &b, &m, &p, &cost);
+		assert_int_equal(p, want[i][1]);
+		free(lv);
+	}
+}
+
+/* Move-optimal lengths: step BFS, step A* and walk+push A* agree on
+ * small Microban levels, whatever deadlock rules are on. */
+static void microban_move_optimal(void **unused)
+{
+	(void)unused;
+	const int levels[] = { 1, 2, 3, 4, 5, 7 };
+	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+		char *lv = level_from(MICROBAN, levels[i]);
+		int m0, m, p;
+		sd_cost cost;
+		/* (level 7 takes seconds without deadlock pruning) */
+		run bfs = { .alg = SD_BFS,
+		            .deadlocks = levels[i] == 7 ? "all" : "none" };
+		solve_check(lv, NULL, &bfs, &m0, &p, &cost);
+		run a = { .alg = SD_ASTAR, .heur = "matching" };
+		solve_check(lv, NULL, &a, &m, &p, &cost);
+		assert_int_equal(m, m0);
+		run w = { .alg = SD_ASTAR, .heur = "matching",
+		          .actions = "pushes" };
+		solve_check(lv, NULL, &w, &m, &p, &cost);
+		assert_int_equal(m, m0);
+		assert_int_equal(cost, m0);
+		free(lv);
+	}
+}
+
+/* The fast modes give plans that replay. */
+static void fast_modes(void **unused)
+{
+	(void)unused;
+	const int levels[] = { 6, 8, 16, 40 };
+	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+		char *lv = level_from(MICROBAN, levels[i]);
+		int m, p;
+		sd_cost cost;
+		run g = { .alg = SD_GREEDY, .cost = "pushes", .heur = "matching" };
+		solve_check(lv, NULL, &g, &m, &p, &cost);
+		run w = { .alg = SD_WASTAR, .cost = "pushes", .heur = "matching",
+		          .weight = 3 };
+		solve_check(lv, NULL, &w, &m, &p, &cost);
+		run wm = { .alg = SD_WASTAR, .actions = "pushes",
+		           .heur = "nearest-goal", .weight = 2 };
+		solve_check(lv, NULL, &wm, &m, &p, &cost);
+		free(lv);
+	}
+}
+
+/* The letter and XSB notations give the same level: same start state. */
+static void notations_agree(void **unused)
+{
+	(void)unused;
+	const char *xsb = "  #####\n###   #\n#.@$  #\n### $.#\n#.##$ #\n"
+	                  "# # . ##\n#$ *$$.#\n# .    #\n########\n";
+	char tmp[64], blog[] = BLOG;
+	temp_level(xsb, tmp, sizeof tmp);
+	unsigned char *st[2] = { NULL, NULL };
+	size_t size[2];
+	const char *paths[2] = { tmp, blog };
+	for (int i = 0; i < 2; i++) {
+		sd_param p = { "file", paths[i], "t.ini", 1, "." };
+		sd_instance inst;
+		char err[256];
+		assert_int_equal(sd_create_instance(plug.plugin, &p, 1, &inst,
+		                                    err, sizeof err), 0);
+		size[i] = inst.state_size;
+		st[i] = calloc(1, size[i]);
+		plug.plugin->initial(inst.self, st[i]);
+		plug.plugin->destroy(inst.self);
+	}
+	unlink(tmp);
+	assert_int_equal(size[0], size[1]);
+	assert_memory_equal(st[0], st[1], size[0]);
+	free(st[0]);
+	free(st[1]);
+}
+
+/* Expect creating an instance from level text (and extra params) to
+ * fail with a message containing want. */
+static void expect_error(const char *text, const char *key,
+                         const char *value, const char *want)
+{
+	char tmp[64], err[512] = "";
+	temp_level(text, tmp, sizeof tmp);
+	sd_param ps[2] = { { "file", tmp, "t.ini", 3, "." },
+	                   { key, value, "t.ini", 4, "." } };
+	sd_instance inst;
+	int rc = sd_create_instance(plug.plugin, ps, key ? 2 : 1, &inst, err,
+	                            sizeof err);
+	unlink(tmp);
+	if (rc == 0) {
+		plug.plugin->destroy(inst.self);
+		fail_msg("no error, expected '%s'", want);
+	}
+	if (!strstr(err, want))
+		fail_msg("error '%s' lacks '%s'", err, want);
+}
+
+/* Every level error names the file and line. */
+static void level_errors(void **unused)
+{
+	(void)unused;
+	expect_error("; x\n#####\n#$.#\n#####\n", NULL, NULL, ":2: no player");
+	expect_error("#####\n#@$.#\n#  @#\n#####\n", NULL, NULL,
+	             ":3: two players (first at line 2)");
+	expect_error("#####\n#@$.#\n#$  #\n#####\n", NULL, NULL,
+	             ":1: 2 boxes but 1 goals");
+	expect_error("#####\n#@$.#\n#x  #\n#####\n", NULL, NULL,
+	             ":3: unknown character 'x'");
+	expect_error("#####\n#@$.\n#####\n", NULL, NULL,
+	             ":2: player outside the walls");
+	expect_error("  ###\n@ #$.#\n  ###\n", NULL, NULL,
+	             "player outside the walls");
+	/* a 70 x 70 room has more floor than the encoding takes */
+	char *big = malloc(72 * 73 + 1), *q = big;
+	for (int y = 0; y < 72; y++) {
+		for (int x = 0; x < 72; x++)
+			*q++ = y == 0 || x == 0 || y == 71 || x == 71 ? '#'
+			       : y == 1 && x == 1 ? '@' : y == 1 && x == 2 ? '$'
+			       : y == 1 && x == 3 ? '.' : ' ';
+		*q++ = '\n';
+	}
+	*q = 0;
+	expect_error(big, NULL, NULL, ":1: level too large");
+	free(big);
+	expect_error(tiny, "colour", "red", "t.ini:4: unknown key in "
+	             "[problem] (file, level, format, cost, actions, "
+	             "deadlocks): 'colour'");
+	expect_error(tiny, "cost", "walks", "t.ini:4: unknown cost");
+	expect_error(tiny, "deadlocks", "corner,bogus", "'bogus'");
+	expect_error(tiny, "level", "7", "no level '7'");
+	expect_error("%%%%%\n%AB#%\n%%%%%\n", NULL, NULL,
+	             "unknown character '#' in letter notation");
+}
+
+/* Unsolvable levels end with "no solution", in every model, with the
+ * deadlock rules on or off. */
+static void unsolvable(void **unused)
+{
+	(void)unused;
+	const char *corner = "#####\n#$  #\n# @.#\n#####\n";
+	const char *room2 = "######\n#.   #\n# $$ #\n# @  #\n#.   #\n"
+	                   "######\n"; /* solvable: a sanity check */
+	const char *pair = "######\n#.$$ #\n#@  .#\n######\n";
+	const char *levels[] = { corner, pair };
+	const char *dls[] = { NULL, "none" };
+	const char *costs[] = { "moves", "pushes" };
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			for (int k = 0; k < 2; k++) {
+				char tmp[64], *plan = NULL;
+				sd_cost cost;
+				temp_level(levels[i], tmp, sizeof tmp);
+				run r = { .alg = k ? SD_ASTAR : SD_BFS,
+				          .heur = k ? "matching" : NULL,
+				          .deadlocks = dls[j], .cost = costs[k] };
+				sd_status st = solve_file(tmp, &r, &plan, &cost);
+				unlink(tmp);
+				free(plan);
+				assert_int_equal(st, SD_UNSOLVABLE);
+			}
+	int m, p;
+	sd_cost cost;
+	run r = { .alg = SD_BFS };
+	solve_check(room2, NULL, &r, &m, &p, &cost);
+}
+
+/* Picking levels of a collection by number and by title. */
+static void collections(void **unused)
+{
+	(void)unused;
+	const char *coll = "; a collection\n\n; first\n#####\n#@$.#\n#####\n"
+	                   "\n; second\n######\n#@ $.#\n######\n\n"
+	                   "######\n#.$ @#\n######\nTitle: Third One\n"
+	                   "Author: someone\n";
+	int m, p;
+	sd_cost cost;
+	run r = { .alg = SD_BFS };
+	solve_check(tiny, NULL, &r, &m, &p, &cost);
+	char tmp[64];
+	temp_level(coll, tmp, sizeof tmp);
+	const char *pick[] = { "1", "2", "3", "first", "second",
+	                       "third one" };
+	const int want[] = { 1, 2, 2, 1, 2, 2 };
+	for (int i = 0; i < 6; i++) {
+		char *plan = NULL;
+		r.level = pick[i];
+		assert_int_equal(solve_file(tmp, &r, &plan, &cost), SD_SOLVED);
+		assert_int_equal(cost, want[i]);
+		free(plan);
+	}
+	unlink(tmp);
+	/* ragged lines, '-' floor and '+' player on goal */
+	run q = { .alg = SD_BFS, .cost = "pushes" };
+	solve_check("#####\n#+$ #\n# - ###\n#.$   #\n#######\n", NULL, &q, &m,
+	            &p, &cost);
+	assert_int_equal(cost, 2);
+	assert_int_equal(p, 2);
+}
+
+/* Deadlock rules prune without changing optimal lengths. */
+static void deadlock_rules(void **unused)
+{
+	(void)unused;
+	const char *sets[] = { "none", "dead-squares", "corner", "freeze",
+	                       "block", "corner freeze block", "all" };
+	char *lv = level_from(MICROBAN, 6);
+	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+		int m, p;
+		sd_cost cost;
+		run r = { .alg = SD_BFS, .cost = "pushes", .deadlocks = sets[i] };
+		solve_check(lv, NULL, &r, &m, &p, &cost);
+		assert_int_equal(cost, 29);
+	}
+	free(lv);
+}
+
+static int setup(void **unused)
+{
+	(void)unused;
+	char err[512];
+	if (sd_load_plugin(SD_PLUGIN_DIR "/sokoban.so", &plug, err,
+	                   sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **unused)
+{
+	(void)unused;
+	sd_unload_plugin(&plug);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tiny_levels),
+		cmocka_unit_test(blog_42_moves),
+		cmocka_unit_test(blog_pushes),
+		cmocka_unit_test(microban_push_optimal),
+		cmocka_unit_test(microban_move_optimal),
+		cmocka_unit_test(fast_modes),
+		cmocka_unit_test(notations_agree),
+		cmocka_unit_test(level_errors),
+		cmocka_unit_test(unsolvable),
+		cmocka_unit_test(collections),
+		cmocka_unit_test(deadlock_rules),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
