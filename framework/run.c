@@ -280,21 +280,79 @@ static int compare_axis(const char *spec, char *key, size_t klen,
 	return *n ? 0 : -1;
 }
 
+/* Has combination k (as resolved: bfs and ucs run blind whatever the
+ * heuristic asked) already run as an earlier one?  Records it in
+ * seen[k] either way; a repeat gets the mark "=". */
+static int seen_before(char (*seen)[256], size_t k, const sd_config *c,
+                       const char *hname, const char *const *extra,
+                       size_t n)
+{
+	int len = snprintf(seen[k], sizeof seen[k], "%s|%s",
+	                   c->algorithm_name, hname);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(extra[i], "search.heuristic=", 17) &&
+		    strncmp(extra[i], "search.algorithm=", 17) && len > 0 &&
+		    (size_t)len < sizeof seen[k])
+			len += snprintf(seen[k] + len, sizeof seen[k] - (size_t)len,
+			                "|%s", extra[i]);
+	for (size_t j = 0; j < k; j++)
+		if (!strcmp(seen[j], seen[k])) {
+			strcpy(seen[k], "=");
+			return 1;
+		}
+	return 0;
+}
+
 typedef struct axis {
 	char key[128];
 	char **vals;
 	size_t n;
 } axis;
 
+/* Run one combination of a comparison (the extra overrides) and print
+ * its row; a repeat of an earlier one is skipped (EXIT_SOLVED). */
+static int run_combo(const sd_cli *cli, const sd_config *base,
+                     const sd_plugin *p, const char *const *extra, size_t n,
+                     char (*seen)[256], size_t k)
+{
+	sd_config c = SD_CONFIG_INIT;
+	sd_instance inst;
+	sd_result res;
+	const char *hname;
+	char *plan, err[2048];
+	int h, rc = EXIT_ERROR;
+	if (load_config(cli, extra, n, &c) ||
+	    (h = pick_heuristic(&c, p, &hname, 1)) == -2)
+		goto out;
+	rc = EXIT_SOLVED;
+	if (seen_before(seen, k, &c, hname, extra, n))
+		goto out;
+	if (solve(cli, &c, p, h, c.params, c.n_params, &inst, &res, &plan, err,
+	          sizeof err, 1)) {
+		rc = sd_die("%s", err);
+		goto out;
+	}
+	sd_run_info info = { p->name, c.algorithm_name, hname,
+	                     c.print_plan ? plan : NULL, NULL, NULL };
+	report(base, &info, &res, 1);
+	rc = exit_status(&res);
+	free(plan);
+	sd_result_free(&res);
+	p->destroy(inst.self);
+out:
+	sd_config_free(&c);
+	return rc;
+}
+
 /* Run every combination of the --compare axes and print one row each. */
 static int run_compare(const sd_cli *cli, sd_config *base, const sd_plugin *p)
 {
 	size_t na = cli->n_compare, combos = 1;
-	axis *ax = calloc(na, sizeof *ax);
-	int worst = EXIT_SOLVED;
 	if (na > 16)
 		return sd_die("--compare: at most 16 keys");
-	for (size_t i = 0; i < na; i++) {
+	axis *ax = calloc(na, sizeof *ax);
+	int worst = ax ? EXIT_SOLVED : sd_die("out of memory");
+	for (size_t i = 0; ax && i < na; i++) {
 		if (compare_axis(cli->compare[i], ax[i].key, sizeof ax[i].key,
 		                 &ax[i].vals, &ax[i].n)) {
 			worst = sd_die("--compare '%s': expected KEY=V1,V2,... "
@@ -307,6 +365,11 @@ static int run_compare(const sd_cli *cli, sd_config *base, const sd_plugin *p)
 			goto out;
 		}
 		combos *= ax[i].n;
+	}
+	char (*seen)[256] = ax ? calloc(combos, sizeof *seen) : NULL;
+	if (!seen) {
+		worst = sd_die("out of memory");
+		goto out;
 	}
 	if (base->format == SD_FMT_CSV)
 		sd_print_csv_header(stdout);
@@ -322,34 +385,13 @@ static int run_compare(const sd_cli *cli, sd_config *base, const sd_plugin *p)
 			extra[i] = sets[i];
 			rest /= ax[i].n;
 		}
-		sd_config c = SD_CONFIG_INIT;
-		const char *hname;
-		int h, rc = EXIT_ERROR;
-		if (!load_config(cli, extra, na, &c) &&
-		    (h = pick_heuristic(&c, p, &hname, 1)) != -2) {
-			sd_instance inst;
-			sd_result res;
-			char *plan, err[2048];
-			if (solve(cli, &c, p, h, c.params, c.n_params, &inst, &res,
-			          &plan, err, sizeof err, 1)) {
-				sd_die("%s", err);
-			} else {
-				sd_run_info info = { p->name, c.algorithm_name, hname,
-				                     c.print_plan ? plan : NULL, NULL,
-				                     NULL };
-				report(base, &info, &res, 1);
-				rc = exit_status(&res);
-				free(plan);
-				sd_result_free(&res);
-				p->destroy(inst.self);
-			}
-		}
-		sd_config_free(&c);
+		int rc = run_combo(cli, base, p, extra, na, seen, k);
 		if (rc == EXIT_ERROR || (rc > worst && worst != EXIT_ERROR))
 			worst = rc;
 	}
+	free(seen);
 out:
-	for (size_t i = 0; i < na; i++) {
+	for (size_t i = 0; ax && i < na; i++) {
 		for (size_t j = 0; j < ax[i].n; j++)
 			free(ax[i].vals[j]);
 		free(ax[i].vals);
