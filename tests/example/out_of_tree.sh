@@ -29,7 +29,7 @@ mkdir "$tmp/work"
 cp "$src/plugins/pancake/pancake.c" "$tmp/work/"
 cd "$tmp/work" || exit 1
 cflags=$(pkg-config --cflags searchd) || { echo "FAIL: pkg-config"; exit 1; }
-cc -std=c11 -Wall -Wextra -Werror -shared -fPIC $cflags \
+"${CC:-cc}" -std=c11 -Wall -Wextra -Werror -shared -fPIC $cflags \
 	-o pancake.so pancake.c || { echo "FAIL: compile"; exit 1; }
 cat >pancake.ini <<'EOI'
 [plugin]
