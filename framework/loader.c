@@ -120,8 +120,7 @@ int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
 			         p->name);
 		return -1;
 	}
-	if (!inst->state_size || !inst->max_successors ||
-	    inst->max_successors > SD_MAX_SUCCESSORS) {
+	if (!inst->state_size || inst->max_successors > SD_MAX_SUCCESSORS) {
 		snprintf(err, len, "plugin '%s' made an instance with state "
 		         "size %zu and %u successors", p->name,
 		         inst->state_size, inst->max_successors);

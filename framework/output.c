@@ -50,9 +50,10 @@ void sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r)
 	if (s->iterations)
 		fprintf(out, "iterations  %llu\n",
 		        (unsigned long long)s->iterations);
-	fprintf(out, "memory      %.1f MiB engine (%.1f bytes/state), "
-	        "%.1f MiB peak RSS\n", s->engine_bytes / 1048576.0,
-	        s->bytes_per_state, s->peak_rss / 1048576.0);
+	fprintf(out, "memory      %.1f MiB engine", s->engine_bytes / 1048576.0);
+	if (s->stored >= 100000)  /* below, the first allocations dominate */
+		fprintf(out, " (%.1f bytes/state)", s->bytes_per_state);
+	fprintf(out, ", %.1f MiB peak RSS\n", s->peak_rss / 1048576.0);
 	fprintf(out, "time        %.3f s (%.0f generated/s), %.3f s CPU\n",
 	        s->seconds, s->nodes_per_second, s->cpu_seconds);
 }

@@ -874,7 +874,9 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 	             .res = res, .err = err, .errlen = errlen };
 	memset(res, 0, sizeof *res);
 	res->state_size = inst->state_size;
-	if (!s.ssz || !s.maxs || s.maxs > SD_MAX_SUCCESSORS)
+	if (!s.maxs)
+		s.maxs = 1;  /* buffers of one; expand() returns 0 anyway */
+	if (!s.ssz || s.maxs > SD_MAX_SUCCESSORS)
 		return bad_opts(err, errlen, "plugin declared a bad state size "
 		                "or successor count");
 	if (o->algorithm == SD_WASTAR && !(o->weight >= 1))

@@ -23,7 +23,9 @@
  *   destroy()
  *
  * Costs and heuristic values are non-negative integers (sd_cost).  A
- * plugin that must be built out of tree needs nothing but this header:
+ * plugin that must be built out of tree needs nothing but this header
+ * (installed with a pkg-config file; if the prefix is not a standard
+ * one, point PKG_CONFIG_PATH at PREFIX/share/pkgconfig):
  *
  *     cc -shared -fPIC $(pkg-config --cflags searchd) -o my.so my.c
  */
@@ -86,7 +88,7 @@ typedef struct sd_instance {
 	                            the encoding must be canonical (unused
 	                            bits zero) */
 	unsigned max_successors; /* upper bound on what expand() returns,
-	                            1..SD_MAX_SUCCESSORS */
+	                            0..SD_MAX_SUCCESSORS */
 	unsigned collection_size;/* if the problem was picked from a file of
 	                            many (see batch_key): how many it holds;
 	                            else 0 */
@@ -157,8 +159,11 @@ typedef struct sd_plugin {
 	 * states + i * stride.  Write all state_size bytes of each: the
 	 * buffer may still hold states of an earlier expansion.
 	 * h is the state's own heuristic value, so that the successors'
-	 * values can be updated incrementally.  Must be deterministic: the
-	 * same state gives the same successors in the same order. */
+	 * values can be updated incrementally; in a blind search (no
+	 * heuristic selected) it is 0, and the successors' h should be 0.
+	 * The goal flag is the only goal test a successor gets: the engine
+	 * calls is_goal() on the start state only.  Must be deterministic:
+	 * the same state gives the same successors in the same order. */
 	unsigned (*expand)(void *self, const void *state, sd_cost h,
 	                   sd_succ *succ, unsigned char *states, size_t stride);
 
