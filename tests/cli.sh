@@ -67,6 +67,20 @@ expect 2 "cannot open config '$tmp/none.ini'" "$sd" --config "$tmp/none.ini"
 expect 2 "<command line>:0: unknown key 'colour'" "$sd" -c "$tmp/g.ini" --set problem.colour=red
 expect 2 "is built for ABI 2.0; searchd supports 1.x" "$sd" -c "$tmp/g.ini" --set plugin.path="$plugins/badabi.so"
 
+# Ctrl-C ends the search cleanly, like a limit
+"$sd" -c "$tmp/g.ini" -f json --set problem.line=4000000000 \
+	--set search.algorithm=idastar -s search.heuristic=zero >"$tmp/int.out" 2>&1 &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc = 3 ] && grep -q '"limit":"interrupt"' "$tmp/int.out"; then
+	passes=$((passes + 1))
+else
+	echo "FAIL: SIGINT gave exit $rc:"; cat "$tmp/int.out"; fails=$((fails + 1))
+fi
+
 # teaching tools: trace, comparison, batch, replay, dot
 expect 0 "expand      2  id      2  g    1  h    2  f    3  via S>A    children 1" \
 	"$sd" -c "$tmp/g.ini" --set problem.h="S:3 A:2 B:1" --trace
