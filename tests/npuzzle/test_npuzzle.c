@@ -363,6 +363,90 @@ static void test_24puzzle(void **state)
 	solve(&P, SD_IDASTAR, "pdb", &E);
 }
 
+/* Walk n random moves from the start of P under every heuristic and
+ * check each child's h and goal flag from expand() (incremental) against
+ * heuristic() and is_goal() (from scratch). */
+static void walk_check(problem *P, int steps)
+{
+	const sd_plugin *pl = plug.plugin;
+	sd_instance inst;
+	char err[256];
+	unsigned char cur[64], kids[4 * 64];
+	sd_succ succ[4];
+	unsigned seed = 7;
+
+	assert_int_equal(sd_create_instance(pl, P->p, P->n, &inst, err,
+	                                    sizeof err), 0);
+	assert_true(inst.state_size <= 64);
+	for (int hi = 0; hi < (int)pl->n_heuristics; hi++) {
+		assert_int_equal(pl->select_heuristic(inst.self, hi, err,
+		                                      sizeof err), 0);
+		memset(cur, 0, sizeof cur);
+		pl->initial(inst.self, cur);
+		sd_cost h = pl->heuristic(inst.self, cur);
+		for (int i = 0; i < steps; i++) {
+			memset(kids, 0, sizeof kids);
+			unsigned n = pl->expand(inst.self, cur, h, succ, kids, 64);
+			assert_true(n >= 2 && n <= 4);
+			for (unsigned k = 0; k < n; k++) {
+				const unsigned char *kid = kids + k * 64;
+				if (succ[k].h != pl->heuristic(inst.self, kid))
+					fail_msg("%s: step %d child %u: h %u, from "
+					         "scratch %u", pl->heuristics[hi].name,
+					         i, k, succ[k].h,
+					         pl->heuristic(inst.self, kid));
+				assert_int_equal(!!succ[k].goal,
+				                 !!pl->is_goal(inst.self, kid));
+				assert_int_equal(succ[k].cost, 1);
+			}
+			seed = seed * 1103515245u + 12345u;
+			unsigned pick = (seed >> 16) % n;
+			memcpy(cur, kids + pick * 64, inst.state_size);
+			h = succ[pick].h;
+		}
+	}
+	pl->destroy(inst.self);
+}
+
+/* Incremental h equals h from scratch, on every board shape. */
+static void test_incremental(void **state)
+{
+	(void)state;
+	problem A = { .n = 0 };
+	set(&A, "tiles", "8 7 6 0 4 1 2 5 3");
+	set(&A, "pdb_dir", PDB_DIR);
+	walk_check(&A, 300);
+	problem B = { .n = 0 };
+	set(&B, "random", "15");
+	set(&B, "seed", "3");
+	set(&B, "goal", "blank-last");
+	set(&B, "pdb_dir", PDB_DIR);
+	set(&B, "pdb_partition", "1 2 3 4 / 5 6 7 8 / 9 10 11 12 / "
+	                         "13 14 15");
+	walk_check(&B, 300);
+	problem C = { .n = 0 };
+	set(&C, "random", "24");
+	set(&C, "pdb_dir", PDB_DIR);
+	set(&C, "pdb_partition", "1 2 3 / 4 5 6 / 7 8 9 / 10 11 12 / "
+	    "13 14 15 / 16 17 18 / 19 20 21 / 22 23 24");
+	walk_check(&C, 300);
+	problem D = { .n = 0 };
+	set(&D, "tiles", "4 1 2 5 0 3 6 7 8 9 10 11");
+	set(&D, "height", "4");
+	set(&D, "pdb_dir", PDB_DIR);
+	walk_check(&D, 300);
+	problem E = { .n = 0 };
+	set(&E, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&E, "pdb_dir", PDB_DIR);
+	set(&E, "pdb_partition", "1 2 3 4 5 6 7 / 8");
+	walk_check(&E, 300);
+	problem F = { .n = 0 };
+	set(&F, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&F, "pdb_dir", PDB_DIR);
+	set(&F, "pdb_partition", "1 2 3 4 5 6 7 8");
+	walk_check(&F, 300);
+}
+
 /* create() must fail with exactly this message. */
 static void refused(problem *P, const char *want)
 {
@@ -440,6 +524,37 @@ static void test_errors(void **state)
 	refused(&B, "test.ini:2: give exactly one of tiles, file or random");
 }
 
+/* select_heuristic() refuses a bad partition, naming its line. */
+static void test_partition_errors(void **state)
+{
+	static const char *bad[][2] = {
+		{ "1 2 3 / 4 5 6 7", "test.ini:3: pdb_partition: tile 8 is in "
+		  "no group" },
+		{ "7-8", "test.ini:3: pdb_partition: '7-8' is not available on "
+		  "a 3x3 board" },
+		{ "1 2 3 / 3 4 5 6 7 8", "test.ini:3: pdb_partition: bad or "
+		  "repeated tile" },
+	};
+	const sd_plugin *pl = plug.plugin;
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		problem P = { .n = 0 };
+		sd_instance inst;
+		char err[512] = "";
+		set(&P, "tiles", "8 1 3 4 0 2 7 6 5");
+		set(&P, "pdb_partition", bad[i][0]);
+		set(&P, "pdb_dir", PDB_DIR);
+		assert_int_equal(sd_create_instance(pl, P.p, P.n, &inst, err,
+		                                    sizeof err), 0);
+		assert_int_equal(pl->select_heuristic(inst.self,
+		                 sd_heuristic_index(pl, "pdb"), err,
+		                 sizeof err), -1);
+		if (!strstr(err, bad[i][1]))
+			fail_msg("message '%s' lacks '%s'", err, bad[i][1]);
+		pl->destroy(inst.self);
+	}
+}
+
 /* random = N gives a solvable board, the same for the same seed. */
 static void test_random(void **state)
 {
@@ -507,7 +622,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_goal_keywords),
+		cmocka_unit_test(test_incremental),
 		cmocka_unit_test(test_compact_pdb),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_rectangular),

@@ -296,7 +296,8 @@ static void microban_push_optimal(void **unused)
 	(void)unused;
 	static const int want[][2] = { { 1, 8 }, { 2, 3 }, { 3, 13 },
 	                               { 4, 7 }, { 5, 6 }, { 7, 6 },
-	                               { 9, 10 }, { 12, 11 }, { 17, 9 } };
+	                               { 9, 10 }, { 12, 11 }, { 17, 9 },
+	                               { 96, 37 }, { 97, 41 } };
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char *lv = level_from(MICROBAN, want[i][0]);
 		int m, p;
@@ -516,7 +517,8 @@ static void deadlock_rules(void **unused)
 {
 	(void)unused;
 	const char *sets[] = { "none", "dead-squares", "corner", "freeze",
-	                       "block", "corner freeze block", "all" };
+	                       "block", "pi-corral", "corner freeze block",
+	                       "all" };
 	char *lv = level_from(MICROBAN, 6);
 	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
 		int m, p;

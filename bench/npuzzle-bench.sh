@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# npuzzle-bench.sh -- the sliding-tile puzzle benchmarks; prints tables.
+#
+# usage: bench/npuzzle-bench.sh MODE [IDS...]
+#
+#   md       IDA* + manhattan on Korf's 100 15-puzzles, side by side with
+#            ref15 (../shared/tools/ref15.c): generated nodes must equal the
+#            measured column; prints the time ratio searchd / ref15
+#   lc       IDA* + linear-conflict on Korf's 100: lengths and totals
+#   pdb      IDA* + pdb (6-6-3 + reflection) on Korf's 100: totals
+#   astar    A* + linear-conflict (default ids 1..10): peak memory and
+#            bytes per stored state
+#   24       IDA* + pdb on Korf & Felner's 50 24-puzzles, LIMIT seconds each
+#            (env LIMIT, default 600); PARTITION=6-6-6-6 for the strongest
+#            tables (about 8 minutes to build once, 1.7 GB while building)
+#
+# IDS: instance numbers (default all).  Env: SEARCHD (the program, default
+# build/bin/searchd), DATA (default ../shared/data/npuzzle), PDB_DIR,
+# PARTITION (pdb_partition, default the plugin's).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+mode=${1:-md}
+shift || true
+SEARCHD=${SEARCHD:-build/bin/searchd}
+DATA=${DATA:-../shared/data/npuzzle}
+PDB_DIR=${PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/searchd}
+LIMIT=${LIMIT:-600}
+PARTITION=${PARTITION:-}
+part=()
+[ -n "$PARTITION" ] && part=(--set problem.pdb_partition="$PARTITION")
+[ -x "$SEARCHD" ] || { echo "npuzzle-bench: no $SEARCHD (set SEARCHD)" >&2; exit 2; }
+
+file=$DATA/korf100.txt
+alg=idastar heur=manhattan
+case $mode in
+md) ;;
+lc) heur=linear-conflict ;;
+pdb) heur=pdb ;;
+astar) alg=astar heur=linear-conflict ;;
+24) file=$DATA/korf50-24.txt heur=pdb ;;
+*) echo "npuzzle-bench: unknown mode '$mode'" >&2; exit 2 ;;
+esac
+[ -r "$file" ] || { echo "npuzzle-bench: cannot read $file" >&2; exit 2; }
+file=$(cd "$(dirname "$file")" && pwd)/$(basename "$file")
+
+ids=("$@")
+if [ ${#ids[@]} -eq 0 ]; then
+	if [ "$mode" = astar ]; then ids=(1 2 3 4 5 6 7 8 9 10)
+	else mapfile -t ids < <(grep -v '^#' "$file" | awk 'NF{print $1}'); fi
+fi
+
+ref=
+if [ "$mode" = md ]; then
+	ref=$(mktemp -d)/ref15
+	cc -O2 -o "$ref" ../shared/tools/ref15.c || exit 2
+fi
+
+# json KEY: the number after "KEY": in $out.
+json() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p" <<<"$out"; }
+
+if [ "$mode" = pdb ] || [ "$mode" = 24 ]; then
+	# Build (or load) the tables once, outside the timed runs.
+	"$SEARCHD" -q --config config/15puzzle.ini --set problem.file="$file" \
+		--set problem.index="${ids[0]}" --set search.heuristic=pdb \
+		--set problem.pdb_dir="$PDB_DIR" --set search.node_limit=1 "${part[@]}" \
+		--set output.plan=no >/dev/null
+fi
+
+echo "times: CPU seconds of the search (ref15: clock(); searchd: cpu_seconds)"
+printf '%-4s %4s %4s %14s %14s %5s %9s %9s %6s %10s %8s\n' id opt len \
+	generated expected match ref15_s searchd_s ratio peak_MiB B/state
+tot_gen=0 tot_s=0 tot_ref=0 tot_wall=0 n=0 ok=0 solved=0 ratios=()
+for id in "${ids[@]}"; do
+	line=$(grep -v '^#' "$file" | awk -v id="$id" '$1 == id')
+	[ -n "$line" ] || { echo "npuzzle-bench: no instance $id" >&2; continue; }
+	read -r -a f <<<"$line"
+	opt=${f[1]}
+	expected=-
+	[ "$mode" = md ] && expected=${f[4]}
+	rs=-
+	if [ -n "$ref" ]; then
+		rs=$(echo "$line" | "$ref" | awk '{print $5}')
+	fi
+	lim=()
+	[ "$mode" = 24 ] && lim=(--set search.time_limit="$LIMIT")
+	t0=$(date +%s.%N)
+	out=$("$SEARCHD" -q --config config/15puzzle.ini \
+		--set problem.file="$file" --set problem.index="$id" \
+		--set search.algorithm=$alg --set search.heuristic=$heur \
+		--set problem.pdb_dir="$PDB_DIR" "${lim[@]}" "${part[@]}" \
+		--set output.plan=no --format json 2>/dev/null)
+	wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')
+	tot_wall=$(awk -v a="$tot_wall" -v b="$wall" 'BEGIN{print a + b}')
+	# CPU seconds of the search when the engine reports them (ref15 reports
+	# CPU time too: the ratio is then fair on a busy machine), else wall.
+	len=$(json length) gen=$(json generated) s=$(json cpu_seconds)
+	[ -n "$s" ] || s=$(json seconds)
+	status=$(sed -n 's/.*"status":"\([a-z]*\)".*/\1/p' <<<"$out")
+	rss=$(json peak_rss) bps=$(json bytes_per_state)
+	[ "$status" = solved ] || len=$status
+	match=yes
+	[ "$len" = "$opt" ] || match=NO
+	[ "$expected" = - ] || [ "$gen" = "$expected" ] || match=NO
+	[ "$match" = yes ] && ok=$((ok + 1))
+	[ "$status" = solved ] && solved=$((solved + 1))
+	ratio=-
+	if [ "$rs" != - ]; then
+		ratio=$(awk -v a="$s" -v b="$rs" 'BEGIN{printf "%.2f", (b > 0) ? a / b : 0}')
+		ratios+=("$ratio")
+		tot_ref=$(awk -v a="$tot_ref" -v b="$rs" 'BEGIN{print a + b}')
+	fi
+	printf '%-4s %4s %4s %14s %14s %5s %9s %9.3f %6s %10.1f %8.1f\n' "$id" \
+		"$opt" "$len" "$gen" "$expected" "$match" "$rs" "$s" "$ratio" \
+		"$(awk -v r="${rss:-0}" 'BEGIN{print r / 1048576}')" "${bps:-0}"
+	tot_gen=$((tot_gen + gen))
+	tot_s=$(awk -v a="$tot_s" -v b="$s" 'BEGIN{print a + b}')
+	n=$((n + 1))
+done
+echo
+echo "mode $mode: $alg + $heur on $n instances of $(basename "$file")"
+echo "solved $solved, optimal length (and node count) matching: $ok of $n"
+echo "total generated $tot_gen, total search CPU time $(printf '%.2f' "$tot_s") s" \
+	"(whole searchd processes, start-up and table loading included:" \
+	"$(printf '%.2f' "$tot_wall") s)"
+if [ -n "$ref" ] && [ ${#ratios[@]} -gt 0 ]; then
+	med=$(printf '%s\n' "${ratios[@]}" | sort -n |
+		awk '{a[NR]=$1} END{print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}')
+	echo "ref15 total $(printf '%.2f' "$tot_ref") s; ratio searchd/ref15:" \
+		"total $(awk -v a="$tot_s" -v b="$tot_ref" 'BEGIN{printf "%.2f", a / b}')," \
+		"median per instance $med (target <= 1.5)"
+	rm -rf "$(dirname "$ref")"
+fi

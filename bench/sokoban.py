@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Sokoban benchmarks for searchd: prints a table, not a test.
+
+Runs searchd once per level (with a time limit and a hard timeout),
+replays every plan with its own checker, and prints one row per level
+and a summary (solved count, total and median time, median nodes,
+peak memory, bytes per stored state).
+
+  bench/sokoban.py microban-opt      # push-optimal A* + matching, vs the .tsv
+  bench/sokoban.py microban-moves    # move-optimal A* over walk+push actions
+  bench/sokoban.py microban-fast     # greedy + matching, all 155
+  bench/sokoban.py xsokoban-fast     # greedy + matching, 60 s per level
+  bench/sokoban.py boxoban-fast      # 1000 Boxoban levels, levels per second
+
+Options: --searchd PATH (default build-sok/bin/searchd, then build/bin),
+--time-limit S, --levels 1-20,33, --set section.key=value (repeatable),
+--quiet (summary only).  Needs only python3.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.normpath(os.path.join(ROOT, "..", "shared", "data", "sokoban"))
+
+FAST = ["search.algorithm=greedy", "search.heuristic=matching",
+        "problem.cost=pushes"]
+SUITES = {
+    "microban-opt": ("microban.xsb", 155, 60,
+                     ["search.algorithm=astar", "search.heuristic=matching",
+                      "problem.cost=pushes"]),
+    "microban-moves": ("microban.xsb", 155, 60,
+                       ["search.algorithm=astar", "search.heuristic=matching",
+                        "problem.cost=moves", "problem.actions=pushes"]),
+    "microban-fast": ("microban.xsb", 155, 60, FAST),
+    "xsokoban-fast": ("xsokoban90.xsb", 90, 60, FAST),
+    "boxoban-fast": ("boxoban-medium-valid-000.txt", 1000, 60, FAST),
+}
+
+
+def read_levels(path):
+    """The levels of an XSB collection, in order, as lists of rows."""
+    levels, cur = [], []
+    for line in open(path):
+        line = line.rstrip("\r\n").rstrip()
+        is_board = line and not line.startswith(";") and (
+            cur or line.lstrip(" -_")[:1] == "#")
+        if is_board and ":" not in line:
+            cur.append(line)
+        elif cur:
+            levels.append(cur)
+            cur = []
+    if cur:
+        levels.append(cur)
+    return levels
+
+
+def replay(rows, plan):
+    """Replay a LURD plan; returns (ok, moves, pushes)."""
+    cells = {}
+    px = py = None
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch in "@+":
+                px, py = x, y
+                ch = "." if ch == "+" else " "
+            cells[(x, y)] = " " if ch in "-_" else ch
+    step = {"u": (0, -1), "d": (0, 1), "l": (-1, 0), "r": (1, 0)}
+    pushes = 0
+    for c in plan:
+        if c.lower() not in step:
+            return False, 0, 0
+        dx, dy = step[c.lower()]
+        n = (px + dx, py + dy)
+        box = cells.get(n) in ("$", "*")
+        if cells.get(n, "#") == "#" or box != c.isupper():
+            return False, 0, 0
+        if box:
+            t = (px + 2 * dx, py + 2 * dy)
+            if cells.get(t) not in (" ", "."):
+                return False, 0, 0
+            cells[t] = "*" if cells[t] == "." else "$"
+            cells[n] = "." if cells[n] == "*" else " "
+            pushes += 1
+        px, py = n
+    return "$" not in cells.values(), len(plan), pushes
+
+
+def parse_range(text, n):
+    """'1-20,33' -> [1..20, 33]; None -> all n."""
+    if not text:
+        return list(range(1, n + 1))
+    out = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out.extend(range(int(a), int(b or a) + 1))
+    return out
+
+
+def run_level(searchd, path, level, limit, sets):
+    """Run searchd on one level; returns a row dict."""
+    cmd = [searchd, "--config", os.path.join(ROOT, "config", "sokoban.ini"),
+           "--format", "json", "--set", "problem.file=" + path,
+           "--set", "problem.level=%d" % level,
+           "--set", "search.time_limit=%g" % limit]
+    for s in sets:
+        cmd += ["--set", s]
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=limit + 30)
+        out = p.stdout
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout", "seconds": time.time() - t0}
+    try:
+        d = json.loads(out)
+    except ValueError:
+        return {"status": "error: " + (p.stderr.strip() or out)[:60],
+                "seconds": time.time() - t0}
+    d["wall"] = time.time() - t0
+    return d
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("suite", choices=sorted(SUITES))
+    ap.add_argument("--searchd")
+    ap.add_argument("--time-limit", type=float)
+    ap.add_argument("--levels")
+    ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--quiet", action="store_true")
+    a = ap.parse_args()
+    fname, n, limit, sets = SUITES[a.suite]
+    limit = a.time_limit or limit
+    searchd = a.searchd
+    for cand in ("build-sok/bin/searchd", "build/bin/searchd"):
+        if not searchd and os.access(os.path.join(ROOT, cand), os.X_OK):
+            searchd = os.path.join(ROOT, cand)
+    if not searchd:
+        sys.exit("no searchd: build it or pass --searchd")
+    path = os.path.join(DATA, fname)
+    levels = read_levels(path)
+    optimal = {}
+    if a.suite == "microban-opt":
+        for line in open(os.path.join(DATA, "microban-push-optimal.tsv")):
+            f = line.split()
+            if len(f) == 2 and f[0].isdigit():
+                optimal[int(f[0])] = int(f[1])
+    sets = sets + a.set
+    print("# %s: %s, %g s per level, --set %s" %
+          (a.suite, fname, limit, " ".join(sets)))
+    if not a.quiet:
+        print("%-6s %-8s %6s %6s %6s %10s %10s %7s %8s %8s %s" %
+              ("level", "status", "pushes", "moves", "opt", "expanded",
+               "stored", "B/state", "RSS MiB", "seconds", "note"))
+    rows = []
+    t_all = time.time()
+    for lv in parse_range(a.levels, min(n, len(levels))):
+        d = run_level(searchd, path, lv, limit, sets)
+        st = d.get("status", "?")
+        note = ""
+        moves = pushes = ""
+        if st == "solved":
+            ok, moves, pushes = replay(levels[lv - 1], d.get("plan", ""))
+            if not ok:
+                st, note = "BADPLAN", "plan does not replay"
+        opt = optimal.get(lv, "")
+        if st == "solved" and opt != "" and pushes != opt:
+            note = "MISMATCH: optimal %d" % opt
+        s = d.get("stats", {})
+        row = dict(level=lv, status=st, moves=moves, pushes=pushes, opt=opt,
+                   expanded=s.get("expanded", 0), stored=s.get("stored", 0),
+                   bps=s.get("bytes_per_state", 0),
+                   rss=s.get("peak_rss", 0) / 2**20,
+                   seconds=s.get("seconds", d.get("seconds", 0)), note=note)
+        rows.append(row)
+        if not a.quiet:
+            print("%-6d %-8s %6s %6s %6s %10d %10d %7.1f %8.1f %8.2f %s" %
+                  (lv, st[:8], pushes, moves, opt, row["expanded"],
+                   row["stored"], row["bps"], row["rss"], row["seconds"],
+                   note), flush=True)
+    wall = time.time() - t_all
+    solved = [r for r in rows if r["status"] == "solved"]
+    bad = [r for r in rows if r["note"]]
+    print("# solved %d of %d" % (len(solved), len(rows)))
+    if optimal:
+        checked = [r for r in solved if r["opt"] != ""]
+        print("# push-optimal check: %d solved levels listed in the .tsv, "
+              "%d mismatches" % (len(checked),
+                                 len([r for r in bad if "MISMATCH" in r["note"]])))
+    if bad:
+        print("# problems: " + ", ".join("%d (%s)" % (r["level"], r["note"])
+                                         for r in bad))
+    unsolved = [r["level"] for r in rows if r["status"] != "solved"]
+    if unsolved:
+        print("# not solved: " + " ".join(map(str, unsolved)))
+    if solved:
+        secs = [r["seconds"] for r in solved]
+        print("# search time of solved levels: total %.2f s, median %.3f s, "
+              "max %.2f s" % (sum(secs), statistics.median(secs), max(secs)))
+        print("# expanded (solved): median %d, max %d" %
+              (statistics.median([r["expanded"] for r in solved]),
+               max(r["expanded"] for r in solved)))
+        big = max(rows, key=lambda r: r["stored"])
+        print("# bytes per stored state: %.1f at the largest search "
+              "(level %d, %d states; small searches are dominated by "
+              "fixed tables)" % (big["bps"], big["level"], big["stored"]))
+    print("# peak RSS over all runs: %.1f MiB" %
+          max([r["rss"] for r in rows] or [0]))
+    print("# wall time of the whole run: %.1f s (%.1f levels/s)" %
+          (wall, len(rows) / wall if wall else 0))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,400 @@
+/*
+ * np_heur.c -- heuristics and expand().
+ *
+ * Every heuristic but the pattern databases is updated from the parent's
+ * h when one tile slides: Manhattan by the table md[tile][cell], the
+ * misplaced count by two comparisons, the swap penalty by the pairs the
+ * moving tile belongs to before and after, linear conflicts by the (at
+ * most three) lines the move changes.  Pattern databases change in one
+ * group (and one group of the reflected board) per move.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "np_internal.h"
+
+/* 2 x the number of tiles that must leave a line of len cells whose
+ * codes are in key (digit j in base len+1 = 1 + the goal place in the
+ * line of the tile at place j, or 0 when it belongs to another line):
+ * the entries not in a longest increasing subsequence. */
+static uint8_t np_line_conflict(uint32_t key, int len)
+{
+	int code[NP_MAX_SIDE], best[NP_MAX_SIDE], n = 0, lis = 0;
+
+	for (int j = 0; j < len; j++) {
+		int v = (int)(key % (uint32_t)(len + 1));
+		key /= (uint32_t)(len + 1);
+		if (v)
+			code[n++] = v;
+	}
+	for (int i = 0; i < n; i++) {
+		best[i] = 1;
+		for (int j = 0; j < i; j++)
+			if (code[j] < code[i] && best[j] + 1 > best[i])
+				best[i] = best[j] + 1;
+		if (best[i] > lis)
+			lis = best[i];
+	}
+	return (uint8_t)(2 * (n - lis));
+}
+
+/* A table of np_line_conflict for every key of a line of len cells, or
+ * NULL when out of memory. */
+static uint8_t *np_line_table(int len)
+{
+	uint32_t size = 1;
+	for (int j = 0; j < len; j++)
+		size *= (uint32_t)(len + 1);
+	uint8_t *t = malloc(size);
+	if (!t)
+		return NULL;
+	for (uint32_t k = 0; k < size; k++)
+		t[k] = np_line_conflict(k, len);
+	return t;
+}
+
+/* Build the linear-conflict tables of I (keys per tile and cell, and the
+ * row and column tables).  Returns 0, or -1 when out of memory. */
+int np_init_linear(np_inst *I)
+{
+	if (I->lc_row)
+		return 0;
+	for (int t = 0; t < I->n; t++) {
+		int g = I->goalpos[t];
+		for (int c = 0; c < I->n; c++) {
+			uint32_t pr = 1, pc = 1;
+			for (int j = 0; j < c % I->w; j++)
+				pr *= (uint32_t)(I->w + 1);
+			for (int j = 0; j < c / I->w; j++)
+				pc *= (uint32_t)(I->h + 1);
+			I->rowkey[t][c] = t && g / I->w == c / I->w ?
+				(uint32_t)(g % I->w + 1) * pr : 0;
+			I->colkey[t][c] = t && g % I->w == c % I->w ?
+				(uint32_t)(g / I->w + 1) * pc : 0;
+		}
+	}
+	I->lc_row = np_line_table(I->w);
+	I->lc_col = np_line_table(I->h);
+	return I->lc_row && I->lc_col ? 0 : -1;
+}
+
+/* Sum of Manhattan distances of the board's tiles. */
+static sd_cost np_manhattan(const np_inst *I, const uint8_t *cells)
+{
+	sd_cost h = 0;
+	for (int c = 0; c < I->n; c++)
+		h += I->md[cells[c]][c];
+	return h;
+}
+
+/* Nonzero iff tile t, standing at cell c of the board, forms a swap pair:
+ * its goal cell is next to c and holds the tile whose goal is c. */
+static int np_swap_pair(const np_inst *I, const uint8_t *cells, int t, int c)
+{
+	int g = I->goalpos[t];
+	if (!t || !I->adjacent[c][g])
+		return 0;
+	int u = cells[g];
+	return u && I->goalpos[u] == c;
+}
+
+/* The linear-conflict keys of every row and column of the board. */
+static void np_line_keys(const np_inst *I, const uint8_t *cells,
+                         uint32_t *rk, uint32_t *ck)
+{
+	memset(rk, 0, sizeof(uint32_t) * (size_t)I->h);
+	memset(ck, 0, sizeof(uint32_t) * (size_t)I->w);
+	for (int c = 0; c < I->n; c++) {
+		rk[c / I->w] += I->rowkey[cells[c]][c];
+		ck[c % I->w] += I->colkey[cells[c]][c];
+	}
+}
+
+/* h of the board under heuristic heur (or 0 for SD_NO_HEURISTIC),
+ * computed from scratch. */
+sd_cost np_h_scratch(const np_inst *I, int heur, const uint8_t *cells)
+{
+	sd_cost h = 0;
+	uint32_t rk[NP_MAX_SIDE], ck[NP_MAX_SIDE];
+	uint8_t pos[NP_MAX_CELLS];
+
+	switch (heur) {
+	case NP_H_MANHATTAN:
+		return np_manhattan(I, cells);
+	case NP_H_MISPLACED:
+		for (int c = 0; c < I->n; c++)
+			h += cells[c] && cells[c] != I->goal[c];
+		return h;
+	case NP_H_SWAP:
+		h = np_manhattan(I, cells);
+		for (int c = 0; c < I->n; c++)
+			if (np_swap_pair(I, cells, cells[c], c) &&
+			    c < I->goalpos[cells[c]])
+				h += 2;
+		return h;
+	case NP_H_LINEAR:
+		h = np_manhattan(I, cells);
+		np_line_keys(I, cells, rk, ck);
+		for (int r = 0; r < I->h; r++)
+			h += I->lc_row[rk[r]];
+		for (int c = 0; c < I->w; c++)
+			h += I->lc_col[ck[c]];
+		return h;
+	case NP_H_PDB:
+		for (int c = 0; c < I->n; c++)
+			pos[cells[c]] = (uint8_t)c;
+		return np_pdb_h(I, pos);
+	default:
+		return 0;
+	}
+}
+
+/* The cell of the blank in a nibble-form state: the lowest zero nibble
+ * (unused nibbles are above the last cell). */
+static inline int np_blank_nibble(uint64_t x)
+{
+	uint64_t t = x | (x >> 1);
+	t |= t >> 2;
+	uint64_t z = ~t & 0x1111111111111111ULL;
+	return __builtin_ctzll(z) >> 2;
+}
+
+/* expand() for nibble states with Manhattan distance or no heuristic:
+ * the hot loop of the IDA* benchmark, one table load per child for h. */
+static unsigned np_expand_md(const np_inst *I, uint64_t x, sd_cost h,
+                             sd_succ *succ, unsigned char *states,
+                             size_t stride)
+{
+	int b = np_blank_nibble(x);
+	unsigned n = I->nmoves[b];
+	const uint8_t *to = I->move_to[b], *act = I->move_act[b];
+	const int8_t (*dmd)[16] = I->dmd[b];
+	uint64_t goal = I->goal_word, bshift = 4 * (unsigned)b;
+
+	for (unsigned k = 0; k < n; k++) {
+		unsigned sh = 4 * (unsigned)to[k];
+		uint64_t t = (x >> sh) & 15;
+		uint64_t y = x - (t << sh) + (t << bshift);
+		memcpy(states + k * stride, &y, 8);
+		succ[k].action = act[k];
+		succ[k].cost = 1;
+		succ[k].h = h + (sd_cost)(int)dmd[k][t];
+		succ[k].goal = y == goal;
+	}
+	return n;
+}
+
+/* One child of the 4x4 fast path: tile t at cell TO slides into the
+ * blank at B (compile-time constants, so every shift is a constant). */
+#define NP_KID(B, TO, ACT) do { \
+	uint64_t t_ = (x >> ((4 * (TO)) & 63)) & 15; \
+	uint64_t y_ = x + t_ * ((1ULL << (4 * (B))) - \
+	                         (1ULL << ((4 * (TO)) & 63))); \
+	memcpy(states + k * stride, &y_, 8); \
+	succ[k].action = (ACT); \
+	succ[k].cost = 1; \
+	succ[k].h = h + (sd_cost)(int)I->dmd[B][k][t_]; \
+	succ[k].goal = y_ == I->goal_word; \
+	k++; \
+} while (0)
+
+/* All moves of the blank at cell B of a 4x4 board, in Korf's order. */
+#define NP_CELL4(B) case B: \
+	if ((B) >= 4) NP_KID(B, (B) - 4, NP_UP); \
+	if ((B) % 4 > 0) NP_KID(B, (B) - 1, NP_LEFT); \
+	if ((B) % 4 < 3) NP_KID(B, (B) + 1, NP_RIGHT); \
+	if ((B) < 12) NP_KID(B, (B) + 4, NP_DOWN); \
+	return k
+
+/* expand() for the 15-puzzle with Manhattan distance or no heuristic:
+ * one case per blank cell, so that all shifts are constants. */
+static unsigned np_expand_15(const np_inst *I, uint64_t x, sd_cost h,
+                             sd_succ *succ, unsigned char *states,
+                             size_t stride)
+{
+	unsigned k = 0;
+	switch (np_blank_nibble(x)) {
+	NP_CELL4(0); NP_CELL4(1); NP_CELL4(2); NP_CELL4(3);
+	NP_CELL4(4); NP_CELL4(5); NP_CELL4(6); NP_CELL4(7);
+	NP_CELL4(8); NP_CELL4(9); NP_CELL4(10); NP_CELL4(11);
+	NP_CELL4(12); NP_CELL4(13); NP_CELL4(14); NP_CELL4(15);
+	}
+	return k;
+}
+
+/* What the incremental heuristics need to know of the parent board. */
+typedef struct np_parent {
+	uint8_t cells[NP_MAX_CELLS];
+	uint8_t pos[NP_MAX_CELLS];
+	uint32_t rk[NP_MAX_SIDE], ck[NP_MAX_SIDE];
+	uint32_t gidx[NP_MAX_GROUPS], ridx[NP_MAX_GROUPS];
+	sd_cost gval[NP_MAX_GROUPS], rval[NP_MAX_GROUPS];
+	sd_cost gsum, rsum;
+} np_parent;
+
+/* Fill the pattern-database part of P: each group's index and value, for
+ * the board and for its reflection. */
+static void np_parent_pdb(const np_inst *I, np_parent *P)
+{
+	for (int c = 0; c < I->n; c++)
+		P->pos[P->cells[c]] = (uint8_t)c;
+	P->gsum = P->rsum = 0;
+	for (int g = 0; g < I->ngroups; g++) {
+		const np_pdb_group *G = &I->groups[g];
+		P->gidx[g] = np_pdb_rank(I, G, P->pos, 0, -1, 0);
+		P->gval[g] = G->dist[P->gidx[g]];
+		P->gsum += P->gval[g];
+		P->ridx[g] = I->reflect ? np_pdb_rank(I, G, P->pos, 1, -1, 0) : 0;
+		P->rval[g] = I->reflect ? G->dist[P->ridx[g]] : 0;
+		P->rsum += P->rval[g];
+	}
+}
+
+/* The change in linear conflicts when tile t slides from cell `from` to
+ * cell `to` of the parent described by P. */
+static int np_lc_delta(const np_inst *I, const np_parent *P, int t,
+                       int from, int to)
+{
+	int rf = from / I->w, rt = to / I->w, cf = from % I->w, ct = to % I->w;
+	int d = 0;
+
+	if (rf == rt) {
+		uint32_t k = P->rk[rf] - I->rowkey[t][from] + I->rowkey[t][to];
+		d += I->lc_row[k] - I->lc_row[P->rk[rf]];
+		d += I->lc_col[P->ck[cf] - I->colkey[t][from]] -
+		     I->lc_col[P->ck[cf]];
+		d += I->lc_col[P->ck[ct] + I->colkey[t][to]] -
+		     I->lc_col[P->ck[ct]];
+	} else {
+		uint32_t k = P->ck[cf] - I->colkey[t][from] + I->colkey[t][to];
+		d += I->lc_col[k] - I->lc_col[P->ck[cf]];
+		d += I->lc_row[P->rk[rf] - I->rowkey[t][from]] -
+		     I->lc_row[P->rk[rf]];
+		d += I->lc_row[P->rk[rt] + I->rowkey[t][to]] -
+		     I->lc_row[P->rk[rt]];
+	}
+	return d;
+}
+
+/* The pattern-database h after tile t slides from cell `from` to `to`. */
+static sd_cost np_pdb_child(const np_inst *I, const np_parent *P, int t,
+                            int from, int to)
+{
+	int g = I->group_of[t];
+	const np_pdb_group *G = &I->groups[g];
+	int64_t m = G->mult[I->index_in[t]];
+	size_t ia = G->compact ? np_pdb_rank(I, G, P->pos, 0, t, to) :
+	            (size_t)(P->gidx[g] + (int64_t)(to - from) * m);
+	sd_cost a = P->gsum - P->gval[g] + G->dist[ia];
+	if (!I->reflect)
+		return a;
+	int rt = I->rtile[t];
+	int rg = I->group_of[rt];
+	const np_pdb_group *R = &I->groups[rg];
+	int64_t rm = R->mult[I->index_in[rt]];
+	size_t ir = R->compact ? np_pdb_rank(I, R, P->pos, 1, t, to) :
+	            (size_t)(P->ridx[rg] +
+	                     (int64_t)(I->rcell[to] - I->rcell[from]) * rm);
+	sd_cost r = P->rsum - P->rval[rg] + R->dist[ir];
+	return a > r ? a : r;
+}
+
+/* h of the child where tile t slid from cell `from` to the parent's blank
+ * cell `to`, given the parent's h. */
+static sd_cost np_child_h(const np_inst *I, const np_parent *P, sd_cost h,
+                          int t, int from, int to)
+{
+	switch (I->heur) {
+	case NP_H_MANHATTAN:
+		return h + I->md[t][to] - I->md[t][from];
+	case NP_H_MISPLACED:
+		return h + (t != I->goal[to]) - (t != I->goal[from]);
+	case NP_H_SWAP: {
+		uint8_t after[NP_MAX_CELLS];
+		memcpy(after, P->cells, (size_t)I->n);
+		after[to] = (uint8_t)t;
+		after[from] = 0;
+		return h + I->md[t][to] - I->md[t][from] +
+		       2 * (sd_cost)np_swap_pair(I, after, t, to) -
+		       2 * (sd_cost)np_swap_pair(I, P->cells, t, from);
+	}
+	case NP_H_LINEAR:
+		return (sd_cost)((int)h + I->md[t][to] - I->md[t][from] +
+		                 np_lc_delta(I, P, t, from, to));
+	case NP_H_PDB:
+		return np_pdb_child(I, P, t, from, to);
+	default:
+		return 0;
+	}
+}
+
+/* Write the child of a packed state where tile t slides from cell `from`
+ * into the blank at `to`; returns nonzero iff it is the goal. */
+static int np_write_child(const np_inst *I, const void *state, int t,
+                          int from, int to, unsigned char *out)
+{
+	if (I->nibble) {
+		uint64_t x;
+		memcpy(&x, state, 8);
+		x = x - ((uint64_t)t << (4 * from)) + ((uint64_t)t << (4 * to));
+		memcpy(out, &x, 8);
+		return x == I->goal_word;
+	}
+	memcpy(out, state, (size_t)I->n + 1);
+	out[to] = (unsigned char)t;
+	out[from] = 0;
+	out[I->n] = (unsigned char)from;
+	return memcmp(out, I->goal_state, (size_t)I->n) == 0;
+}
+
+/* expand() for every board and heuristic: unpack the parent once, then
+ * update h per child from what the heuristic keeps of the parent. */
+__attribute__((noinline))
+static unsigned np_expand_general(const np_inst *I, const void *state,
+                                  sd_cost h, sd_succ *succ,
+                                  unsigned char *states, size_t stride)
+{
+	np_parent P;
+	int b;
+
+	if (I->nibble) {
+		uint64_t x;
+		memcpy(&x, state, 8);
+		b = np_blank_nibble(x);
+	} else {
+		b = ((const unsigned char *)state)[I->n];
+	}
+	np_unpack(I, state, P.cells);
+	if (I->heur == NP_H_LINEAR)
+		np_line_keys(I, P.cells, P.rk, P.ck);
+	else if (I->heur == NP_H_PDB)
+		np_parent_pdb(I, &P);
+	unsigned n = I->nmoves[b];
+	for (unsigned k = 0; k < n; k++) {
+		int from = I->move_to[b][k];
+		int t = P.cells[from];
+		unsigned char *out = states + k * stride;
+		succ[k].action = I->move_act[b][k];
+		succ[k].cost = 1;
+		succ[k].goal = (uint32_t)np_write_child(I, state, t, from, b, out);
+		succ[k].h = np_child_h(I, &P, h, t, from, b);
+	}
+	return n;
+}
+
+/* The plugin's expand(): the blank's moves in the order up, left, right,
+ * down, each with cost 1, its child's h and goal flag. */
+unsigned np_expand(void *self, const void *state, sd_cost h, sd_succ *succ,
+                   unsigned char *states, size_t stride)
+{
+	const np_inst *I = self;
+	if (I->fast) {
+		uint64_t x;
+		memcpy(&x, state, 8);
+		if (I->fast == 2)
+			return np_expand_15(I, x, I->heur < 0 ? 0 : h, succ,
+			                    states, stride);
+		return np_expand_md(I, x, I->heur < 0 ? 0 : h, succ, states,
+		                    stride);
+	}
+	return np_expand_general(I, state, h, succ, states, stride);
+}

@@ -1,0 +1,125 @@
+/*
+ * np_internal.h -- the sliding-tile puzzle plugin's shared definitions.
+ *
+ * A board has w x h cells numbered row-major from 0; tile 0 is the blank.
+ * The packed state is either
+ *   - nibble form (at most 16 cells): one little-endian uint64, the tile of
+ *     cell c in bits 4c..4c+3, unused nibbles zero (state_size 8); or
+ *   - byte form (17 to NP_MAX_CELLS cells): one byte per cell, followed by
+ *     one byte holding the blank's cell (state_size cells + 1).
+ * Both are canonical: the bytes are a function of the board alone.
+ */
+#ifndef NP_INTERNAL_H
+#define NP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "searchd/plugin.h"
+
+#define NP_MIN_SIDE 2
+#define NP_MAX_SIDE 6
+#define NP_MAX_CELLS (NP_MAX_SIDE * NP_MAX_SIDE)
+#define NP_MAX_GROUPS 8
+#define NP_MAX_GROUP 8
+
+/* Action ids: the direction the blank moves, in Korf's order. */
+enum { NP_UP = 0, NP_LEFT = 1, NP_RIGHT = 2, NP_DOWN = 3 };
+
+/* Heuristic indexes, in the order of np_heuristics[]. */
+enum {
+	NP_H_MANHATTAN = 0,
+	NP_H_LINEAR = 1,
+	NP_H_SWAP = 2,
+	NP_H_MISPLACED = 3,
+	NP_H_PDB = 4,
+	NP_H_COUNT = 5
+};
+
+/* One additive pattern database: the distances of `k` tiles, indexed
+ * either (sparse) by their cells as a k-digit number in base `cells`
+ * (digit i = cell of tiles[i]), or (compact, for big groups on boards of
+ * at most 16 cells) by the rank of that k-permutation of the cells. */
+typedef struct np_pdb_group {
+	int k;
+	int compact;
+	uint8_t tiles[NP_MAX_GROUP];
+	uint32_t mult[NP_MAX_GROUP]; /* cells^i */
+	uint8_t *dist;               /* the table: entries bytes */
+	size_t entries;
+	void *map;                   /* the cache file's mapping, or NULL
+	                                when dist was built (malloc'd) */
+	size_t map_len;
+} np_pdb_group;
+
+typedef struct np_inst {
+	int w, h, n;              /* width, height, cells */
+	int nibble;               /* nibble form (n <= 16) */
+	size_t state_size;
+	uint8_t start[NP_MAX_CELLS];   /* tile of each cell */
+	uint8_t goal[NP_MAX_CELLS];    /* tile of each cell in the goal */
+	uint8_t goalpos[NP_MAX_CELLS]; /* goal cell of each tile */
+	unsigned char goal_state[NP_MAX_CELLS + 1];
+	uint64_t goal_word;            /* nibble form of the goal */
+
+	/* Blank moves from each cell: target cells and action ids. */
+	uint8_t nmoves[NP_MAX_CELLS];
+	uint8_t move_to[NP_MAX_CELLS][4];
+	uint8_t move_act[NP_MAX_CELLS][4];
+
+	uint8_t md[NP_MAX_CELLS][NP_MAX_CELLS]; /* [tile][cell] */
+	/* Nibble boards: the change of h (Manhattan, or 0 when blind) when
+	 * the blank at cell b makes its move k and tile t slides: */
+	int8_t dmd[16][4][16]; /* [b][k][t] */
+
+	/* Linear conflicts: per-line keys and the table of 2 x removals. */
+	uint32_t rowkey[NP_MAX_CELLS][NP_MAX_CELLS]; /* [tile][cell] */
+	uint32_t colkey[NP_MAX_CELLS][NP_MAX_CELLS];
+	uint8_t *lc_row; /* indexed by a row key */
+	uint8_t *lc_col; /* indexed by a column key */
+
+	/* Swap penalty partner: the tile whose goal is tile t's cell c,
+	 * only when adjacent, is checked at run time with goalpos. */
+	uint8_t adjacent[NP_MAX_CELLS][NP_MAX_CELLS];
+
+	/* Pattern databases. */
+	int ngroups;
+	np_pdb_group groups[NP_MAX_GROUPS];
+	uint8_t group_of[NP_MAX_CELLS];  /* [tile] */
+	uint8_t index_in[NP_MAX_CELLS];  /* [tile] digit of the tile */
+	int reflect;                     /* use the transposed lookup too */
+	uint8_t rtile[NP_MAX_CELLS];     /* reflected tile */
+	uint8_t rcell[NP_MAX_CELLS];     /* reflected cell */
+	char pdb_dir[1024];
+	char partition[256];             /* user's pdb_partition, or "" */
+	char where[1100];                /* "file:line" of the problem */
+	char part_where[1100];           /* "file:line" of pdb_partition */
+
+	int heur; /* selected heuristic, or SD_NO_HEURISTIC */
+	int fast; /* nibble board with Manhattan or no heuristic */
+} np_inst;
+
+/* np_board.c */
+int np_parse_tiles(const char *text, int *out, int max, int *count,
+                   char *bad, size_t badlen);
+int np_check_perm(const int *tiles, int n, char *msg, size_t len);
+int np_solvable(const np_inst *I);
+void np_init_tables(np_inst *I);
+void np_init_dmd(np_inst *I, int use_manhattan);
+void np_pack(const np_inst *I, const uint8_t *cells, void *state);
+void np_unpack(const np_inst *I, const void *state, uint8_t *cells);
+void np_random_tiles(int n, uint64_t seed, uint8_t *cells);
+
+/* np_heur.c */
+int np_init_linear(np_inst *I);
+sd_cost np_h_scratch(const np_inst *I, int heur, const uint8_t *cells);
+unsigned np_expand(void *self, const void *state, sd_cost h, sd_succ *succ,
+                   unsigned char *states, size_t stride);
+
+/* np_pdb.c */
+int np_pdb_setup(np_inst *I, char *err, size_t errlen);
+void np_pdb_free(np_inst *I);
+sd_cost np_pdb_h(const np_inst *I, const uint8_t *pos);
+uint32_t np_pdb_rank(const np_inst *I, const np_pdb_group *G,
+                     const uint8_t *pos, int refl, int t, int cell);
+
+#endif

@@ -1,0 +1,476 @@
+/*
+ * np_main.c -- the sliding-tile puzzle plugin's descriptor: reading the
+ * [problem] section, and the small callbacks.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "np_internal.h"
+
+#define NP_MAX_NUMBERS 64
+
+/* What the [problem] keys said, before the board is built. */
+typedef struct np_keys {
+	const sd_param *tiles, *file, *index, *random, *seed, *goal;
+	const sd_param *width, *height, *pdb_dir, *partition;
+	const sd_param *first; /* for messages about the section as a whole */
+} np_keys;
+
+/* The numbers of the start position and where they came from. */
+typedef struct np_source {
+	int v[NP_MAX_NUMBERS];
+	int count;
+	char where[1100]; /* "file:line" for messages about the tiles */
+} np_source;
+
+static const sd_heuristic_info np_heuristics[NP_H_COUNT] = {
+	{ "manhattan", "sum of the tiles' Manhattan distances", 1 },
+	{ "linear-conflict", "Manhattan plus 2 per tile that must leave its "
+	  "goal row or column (Hansson, Mayer and Yung)", 1 },
+	{ "swap", "Manhattan plus 2 per adjacent pair of tiles in each "
+	  "other's goal cells", 1 },
+	{ "misplaced", "number of tiles not in their goal cell", 1 },
+	{ "pdb", "additive pattern databases (6-6-3 on 4x4, 5-5-5-5-4 on 5x5) "
+	  "with the reflected lookup, cached in pdb_dir", 1 },
+};
+
+/* Write "file:line" of p into buf. */
+static void np_where(const sd_param *p, char *buf, size_t len)
+{
+	if (!p)
+		snprintf(buf, len, "[problem]");
+	else
+		snprintf(buf, len, "%s:%d", p->file, p->line);
+}
+
+/* Sort the params into K by key.  Returns 0, or -1 with a message naming
+ * an unknown key. */
+static int np_read_keys(const sd_param *ps, size_t n, np_keys *K, char *err,
+                        size_t errlen)
+{
+	static const char *names[] = { "tiles", "file", "index", "random",
+		"seed", "goal", "width", "height", "pdb_dir", "pdb_partition" };
+	const sd_param **slot[] = { &K->tiles, &K->file, &K->index, &K->random,
+		&K->seed, &K->goal, &K->width, &K->height, &K->pdb_dir,
+		&K->partition };
+
+	memset(K, 0, sizeof *K);
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+		while (j < sizeof names / sizeof *names &&
+		       strcmp(ps[i].key, names[j]))
+			j++;
+		if (j == sizeof names / sizeof *names) {
+			snprintf(err, errlen, "%s:%d: unknown key '%s' in "
+			         "[problem] (known: tiles, file, index, random, "
+			         "seed, goal, width, height, pdb_dir, "
+			         "pdb_partition)", ps[i].file, ps[i].line,
+			         ps[i].key);
+			return -1;
+		}
+		*slot[j] = &ps[i];
+		if (!K->first)
+			K->first = &ps[i];
+	}
+	return 0;
+}
+
+/* Read an integer key in [lo, hi] into *out (left alone if p is NULL).
+ * Returns 0, or -1 with a message. */
+static int np_int_key(const sd_param *p, long lo, long hi, long *out,
+                      char *err, size_t errlen)
+{
+	char *end;
+	if (!p)
+		return 0;
+	long v = strtol(p->value, &end, 10);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (end == p->value || *end || v < lo || v > hi) {
+		snprintf(err, errlen, "%s:%d: %s must be a whole number from %ld "
+		         "to %ld, not '%s'", p->file, p->line, p->key, lo, hi,
+		         p->value);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Parse the numbers of a tile list (value of p, or a line of a file) into
+ * S.  Returns 0, or -1 with a message that starts with S->where. */
+static int np_numbers(const char *text, np_source *S, const char *what,
+                      char *err, size_t errlen)
+{
+	char bad[32];
+	if (np_parse_tiles(text, S->v, NP_MAX_NUMBERS, &S->count, bad,
+	                   sizeof bad) == 0)
+		return 0;
+	if (S->count > NP_MAX_NUMBERS)
+		snprintf(err, errlen, "%s: %s: more than %d numbers", S->where,
+		         what, NP_MAX_NUMBERS);
+	else
+		snprintf(err, errlen, "%s: %s: '%s' is not a tile number",
+		         S->where, what, bad);
+	return -1;
+}
+
+/* Nonzero iff the last m numbers of S are a permutation of 0..m-1. */
+static int np_tail_is_perm(const np_source *S, int m)
+{
+	char msg[64];
+	return np_check_perm(S->v + S->count - m, m, msg, sizeof msg) == 0;
+}
+
+/* Read line `index` (1-based, counting lines that are neither blank nor
+ * '#' comments) of the instance file named by K->file into S. */
+static int np_read_file(const np_keys *K, long index, np_source *S,
+                        char *err, size_t errlen)
+{
+	char path[1024], line[4096];
+	const sd_param *p = K->file;
+	if (!sd_param_path(p, path, sizeof path)) {
+		snprintf(err, errlen, "%s:%d: file: path too long", p->file,
+		         p->line);
+		return -1;
+	}
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s:%d: cannot open instance file %s",
+		         p->file, p->line, path);
+		return -1;
+	}
+	long seen = 0, lineno = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		const char *s = line + strspn(line, " \t\r\n");
+		if (!*s || *s == '#' || ++seen < index)
+			continue;
+		fclose(f);
+		snprintf(S->where, sizeof S->where, "%s:%ld", path, lineno);
+		return np_numbers(s, S, "instance", err, errlen);
+	}
+	fclose(f);
+	char where[1100];
+	np_where(K->index, where, sizeof where);
+	snprintf(err, errlen, "%s: index %ld is out of range: %s has %ld "
+	         "instances", where, index, path, seen);
+	return -1;
+}
+
+/* Fill S with the start position's numbers from tiles, file or random. */
+static int np_read_source(const np_keys *K, np_source *S, char *err,
+                          size_t errlen)
+{
+	int given = !!K->tiles + !!K->file + !!K->random;
+	if (given != 1) {
+		char where[1100];
+		np_where(given ? (K->tiles ? K->tiles : K->file) : K->first,
+		         where, sizeof where);
+		snprintf(err, errlen, "%s: give exactly one of tiles, file or "
+		         "random in [problem]", where);
+		return -1;
+	}
+	if (K->tiles) {
+		np_where(K->tiles, S->where, sizeof S->where);
+		return np_numbers(K->tiles->value, S, "tiles", err, errlen);
+	}
+	long index = 1;
+	if (K->file) {
+		if (np_int_key(K->index, 1, 1000000000L, &index, err, errlen))
+			return -1;
+		return np_read_file(K, index, S, err, errlen);
+	}
+	long tiles = 0;
+	np_where(K->random, S->where, sizeof S->where);
+	if (np_int_key(K->random, 3, NP_MAX_CELLS - 1, &tiles, err, errlen))
+		return -1;
+	S->count = -(int)(tiles + 1); /* filled in once the size is known */
+	return 0;
+}
+
+/* Choose the board size: width and height as given (one of them may be
+ * derived from the count), else the square of the count; for a file line,
+ * the largest square whose last numbers are a full tile set (Korf's
+ * format has leading numbers).  Returns 0, or -1 with a message. */
+static int np_board_size(np_inst *I, const np_keys *K, const np_source *S,
+                         char *err, size_t errlen)
+{
+	long w = 0, h = 0;
+	int file = S->count >= 0 && K->file;
+	int m = S->count < 0 ? -S->count : S->count;
+
+	if (np_int_key(K->width, NP_MIN_SIDE, NP_MAX_SIDE, &w, err, errlen) ||
+	    np_int_key(K->height, NP_MIN_SIDE, NP_MAX_SIDE, &h, err, errlen))
+		return -1;
+	if (!w && !h && file)
+		for (int s = NP_MAX_SIDE; s >= NP_MIN_SIDE && !w; s--)
+			if (s * s <= m && np_tail_is_perm(S, s * s))
+				w = h = s;
+	if (!w && !h) {
+		int s = (int)lround(sqrt((double)m));
+		if (s * s != m || s < NP_MIN_SIDE || s > NP_MAX_SIDE) {
+			snprintf(err, errlen, "%s: %d tiles do not make a square "
+			         "board (4, 9, 16, 25 or 36): give width and "
+			         "height", S->where, m);
+			return -1;
+		}
+		w = h = s;
+	}
+	if (!w || !h) {
+		long side = w ? w : h, other = m / side;
+		if (m % side || other < NP_MIN_SIDE || other > NP_MAX_SIDE) {
+			snprintf(err, errlen, "%s: %d tiles do not make a board "
+			         "%ld cells %s", S->where, m, side,
+			         w ? "wide" : "high");
+			return -1;
+		}
+		*(w ? &h : &w) = other;
+	}
+	if (file ? w * h > m : w * h != m) {
+		snprintf(err, errlen, "%s: expected %ld tiles for a %ldx%ld "
+		         "board, got %d", S->where, w * h, w, h, m);
+		return -1;
+	}
+	I->w = (int)w;
+	I->h = (int)h;
+	I->n = I->w * I->h;
+	return 0;
+}
+
+/* Set I->goal from the goal key: blank-first (default), blank-last, or an
+ * explicit tile list.  Returns 0, or -1 with a message. */
+static int np_read_goal(np_inst *I, const np_keys *K, char *err,
+                        size_t errlen)
+{
+	const char *v = K->goal ? K->goal->value : "blank-first";
+	np_source G;
+	char msg[128];
+
+	if (!strcmp(v, "blank-first") || !strcmp(v, "blank-last")) {
+		int last = v[6] == 'l';
+		for (int c = 0; c < I->n; c++)
+			I->goal[c] = (uint8_t)(last ? (c + 1) % I->n : c);
+		return 0;
+	}
+	np_where(K->goal, G.where, sizeof G.where);
+	if (strspn(v, "0123456789 \t\n,") != strlen(v)) {
+		snprintf(err, errlen, "%s: goal must be blank-first, blank-last "
+		         "or a list of tiles, not '%s'", G.where, v);
+		return -1;
+	}
+	if (np_numbers(v, &G, "goal", err, errlen))
+		return -1;
+	if (G.count != I->n) {
+		snprintf(err, errlen, "%s: goal: expected %d tiles for a %dx%d "
+		         "board, got %d", G.where, I->n, I->w, I->h, G.count);
+		return -1;
+	}
+	if (np_check_perm(G.v, I->n, msg, sizeof msg)) {
+		snprintf(err, errlen, "%s: goal: %s", G.where, msg);
+		return -1;
+	}
+	for (int c = 0; c < I->n; c++)
+		I->goal[c] = (uint8_t)G.v[c];
+	return 0;
+}
+
+/* Set I->start from S (the last n numbers), or a random solvable board
+ * from the seed key.  Returns 0, or -1 with a message. */
+static int np_read_start(np_inst *I, const np_keys *K, const np_source *S,
+                         char *err, size_t errlen)
+{
+	char msg[128];
+	if (S->count < 0) {
+		long seed = 1;
+		if (np_int_key(K->seed, 0, 2147483647L, &seed, err, errlen))
+			return -1;
+		np_random_tiles(I->n, (uint64_t)seed, I->start);
+		if (!np_solvable(I)) {
+			int a = I->start[0] ? 0 : 2, b = I->start[1] ? 1 : 2;
+			uint8_t t = I->start[a];
+			I->start[a] = I->start[b];
+			I->start[b] = t;
+		}
+		return 0;
+	}
+	const int *v = S->v + S->count - I->n;
+	if (np_check_perm(v, I->n, msg, sizeof msg)) {
+		snprintf(err, errlen, "%s: %s", S->where, msg);
+		return -1;
+	}
+	for (int c = 0; c < I->n; c++)
+		I->start[c] = (uint8_t)v[c];
+	if (!np_solvable(I)) {
+		snprintf(err, errlen, "%s: unsolvable instance: the tiles' "
+		         "permutation parity does not match the blank's distance "
+		         "to its goal cell (swap two tiles to make it "
+		         "solvable)", S->where);
+		return -1;
+	}
+	return 0;
+}
+
+/* Set the pattern-database directory: pdb_dir, else
+ * $XDG_CACHE_HOME/searchd, else $HOME/.cache/searchd, else /tmp. */
+static void np_read_pdb_dir(np_inst *I, const np_keys *K)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char path[1024];
+
+	if (K->pdb_dir && sd_param_path(K->pdb_dir, path, sizeof path))
+		snprintf(I->pdb_dir, sizeof I->pdb_dir, "%s", path);
+	else if (xdg && *xdg)
+		snprintf(I->pdb_dir, sizeof I->pdb_dir, "%s/searchd", xdg);
+	else if (home && *home)
+		snprintf(I->pdb_dir, sizeof I->pdb_dir, "%s/.cache/searchd",
+		         home);
+	else
+		snprintf(I->pdb_dir, sizeof I->pdb_dir, "/tmp/searchd-cache");
+	if (K->partition) {
+		snprintf(I->partition, sizeof I->partition, "%s",
+		         K->partition->value);
+		np_where(K->partition, I->part_where, sizeof I->part_where);
+	}
+}
+
+/* Build an instance from the [problem] section; see docs/npuzzle.md. */
+static int np_create(const sd_param *params, size_t n, sd_instance *inst,
+                     char *err, size_t errlen)
+{
+	np_keys K;
+	np_source S;
+	np_inst *I = calloc(1, sizeof *I);
+
+	if (!I) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (np_read_keys(params, n, &K, err, errlen) ||
+	    np_read_source(&K, &S, err, errlen) ||
+	    np_board_size(I, &K, &S, err, errlen) ||
+	    np_read_goal(I, &K, err, errlen))
+		goto fail;
+	I->nibble = I->n <= 16;
+	I->state_size = I->nibble ? 8 : (size_t)I->n + 1;
+	np_init_tables(I);
+	if (np_read_start(I, &K, &S, err, errlen))
+		goto fail;
+	np_read_pdb_dir(I, &K);
+	np_where(K.first, I->where, sizeof I->where);
+	I->heur = SD_NO_HEURISTIC;
+	inst->self = I;
+	inst->state_size = I->state_size;
+	inst->max_successors = 4;
+	return 0;
+fail:
+	free(I);
+	return -1;
+}
+
+/* Free an instance and its tables. */
+static void np_destroy(void *self)
+{
+	np_inst *I = self;
+	if (!I)
+		return;
+	np_pdb_free(I);
+	free(I->lc_row);
+	free(I->lc_col);
+	free(I);
+}
+
+/* Select heuristic index (building its tables), or none. */
+static int np_select_heuristic(void *self, int index, char *err,
+                               size_t errlen)
+{
+	np_inst *I = self;
+	if (index == NP_H_LINEAR && np_init_linear(I)) {
+		snprintf(err, errlen, "out of memory for linear-conflict tables");
+		return -1;
+	}
+	if (index == NP_H_PDB && np_pdb_setup(I, err, errlen))
+		return -1;
+	I->heur = index >= 0 && index < NP_H_COUNT ? index : SD_NO_HEURISTIC;
+	I->fast = I->nibble && (I->heur == NP_H_MANHATTAN || I->heur < 0);
+	if (I->fast && I->w == 4 && I->h == 4)
+		I->fast = 2;
+	np_init_dmd(I, I->heur == NP_H_MANHATTAN);
+	return 0;
+}
+
+/* Write the start state. */
+static void np_initial(void *self, void *state)
+{
+	np_inst *I = self;
+	np_pack(I, I->start, state);
+}
+
+/* Nonzero iff state is the goal. */
+static int np_is_goal(void *self, const void *state)
+{
+	np_inst *I = self;
+	return memcmp(state, I->goal_state, I->nibble ? 8 : (size_t)I->n) == 0;
+}
+
+/* h of state under the selected heuristic, from scratch. */
+static sd_cost np_heuristic(void *self, const void *state)
+{
+	np_inst *I = self;
+	uint8_t cells[NP_MAX_CELLS];
+	np_unpack(I, state, cells);
+	return np_h_scratch(I, I->heur, cells);
+}
+
+/* The letter of an action: the direction the blank moves. */
+static int np_format_action(void *self, const void *from, uint32_t action,
+                            char *buf, size_t len)
+{
+	(void)self;
+	(void)from;
+	return snprintf(buf, len, "%c", action < 4 ? "ULRD"[action] : '?');
+}
+
+/* Print the board, one row a line, the blank as '.'. */
+static void np_print_state(void *self, const void *state, FILE *out)
+{
+	np_inst *I = self;
+	uint8_t cells[NP_MAX_CELLS];
+	np_unpack(I, state, cells);
+	for (int r = 0; r < I->h; r++) {
+		for (int c = 0; c < I->w; c++) {
+			int t = cells[r * I->w + c];
+			if (t)
+				fprintf(out, c ? " %2d" : "%2d", t);
+			else
+				fprintf(out, c ? "  ." : " .");
+		}
+		fputc('\n', out);
+	}
+}
+
+static const sd_plugin np_plugin = {
+	SD_PLUGIN_INIT,
+	.name = "npuzzle",
+	.version = "1.0",
+	.description = "sliding-tile puzzles (8, 15, 24, ...): blank moves "
+	               "U D L R, unit cost",
+	.heuristics = np_heuristics,
+	.n_heuristics = NP_H_COUNT,
+	.create = np_create,
+	.destroy = np_destroy,
+	.select_heuristic = np_select_heuristic,
+	.initial = np_initial,
+	.is_goal = np_is_goal,
+	.heuristic = np_heuristic,
+	.expand = np_expand,
+	.format_action = np_format_action,
+	.print_state = np_print_state,
+	.plan_separator = NULL,
+};
+
+/* The plugin's entry point. */
+SD_EXPORT const sd_plugin *searchd_plugin(void)
+{
+	return &np_plugin;
+}

@@ -1,0 +1,136 @@
+/*
+ * sok.h -- internals of the Sokoban plugin, shared by its source files.
+ *
+ * Cells are numbered twice: grid cells (y * w + x) while parsing, and
+ * floor indices (0 .. nfloor-1, the cells the player can reach from the
+ * start when boxes are ignored) everywhere else.  A state is
+ *
+ *     bytes 0-1   player floor index, little endian
+ *     bytes 2..   one bit per floor index: a box stands there
+ *
+ * so its size is 2 + ceil(nfloor / 8) bytes; unused bits stay zero.
+ */
+#ifndef SOK_H
+#define SOK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "searchd/plugin.h"
+
+#define SOK_MAX_FLOOR 4096   /* largest level the encoding accepts */
+#define SOK_MAX_SIDE 1024    /* widest / tallest grid accepted */
+#define SOK_INF 0x3fffffff   /* "unreachable" distance */
+
+/* Directions: up, down, left, right; the opposite of d is d ^ 1. */
+enum { SOK_UP, SOK_DOWN, SOK_LEFT, SOK_RIGHT };
+
+/* A parsed level in XSB characters ('#', ' ', '.', '$', '*', '@', '+'),
+ * rows padded with spaces to width w. */
+typedef struct sok_grid {
+	int w, h;
+	char *cells;     /* h * w characters */
+	int *row_line;   /* file line of each row */
+	char *title;     /* title of the level, or NULL */
+} sok_grid;
+
+/* Read level `level` ("N" 1-based, or a title; NULL = the first) from
+ * file `path` in notation `format` ("auto", "xsb" or "letters").
+ * Returns 0, or -1 with "path:line: message" in err. */
+int sok_read_level(const char *path, const char *level, const char *format,
+                   sok_grid *g, char *err, size_t errlen);
+
+/* Same, from text held in memory; `name` stands for the file name in
+ * messages. */
+int sok_parse_level(const char *text, const char *name, const char *level,
+                    const char *format, sok_grid *g, char *err,
+                    size_t errlen);
+
+void sok_grid_free(sok_grid *g);
+
+/* Action models. */
+typedef enum sok_model {
+	SOK_STEPS,       /* cost = moves: one player step per action */
+	SOK_PUSH_MOVES,  /* cost = moves, actions = pushes: walk + push,
+	                    cost = its length in moves */
+	SOK_PUSHES,      /* cost = pushes: one push per action, player
+	                    normalised to its region */
+} sok_model;
+
+/* Deadlock rules, as bits of sok.deadlocks. */
+enum {
+	SOK_DL_DEAD = 1, SOK_DL_CORNER = 2, SOK_DL_FREEZE = 4, SOK_DL_BLOCK = 8,
+	SOK_DL_CORRAL = 16, SOK_DL_ALL = 31
+};
+
+/* Heuristics, in the order the plugin lists them. */
+enum { SOK_H_MATCHING, SOK_H_NEAREST, SOK_H_COUNT };
+
+/* One instance: the level compiled to floor-index tables, plus
+ * scratch buffers reused by every expansion. */
+typedef struct sok {
+	int w, h, nfloor, nboxes;
+	int *cell_of;          /* floor index -> grid cell */
+	int *fi;               /* grid cell -> floor index, or -1 */
+	int *x, *y;            /* floor index -> column, row */
+	int *nb;               /* nfloor * 4: neighbour floor index, or -1 */
+	unsigned char *goal;   /* per floor index */
+	unsigned char *dead;   /* per floor index: no goal reachable */
+	int *goals;            /* floor indices of the goals */
+	int *pdist;            /* ngoal * nfloor: pushes from cell to goal */
+	int *mindist;          /* per floor index: pushes to nearest goal */
+	int start_player;      /* real start cell */
+	unsigned char *start;  /* the initial packed state */
+	int start_dead;        /* the start position is already deadlocked */
+	size_t state_size;
+	sok_model model;
+	unsigned deadlocks;    /* SOK_DL_* bits */
+	int heur;              /* SOK_H_* or SD_NO_HEURISTIC */
+
+	/* scratch */
+	unsigned char *occ;    /* per floor index: box here */
+	unsigned *mark;        /* flood-fill stamps */
+	unsigned stamp;
+	int *queue, *dist, *from;
+	int *boxes;            /* floor indices of the boxes */
+	int *hcost;            /* nboxes * nboxes matching costs */
+	int64_t *hu, *hv, *hminv; /* Hungarian work arrays */
+	int *hp, *hway;
+	int64_t *bu, *bv;      /* the matching of the expanded position */
+	int *bp, *box_at, *hsave;
+	sd_cost base_h;
+	int *cand, *cwalk;     /* push candidates: box * 4 + dir, walk */
+	int *clab, *cq;        /* corral labels (or -1) and fill queue */
+	char *path;            /* nfloor + 2 bytes for walks */
+	unsigned char *goalbits; /* a state with a box on every goal */
+	unsigned char *hused;
+	unsigned char *frz;    /* freeze test: boxes treated as walls */
+
+	/* format_action() memory for the normalised push model */
+	unsigned char *fmt_from, *fmt_to;
+	uint32_t fmt_action;
+	int fmt_start, fmt_to_player, fmt_valid;
+} sok;
+
+/* sok_board.c */
+int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
+                size_t errlen);
+void sok_board_free(sok *s);
+void sok_decode(sok *s, const void *state, int *player);
+void sok_encode(const sok *s, int player, void *state);
+int sok_fill(sok *s, int from);
+int sok_reached(const sok *s, int cell);
+int sok_min_reached(sok *s, int from);
+int sok_walk(sok *s, int from, int to, char *path, size_t len);
+
+/* sok_deadlock.c */
+int sok_deadlocked(sok *s, int box);
+int sok_pi_corral(sok *s, int ncand);
+
+/* sok_heur.c */
+sd_cost sok_box_bound(sok *s);
+sd_cost sok_moved_bound(sok *s, int b, int t);
+sd_cost sok_player_bound(const sok *s, int player);
+int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
+                     int *p, int *way, int64_t *minv, unsigned char *used);
+
+#endif

@@ -1,0 +1,354 @@
+/*
+ * sok_board.c -- the level compiled to floor-index tables; packed
+ * states; the player's flood fill.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sok.h"
+
+static const char sok_dir_char[4] = { 'u', 'd', 'l', 'r' };
+
+/* Flood the grid from cell p over non-wall cells, writing the floor
+ * index of every reached cell into fi (others stay -1).  Returns the
+ * number of cells reached, or -1 if the fill touched the grid's edge
+ * (the player is outside the walls). */
+static int sok_grid_fill(const sok_grid *g, int p, int *fi, int *queue)
+{
+	int head = 0, tail = 0, n = 0, open = 0;
+	fi[p] = 0;
+	queue[tail++] = p;
+	while (head < tail) {
+		int c = queue[head++], x = c % g->w, y = c / g->w;
+		if (x == 0 || y == 0 || x == g->w - 1 || y == g->h - 1)
+			open = 1;
+		n++;
+		for (int d = 0; d < 4; d++) {
+			int nx = x + (d == SOK_LEFT ? -1 : d == SOK_RIGHT),
+			    ny = y + (d == SOK_UP ? -1 : d == SOK_DOWN);
+			if (nx < 0 || ny < 0 || nx >= g->w || ny >= g->h)
+				continue;
+			int q = ny * g->w + nx;
+			if (fi[q] < 0 && g->cells[q] != '#') {
+				fi[q] = 0;
+				queue[tail++] = q;
+			}
+		}
+	}
+	return open ? -1 : n;
+}
+
+/* Compute pdist (pushes from each cell to each goal in an empty level,
+ * by pulling a box backwards from the goal), mindist and dead. */
+static void sok_push_distances(sok *s, int ngoal)
+{
+	int n = s->nfloor;
+	for (int c = 0; c < n; c++)
+		s->mindist[c] = SOK_INF;
+	for (int gi = 0; gi < ngoal; gi++) {
+		int *dist = s->pdist + (size_t)gi * n, head = 0, tail = 0;
+		for (int c = 0; c < n; c++)
+			dist[c] = SOK_INF;
+		dist[s->goals[gi]] = 0;
+		s->queue[tail++] = s->goals[gi];
+		while (head < tail) {
+			int b = s->queue[head++];
+			for (int d = 0; d < 4; d++) {
+				int c = s->nb[b * 4 + d];
+				if (c < 0 || s->nb[c * 4 + d] < 0 ||
+				    dist[c] != SOK_INF)
+					continue;
+				dist[c] = dist[b] + 1;
+				s->queue[tail++] = c;
+			}
+		}
+		for (int c = 0; c < n; c++)
+			if (dist[c] < s->mindist[c])
+				s->mindist[c] = dist[c];
+	}
+	for (int c = 0; c < n; c++)
+		s->dead[c] = s->mindist[c] == SOK_INF;
+}
+
+/* Allocate every per-level table and scratch buffer.  0 or -1. */
+static int sok_alloc(sok *s, int n, int nbox)
+{
+	s->cell_of = malloc(sizeof(int) * (size_t)n);
+	s->x = malloc(sizeof(int) * (size_t)n);
+	s->y = malloc(sizeof(int) * (size_t)n);
+	s->nb = malloc(sizeof(int) * 4 * (size_t)n);
+	s->goal = calloc((size_t)n, 1);
+	s->dead = calloc((size_t)n, 1);
+	s->goals = malloc(sizeof(int) * (size_t)nbox);
+	s->pdist = malloc(sizeof(int) * (size_t)nbox * (size_t)n);
+	s->mindist = malloc(sizeof(int) * (size_t)n);
+	s->occ = calloc((size_t)n, 1);
+	s->frz = calloc((size_t)n, 1);
+	s->mark = calloc((size_t)n, sizeof(unsigned));
+	s->queue = malloc(sizeof(int) * (size_t)n);
+	s->dist = malloc(sizeof(int) * (size_t)n);
+	s->from = malloc(sizeof(int) * (size_t)n);
+	s->boxes = malloc(sizeof(int) * (size_t)nbox);
+	s->hcost = malloc(sizeof(int) * (size_t)nbox * (size_t)nbox);
+	s->hu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	s->hv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	s->hp = malloc(sizeof(int) * ((size_t)nbox + 1));
+	s->hway = malloc(sizeof(int) * ((size_t)nbox + 1));
+	s->hminv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	s->hused = malloc((size_t)nbox + 1);
+	s->bu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	s->bv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	s->bp = malloc(sizeof(int) * ((size_t)nbox + 1));
+	s->hsave = malloc(sizeof(int) * ((size_t)nbox + 1));
+	s->box_at = malloc(sizeof(int) * (size_t)n);
+	s->clab = malloc(sizeof(int) * (size_t)n);
+	s->cq = malloc(sizeof(int) * (size_t)n);
+	s->cand = malloc(sizeof(int) * 4 * (size_t)nbox);
+	s->cwalk = malloc(sizeof(int) * 4 * (size_t)nbox);
+	s->path = malloc((size_t)n + 2);
+	s->goalbits = calloc(2 + ((size_t)n + 7) / 8, 1);
+	return s->cell_of && s->x && s->y && s->nb && s->goal && s->dead &&
+	       s->goals && s->pdist && s->mindist && s->occ && s->frz &&
+	       s->mark && s->queue && s->dist && s->from && s->boxes &&
+	       s->hcost && s->hu && s->hv && s->hp && s->hway && s->hminv &&
+	       s->hused && s->cand && s->cwalk && s->path && s->goalbits && s->clab && s->cq &&
+	       s->bu && s->bv && s->bp && s->hsave && s->box_at
+	       ? 0 : -1;
+}
+
+/* Check that every box and goal lies in the player's area (a box on a
+ * goal outside it is scenery and is dropped).  0 or -1 with a message. */
+static int sok_check_outside(const sok_grid *g, const int *fi,
+                             const char *path, char *err, size_t errlen)
+{
+	for (int c = 0; c < g->w * g->h; c++) {
+		char ch = g->cells[c];
+		if (fi[c] >= 0 || (ch != '$' && ch != '.'))
+			continue;
+		snprintf(err, errlen, "%s:%d: %s outside the player's area",
+		         path, g->row_line[c / g->w], ch == '$' ? "box" : "goal");
+		return -1;
+	}
+	return 0;
+}
+
+/* Fill the floor tables from the grid, given fi (-1 or 0 per cell). */
+static void sok_number_floor(sok *s, const sok_grid *g, int *fi)
+{
+	int n = 0, ng = 0;
+	s->nboxes = 0;
+	for (int c = 0; c < g->w * g->h; c++) {
+		if (fi[c] < 0)
+			continue;
+		fi[c] = n;
+		s->cell_of[n] = c;
+		s->x[n] = c % g->w;
+		s->y[n] = c / g->w;
+		char ch = g->cells[c];
+		if (ch == '.' || ch == '*' || ch == '+') {
+			s->goal[n] = 1;
+			s->goals[ng++] = n;
+			s->goalbits[2 + (n >> 3)] |= (unsigned char)(1u << (n & 7));
+		}
+		s->occ[n] = ch == '$' || ch == '*';
+		s->nboxes += s->occ[n];
+		if (ch == '@' || ch == '+')
+			s->start_player = n;
+		n++;
+	}
+	for (int i = 0; i < n; i++)
+		for (int d = 0; d < 4; d++) {
+			int x = s->x[i] + (d == SOK_LEFT ? -1 : d == SOK_RIGHT),
+			    y = s->y[i] + (d == SOK_UP ? -1 : d == SOK_DOWN);
+			int inside = x >= 0 && y >= 0 && x < g->w && y < g->h;
+			s->nb[i * 4 + d] = inside ? fi[y * g->w + x] : -1;
+		}
+}
+
+/* Compile a parsed grid into s: floor numbering, neighbour tables,
+ * push distances, dead squares and scratch buffers.  0 or -1 with
+ * "path:line: message" (player outside the walls, level too large,
+ * boxes or goals outside the player's area). */
+int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
+                size_t errlen)
+{
+	size_t cells = (size_t)g->w * (size_t)g->h;
+	int *fi = malloc(sizeof(int) * cells), *queue = malloc(sizeof(int) * cells);
+	int p = -1, rc = -1, n = 0;
+	if (!fi || !queue) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	for (size_t c = 0; c < cells; c++) {
+		fi[c] = -1;
+		if (g->cells[c] == '@' || g->cells[c] == '+')
+			p = (int)c;
+	}
+	n = sok_grid_fill(g, p, fi, queue);
+	if (n < 0) {
+		snprintf(err, errlen, "%s:%d: player outside the walls", path,
+		         g->row_line[p / g->w]);
+		goto out;
+	}
+	if (n > SOK_MAX_FLOOR) {
+		snprintf(err, errlen, "%s:%d: level too large: %d floor cells "
+		         "(at most %d)", path, g->row_line[0], n, SOK_MAX_FLOOR);
+		goto out;
+	}
+	if (sok_check_outside(g, fi, path, err, errlen))
+		goto out;
+	int nbox = 0;
+	for (size_t c = 0; c < cells; c++)
+		nbox += fi[c] >= 0 && (g->cells[c] == '$' || g->cells[c] == '*');
+	if (nbox == 0) {
+		snprintf(err, errlen, "%s:%d: no box in the player's area", path,
+		         g->row_line[0]);
+		goto out;
+	}
+	s->w = g->w;
+	s->h = g->h;
+	s->nfloor = n;
+	if (sok_alloc(s, n, nbox)) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	sok_number_floor(s, g, fi);
+	sok_push_distances(s, nbox);
+	s->state_size = 2 + ((size_t)n + 7) / 8;
+	s->fi = fi;
+	fi = NULL;
+	rc = 0;
+out:
+	free(fi);
+	free(queue);
+	return rc;
+}
+
+/* Free everything sok_compile() and the plugin allocated in s. */
+void sok_board_free(sok *s)
+{
+	void *p[] = { s->cell_of, s->x, s->y, s->nb, s->goal, s->dead,
+	              s->goals, s->pdist, s->mindist, s->start, s->occ,
+	              s->frz, s->mark, s->queue, s->dist, s->from, s->boxes,
+	              s->hcost, s->hu, s->hv, s->hp, s->hway, s->hminv,
+	              s->hused, s->fmt_from, s->fmt_to, s->fi,
+	              s->cand, s->cwalk, s->path, s->goalbits,
+	              s->bu, s->bv, s->bp, s->hsave, s->box_at,
+	              s->clab, s->cq };
+	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+		free(p[i]);
+}
+
+/* Unpack state into s->occ and *player. */
+void sok_decode(sok *s, const void *state, int *player)
+{
+	const unsigned char *st = state;
+	*player = st[0] | st[1] << 8;
+	for (int i = 0; i < s->nfloor; i++)
+		s->occ[i] = st[2 + (i >> 3)] >> (i & 7) & 1;
+}
+
+/* Pack s->occ and player into state (state_size bytes). */
+void sok_encode(const sok *s, int player, void *state)
+{
+	unsigned char *st = state;
+	memset(st, 0, s->state_size);
+	st[0] = (unsigned char)(player & 0xff);
+	st[1] = (unsigned char)(player >> 8);
+	for (int i = 0; i < s->nfloor; i++)
+		if (s->occ[i])
+			st[2 + (i >> 3)] |= (unsigned char)(1u << (i & 7));
+}
+
+/* Breadth-first fill of the player from cell `from` around the boxes of
+ * s->occ: afterwards sok_reached() tells the reached cells, s->dist
+ * their distance and s->from the direction that entered them.  Returns
+ * the smallest reached floor index. */
+int sok_fill(sok *s, int from)
+{
+	if (++s->stamp == 0) {
+		memset(s->mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
+		s->stamp = 1;
+	}
+	int head = 0, tail = 0, min = from;
+	unsigned st = s->stamp;
+	s->mark[from] = st;
+	s->dist[from] = 0;
+	s->from[from] = -1;
+	s->queue[tail++] = from;
+	while (head < tail) {
+		int c = s->queue[head++];
+		const int *nb = s->nb + c * 4;
+		for (int d = 0; d < 4; d++) {
+			int q = nb[d];
+			if (q < 0 || s->mark[q] == st || s->occ[q])
+				continue;
+			s->mark[q] = st;
+			s->dist[q] = s->dist[c] + 1;
+			s->from[q] = d;
+			s->queue[tail++] = q;
+			if (q < min)
+				min = q;
+		}
+	}
+	return min;
+}
+
+/* True iff the last sok_fill() reached cell. */
+int sok_reached(const sok *s, int cell)
+{
+	return s->mark[cell] == s->stamp;
+}
+
+/* The smallest floor index the player reaches from `from` around the
+ * boxes of s->occ: a fill that keeps no distances, and stops early when
+ * it reaches the smallest free floor cell. */
+int sok_min_reached(sok *s, int from)
+{
+	if (++s->stamp == 0) {
+		memset(s->mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
+		s->stamp = 1;
+	}
+	unsigned st = s->stamp;
+	int low = 0, head = 0, tail = 0, min = from;
+	while (low < s->nfloor && s->occ[low])
+		low++;
+	s->mark[from] = st;
+	s->queue[tail++] = from;
+	while (head < tail && min != low) {
+		const int *nb = s->nb + s->queue[head++] * 4;
+		for (int d = 0; d < 4; d++) {
+			int q = nb[d];
+			if (q < 0 || s->mark[q] == st || s->occ[q])
+				continue;
+			s->mark[q] = st;
+			s->queue[tail++] = q;
+			if (q < min)
+				min = q;
+		}
+	}
+	return min;
+}
+
+/* Write the player's shortest walk from `from` to `to` around the boxes
+ * of s->occ as lower-case LURD into path (NUL-terminated if len > 0).
+ * Returns its length, or -1 if `to` cannot be reached. */
+int sok_walk(sok *s, int from, int to, char *path, size_t len)
+{
+	sok_fill(s, from);
+	if (!sok_reached(s, to))
+		return -1;
+	int n = s->dist[to];
+	if (len > 0) {
+		int c = to, k = n;
+		while (c != from) {
+			int d = s->from[c];
+			if ((size_t)(k - 1) < len - 1)
+				path[k - 1] = sok_dir_char[d];
+			k--;
+			c = s->nb[c * 4 + (d ^ 1)];
+		}
+		path[(size_t)n < len ? (size_t)n : len - 1] = 0;
+	}
+	return n;
+}

@@ -1,0 +1,194 @@
+/*
+ * sok_deadlock.c -- deadlock tests local to a box that was just pushed:
+ * dead squares, corners, 2x2 blocks and frozen boxes.
+ */
+#include "sok.h"
+
+/* True iff floor index c (or -1, a wall) holds a wall or a box. */
+static int sok_solid(const sok *s, int c)
+{
+	return c < 0 || s->occ[c];
+}
+
+/* True iff the box at c sits in a corner of walls off its goal. */
+static int sok_corner(const sok *s, int c)
+{
+	const int *nb = s->nb + c * 4;
+	if (s->goal[c])
+		return 0;
+	return (nb[SOK_UP] < 0 || nb[SOK_DOWN] < 0) &&
+	       (nb[SOK_LEFT] < 0 || nb[SOK_RIGHT] < 0);
+}
+
+/* The floor index of the cell diagonal to c (dy then dx), or -1. */
+static int sok_diagonal(const sok *s, int c, int dy, int dx)
+{
+	int gx = s->x[c] + (dx == SOK_LEFT ? -1 : 1);
+	int gy = s->y[c] + (dy == SOK_UP ? -1 : 1);
+	if (gx < 0 || gy < 0 || gx >= s->w || gy >= s->h)
+		return -1;
+	return s->fi[gy * s->w + gx];
+}
+
+/* True iff one of the four 2x2 squares holding the box at c is made of
+ * walls and boxes only, with a box off its goal among them. */
+static int sok_block(const sok *s, int c)
+{
+	for (int dy = SOK_UP; dy <= SOK_DOWN; dy++)
+		for (int dx = SOK_LEFT; dx <= SOK_RIGHT; dx++) {
+			int v = s->nb[c * 4 + dy], h = s->nb[c * 4 + dx];
+			int g = sok_diagonal(s, c, dy, dx);
+			if (!sok_solid(s, v) || !sok_solid(s, h) ||
+			    !sok_solid(s, g))
+				continue;
+			if (!s->goal[c] || (v >= 0 && !s->goal[v]) ||
+			    (h >= 0 && !s->goal[h]) || (g >= 0 && !s->goal[g]))
+				return 1;
+		}
+	return 0;
+}
+
+/* True iff the box at c can never move again, with the boxes marked in
+ * s->frz counted as walls.  *nongoal is set iff a box of the frozen
+ * group that decides this is off its goal. */
+static int sok_frozen(sok *s, int c, int *nongoal)
+{
+	int ng = !s->goal[c];
+	s->frz[c] = 1;
+	for (int a = 0; a < 2; a++) {
+		int p = s->nb[c * 4 + 2 * a], q = s->nb[c * 4 + 2 * a + 1];
+		int blocked = p < 0 || q < 0 || s->frz[p] || s->frz[q];
+		if (!blocked && (s->deadlocks & SOK_DL_DEAD))
+			blocked = s->dead[p] && s->dead[q];
+		for (int k = 0; k < 2 && !blocked; k++) {
+			int r = k ? q : p, sub = 0;
+			if (s->occ[r] && sok_frozen(s, r, &sub)) {
+				blocked = 1;
+				ng |= sub;
+			}
+		}
+		if (!blocked) {
+			s->frz[c] = 0;
+			return 0;
+		}
+	}
+	s->frz[c] = 0;
+	*nongoal = ng;
+	return 1;
+}
+
+/* True iff the box just pushed to c (already in s->occ) makes the
+ * position a deadlock under the rules enabled in s->deadlocks. */
+int sok_deadlocked(sok *s, int c)
+{
+	unsigned dl = s->deadlocks;
+	if ((dl & SOK_DL_DEAD) && s->dead[c])
+		return 1;
+	if ((dl & SOK_DL_CORNER) && sok_corner(s, c))
+		return 1;
+	if ((dl & SOK_DL_BLOCK) && sok_block(s, c))
+		return 1;
+	int ng = 0;
+	if ((dl & SOK_DL_FREEZE) && sok_frozen(s, c, &ng) && ng)
+		return 1;
+	return 0;
+}
+
+/* Label with k the free cells outside the player's area (s->mark of
+ * the last sok_fill()) connected to cell c.  Returns 1 iff one of them
+ * is a goal. */
+static int sok_label_corral(sok *s, int c, int k)
+{
+	int head = 0, tail = 0, goal = 0;
+	s->clab[c] = k;
+	s->cq[tail++] = c;
+	while (head < tail) {
+		int q = s->cq[head++];
+		goal |= s->goal[q];
+		for (int d = 0; d < 4; d++) {
+			int n = s->nb[q * 4 + d];
+			if (n >= 0 && !s->occ[n] && s->clab[n] < 0) {
+				s->clab[n] = k;
+				s->cq[tail++] = n;
+			}
+		}
+	}
+	return goal;
+}
+
+/* True iff the box at f touches corral k. */
+static int sok_fences(const sok *s, int f, int k)
+{
+	for (int d = 0; d < 4; d++) {
+		int n = s->nb[f * 4 + d];
+		if (n >= 0 && s->clab[n] == k)
+			return 1;
+	}
+	return 0;
+}
+
+/* True iff floor index c (or -1) holds a wall or a fence box of corral
+ * k: something that cannot move before a fence box is pushed. */
+static int sok_fixed(const sok *s, int c, int k)
+{
+	return c < 0 || (s->occ[c] && sok_fences(s, c, k));
+}
+
+/* Judge corral k: returns the number of pushes into it if it is a
+ * PI-corral with work to do (a goal inside, or a fence box off its
+ * goal), else 0.  Judged so that it holds until a fence box moves, not
+ * only now:  I: no fence box can ever be pushed out of the corral
+ * (the push is blocked by a wall or another fence box);  P: every push
+ * of a fence box into the corral is blocked the same way or open now
+ * (the player reaches the cell behind the box). */
+static int sok_judge_corral(sok *s, int k, int has_goal)
+{
+	int work = has_goal, into = 0;
+	for (int f = 0; f < s->nfloor; f++) {
+		if (!s->occ[f] || !sok_fences(s, f, k))
+			continue;
+		work |= !s->goal[f];
+		for (int d = 0; d < 4; d++) {
+			int t = s->nb[f * 4 + d], p = s->nb[f * 4 + (d ^ 1)];
+			if (sok_fixed(s, t, k) || sok_fixed(s, p, k))
+				continue;
+			if (s->clab[t] != k)
+				return 0;
+			if (s->occ[p] || !sok_reached(s, p))
+				return 0;
+			into++;
+		}
+	}
+	return work ? into : 0;
+}
+
+/* PI-corral pruning: if some area the player cannot reach is a
+ * PI-corral that still needs work, any solution must push one of its
+ * fence boxes into it next (pushes elsewhere can wait), so keep only
+ * those pushes of the candidates s->cand / s->cwalk (the last
+ * sok_fill() being the player's area).  Returns how many remain. */
+int sok_pi_corral(sok *s, int ncand)
+{
+	int best = -1, best_into = 0, k = 0;
+	for (int c = 0; c < s->nfloor; c++)
+		s->clab[c] = -1;
+	for (int c = 0; c < s->nfloor; c++) {
+		if (s->occ[c] || s->clab[c] >= 0 || sok_reached(s, c))
+			continue;
+		int into = sok_judge_corral(s, k, sok_label_corral(s, c, k));
+		if (into > 0 && (best < 0 || into < best_into)) {
+			best = k;
+			best_into = into;
+		}
+		k++;
+	}
+	if (best < 0)
+		return ncand;
+	int kept = 0;
+	for (int i = 0; i < ncand; i++)
+		if (sok_fences(s, s->cand[i] >> 2, best)) {
+			s->cand[kept] = s->cand[i];
+			s->cwalk[kept++] = s->cwalk[i];
+		}
+	return kept;
+}

@@ -1,0 +1,197 @@
+/*
+ * sok_heur.c -- lower bounds: nearest goal, and the minimum-cost perfect
+ * matching of boxes to goals (Hungarian algorithm) on push distances.
+ */
+#include <string.h>
+#include "sok.h"
+
+#define SOK_BIG ((int64_t)1 << 40)
+#define SOK_UNREACH (1 << 28) /* matrix entry for "no way there" */
+
+/* One phase of the Hungarian algorithm with potentials: add row i to
+ * the matching (p[j] = row of column j, 0 = free) along a shortest
+ * augmenting path, keeping u, v feasible.  cost is n x n, row-major,
+ * 0-based; the arrays are 1-based with n + 1 entries.  O(n^2). */
+static void sok_phase(int n, const int *cost, int i, int64_t *u, int64_t *v,
+                      int *p, int *way, int64_t *minv, unsigned char *used)
+{
+	int j0 = 0;
+	p[0] = i;
+	for (int j = 0; j <= n; j++) {
+		minv[j] = SOK_BIG * 4;
+		used[j] = 0;
+	}
+	do {
+		int i0 = p[j0], j1 = 0;
+		int64_t delta = SOK_BIG * 4;
+		const int *row = cost + (size_t)(i0 - 1) * n;
+		used[j0] = 1;
+		for (int j = 1; j <= n; j++) {
+			if (used[j])
+				continue;
+			int64_t cur = row[j - 1] - u[i0] - v[j];
+			if (cur < minv[j]) {
+				minv[j] = cur;
+				way[j] = j0;
+			}
+			if (minv[j] < delta) {
+				delta = minv[j];
+				j1 = j;
+			}
+		}
+		for (int j = 0; j <= n; j++) {
+			if (used[j]) {
+				u[p[j]] += delta;
+				v[j] -= delta;
+			} else {
+				minv[j] -= delta;
+			}
+		}
+		j0 = j1;
+	} while (p[j0] != 0);
+	do {
+		int j1 = way[j0];
+		p[j0] = p[j1];
+		j0 = j1;
+	} while (j0);
+}
+
+/* Cost of the matching p on the n x n matrix cost. */
+static int64_t sok_assignment_cost(int n, const int *cost, const int *p)
+{
+	int64_t total = 0;
+	for (int j = 1; j <= n; j++)
+		total += cost[(size_t)(p[j] - 1) * n + j - 1];
+	return total;
+}
+
+/* Minimum cost of a perfect matching of the n x n matrix cost (row i,
+ * column j at cost[i * n + j]) by the Hungarian algorithm with
+ * potentials, O(n^3).  The arrays hold n + 1 entries; on return p[j]
+ * is the row matched to column j (1-based) and u, v are optimal duals. */
+int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
+                     int *p, int *way, int64_t *minv, unsigned char *used)
+{
+	for (int j = 0; j <= n; j++) {
+		u[j] = v[j] = 0;
+		p[j] = way[j] = 0;
+	}
+	for (int i = 1; i <= n; i++)
+		sok_phase(n, cost, i, u, v, p, way, minv, used);
+	return sok_assignment_cost(n, cost, p);
+}
+
+/* Sum over the boxes of s->occ of the pushes to the nearest goal, or
+ * SD_DEAD_END if a box can reach no goal. */
+static sd_cost sok_nearest(sok *s)
+{
+	sd_cost sum = 0;
+	for (int c = 0; c < s->nfloor; c++) {
+		if (!s->occ[c])
+			continue;
+		if (s->mindist[c] == SOK_INF)
+			return SD_DEAD_END;
+		sum += (sd_cost)s->mindist[c];
+	}
+	return sum;
+}
+
+/* Fill row i of s->hcost with the push distances of a box at cell c. */
+static void sok_cost_row(sok *s, int i, int c)
+{
+	int N = s->nboxes;
+	for (int j = 0; j < N; j++) {
+		int d = s->pdist[(size_t)j * s->nfloor + c];
+		s->hcost[i * N + j] = d == SOK_INF ? SOK_UNREACH : d;
+	}
+}
+
+/* Minimum-cost matching of the boxes of s->occ to the goals on push
+ * distances, or SD_DEAD_END if no matching with finite cost exists.
+ * Leaves the box list, cost matrix and optimal duals and matching in
+ * s (boxes, hcost, bu, bv, bp) for sok_match_moved(). */
+static sd_cost sok_match(sok *s)
+{
+	int n = 0, N = s->nboxes;
+	for (int c = 0; c < s->nfloor && n < N; c++) {
+		if (!s->occ[c])
+			continue;
+		s->box_at[c] = n;
+		s->boxes[n++] = c;
+	}
+	for (int i = 0; i < N; i++)
+		sok_cost_row(s, i, s->boxes[i]);
+	int64_t m = sok_matching(N, s->hcost, s->bu, s->bv, s->bp, s->hway,
+	                         s->hminv, s->hused);
+	s->base_h = m >= SOK_UNREACH ? SD_DEAD_END : (sd_cost)m;
+	return s->base_h;
+}
+
+/* After sok_box_bound() on a position, the matching bound of the same
+ * position with the box at cell b moved to cell t, in O(n^2): row b of
+ * the matching is dropped, its potential made feasible again and the
+ * row re-added by one Hungarian phase. */
+static sd_cost sok_match_moved(sok *s, int b, int t)
+{
+	int N = s->nboxes, i = s->box_at[b] + 1;
+	if (s->base_h == SD_DEAD_END)
+		return SD_DEAD_END;
+	memcpy(s->hu, s->bu, sizeof(int64_t) * ((size_t)N + 1));
+	memcpy(s->hv, s->bv, sizeof(int64_t) * ((size_t)N + 1));
+	memcpy(s->hp, s->bp, sizeof(int) * ((size_t)N + 1));
+	memcpy(s->hsave, s->hcost + (size_t)(i - 1) * N, sizeof(int) * (size_t)N);
+	sok_cost_row(s, i - 1, t);
+	int64_t best = SOK_BIG * 4;
+	for (int j = 1; j <= N; j++) {
+		if (s->hp[j] == i)
+			s->hp[j] = 0;
+		int64_t r = s->hcost[(size_t)(i - 1) * N + j - 1] - s->hv[j];
+		if (r < best)
+			best = r;
+	}
+	s->hu[i] = best;
+	sok_phase(N, s->hcost, i, s->hu, s->hv, s->hp, s->hway, s->hminv,
+	          s->hused);
+	int64_t m = sok_assignment_cost(N, s->hcost, s->hp);
+	memcpy(s->hcost + (size_t)(i - 1) * N, s->hsave, sizeof(int) * (size_t)N);
+	return m >= SOK_UNREACH ? SD_DEAD_END : (sd_cost)m;
+}
+
+/* Lower bound on the pushes still needed for the boxes of s->occ under
+ * the selected heuristic (0 if none), or SD_DEAD_END. */
+sd_cost sok_box_bound(sok *s)
+{
+	if (s->heur == SOK_H_MATCHING)
+		return sok_match(s);
+	s->base_h = s->heur == SOK_H_NEAREST ? sok_nearest(s) : 0;
+	return s->base_h;
+}
+
+/* After sok_box_bound() on a position, the bound of the same position
+ * with the box at cell b pushed to cell t. */
+sd_cost sok_moved_bound(sok *s, int b, int t)
+{
+	if (s->heur == SOK_H_MATCHING)
+		return sok_match_moved(s, b, t);
+	if (s->heur != SOK_H_NEAREST)
+		return 0;
+	if (s->base_h == SD_DEAD_END || s->mindist[t] == SOK_INF)
+		return SD_DEAD_END;
+	return s->base_h - (sd_cost)s->mindist[b] + (sd_cost)s->mindist[t];
+}
+
+/* Lower bound on the steps the player at `player` walks before its next
+ * push: it must reach a cell beside some box. */
+sd_cost sok_player_bound(const sok *s, int player)
+{
+	int best = SOK_INF;
+	for (int c = 0; c < s->nfloor; c++) {
+		if (!s->occ[c])
+			continue;
+		int dx = s->x[c] - s->x[player], dy = s->y[c] - s->y[player];
+		int d = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) - 1;
+		if (d < best)
+			best = d;
+	}
+	return best == SOK_INF || best < 0 ? 0 : (sd_cost)best;
+}

@@ -1,0 +1,356 @@
+/*
+ * sok_level.c -- reading levels: XSB collections and the blog's letters.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "sok.h"
+
+/* One line of the input: start and length (trailing blanks cut). */
+typedef struct sok_line {
+	const char *p;
+	int len;
+} sok_line;
+
+/* One level block of the input: its lines and its title. */
+typedef struct sok_block {
+	int first, count;     /* index of its first line, number of lines */
+	char title[128];
+	int titled_after;     /* title came from a "Title:" line after it */
+} sok_block;
+
+/* Write "name:line: msg" (line 0: "name: msg") into err; returns -1. */
+static int sok_errf(char *err, size_t len, const char *name, int line,
+                    const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int sok_errf(char *err, size_t len, const char *name, int line,
+                    const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		snprintf(err, len, "%s:%d: %s", name, line, msg);
+	else
+		snprintf(err, len, "%s: %s", name, msg);
+	return -1;
+}
+
+/* Split text into lines with trailing white space (and '\r') cut.
+ * Returns the number of lines; *out is malloc'd (NULL on failure). */
+static int sok_split_lines(const char *text, sok_line **out)
+{
+	int n = 1, i = 0;
+	for (const char *c = text; *c; c++)
+		n += *c == '\n';
+	sok_line *v = malloc(sizeof *v * (size_t)n);
+	*out = v;
+	if (!v)
+		return 0;
+	const char *p = text;
+	while (i < n) {
+		const char *e = strchr(p, '\n');
+		int len = e ? (int)(e - p) : (int)strlen(p);
+		while (len > 0 && isspace((unsigned char)p[len - 1]))
+			len--;
+		v[i].p = p;
+		v[i].len = len;
+		i++;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return i;
+}
+
+/* Copy up to len chars of s, blanks trimmed on both sides, into dst. */
+static void sok_trim_copy(char *dst, size_t dlen, const char *s, int len)
+{
+	while (len > 0 && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	if ((size_t)len >= dlen)
+		len = (int)dlen - 1;
+	memcpy(dst, s, (size_t)len);
+	dst[len] = 0;
+}
+
+/* If line is "Word: value" (a header such as Title: or Author:), return
+ * the offset of the value and the key length in *klen; else -1. */
+static int sok_header_line(const sok_line *l, int *klen)
+{
+	int i = 0;
+	while (i < l->len && isalpha((unsigned char)l->p[i]))
+		i++;
+	if (i == 0 || i >= l->len || l->p[i] != ':')
+		return -1;
+	*klen = i;
+	return i + 1;
+}
+
+/* True iff the line opens a level: its first character that is not a
+ * floor mark (' ', '-', '_') is a wall ('#' or '%'). */
+static int sok_opens_level(const sok_line *l)
+{
+	for (int i = 0; i < l->len; i++) {
+		char c = l->p[i];
+		if (c == ' ' || c == '-' || c == '_')
+			continue;
+		return c == '#' || c == '%';
+	}
+	return 0;
+}
+
+/* Find the level blocks of a collection.  Returns how many (at most
+ * max; more are counted but not stored). */
+static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
+                           int max)
+{
+	int nb = 0, in = 0, klen;
+	char pending[128] = "";
+	for (int i = 0; i < n; i++) {
+		const sok_line *l = &lines[i];
+		int v = l->len ? sok_header_line(l, &klen) : -1;
+		if (l->len == 0 || l->p[0] == ';' || v >= 0) {
+			in = 0;
+			if (l->len && l->p[0] == ';')
+				sok_trim_copy(pending, sizeof pending, l->p + 1,
+				              l->len - 1);
+			if (v >= 0 && klen == 5 &&
+			    strncasecmp(l->p, "title", 5) == 0) {
+				sok_block *last = nb && nb <= max ? &b[nb - 1]
+				                                  : NULL;
+				if (last && !last->titled_after &&
+				    last->first + last->count <= i) {
+					sok_trim_copy(last->title,
+					              sizeof last->title,
+					              l->p + v, l->len - v);
+					last->titled_after = 1;
+				} else {
+					sok_trim_copy(pending, sizeof pending,
+					              l->p + v, l->len - v);
+				}
+			}
+			continue;
+		}
+		if (in) {
+			if (nb <= max)
+				b[nb - 1].count++;
+			continue;
+		}
+		if (!sok_opens_level(l))
+			continue;
+		in = 1;
+		if (nb < max) {
+			b[nb].first = i;
+			b[nb].count = 1;
+			b[nb].titled_after = 0;
+			snprintf(b[nb].title, sizeof b[nb].title, "%s", pending);
+		}
+		nb++;
+		pending[0] = 0;
+	}
+	return nb;
+}
+
+/* Pick the block named by `level` (NULL: the first; digits: 1-based
+ * number; else a title, case-insensitive).  Returns its index or -1. */
+static int sok_pick_block(const sok_block *b, int nb, const char *level)
+{
+	if (!level || !*level)
+		return nb > 0 ? 0 : -1;
+	char *end;
+	errno = 0;
+	long k = strtol(level, &end, 10);
+	if (!errno && end != level && !*end)
+		return k >= 1 && k <= nb ? (int)k - 1 : -1;
+	for (int i = 0; i < nb; i++)
+		if (strcasecmp(b[i].title, level) == 0)
+			return i;
+	return -1;
+}
+
+/* Translate one level character to XSB, or 0 if the notation has no
+ * such character.  letters: the blog's % A B C D notation. */
+static char sok_translate(char c, int letters)
+{
+	if (c == ' ')
+		return ' ';
+	if (letters) {
+		switch (c) {
+		case '%': return '#';
+		case 'A': return '@';
+		case 'B': return '$';
+		case 'C': return '*';
+		case 'D': return '.';
+		default: return 0;
+		}
+	}
+	switch (c) {
+	case '-': case '_': return ' ';
+	case '#': case '@': case '+': case '$': case '*': case '.': return c;
+	default: return 0;
+	}
+}
+
+/* Decide the notation of a block: 1 for letters, 0 for XSB. */
+static int sok_block_letters(const sok_line *lines, const sok_block *b,
+                             const char *format)
+{
+	if (format && strcmp(format, "letters") == 0)
+		return 1;
+	if (format && strcmp(format, "xsb") == 0)
+		return 0;
+	for (int i = 0; i < b->count; i++) {
+		const sok_line *l = &lines[b->first + i];
+		if (memchr(l->p, '%', (size_t)l->len))
+			return 1;
+	}
+	return 0;
+}
+
+/* Build the grid of one block, checking characters, the player and the
+ * box and goal counts.  Returns 0 or -1 with a message. */
+static int sok_build_grid(const sok_line *lines, const sok_block *b,
+                          int letters, const char *name, sok_grid *g,
+                          char *err, size_t errlen)
+{
+	int w = 0, h = b->count, line0 = b->first + 1;
+	for (int i = 0; i < h; i++)
+		if (lines[b->first + i].len > w)
+			w = lines[b->first + i].len;
+	if (w > SOK_MAX_SIDE || h > SOK_MAX_SIDE)
+		return sok_errf(err, errlen, name, line0,
+		                "level too large: %dx%d (at most %dx%d)", w, h,
+		                SOK_MAX_SIDE, SOK_MAX_SIDE);
+	g->w = w;
+	g->h = h;
+	g->cells = malloc((size_t)w * (size_t)h);
+	g->row_line = malloc(sizeof(int) * (size_t)h);
+	if (!g->cells || !g->row_line)
+		return sok_errf(err, errlen, name, 0, "out of memory");
+	memset(g->cells, ' ', (size_t)w * (size_t)h);
+	int player_line = 0, boxes = 0, goals = 0;
+	for (int y = 0; y < h; y++) {
+		const sok_line *l = &lines[b->first + y];
+		g->row_line[y] = b->first + y + 1;
+		for (int x = 0; x < l->len; x++) {
+			char c = sok_translate(l->p[x], letters);
+			if (!c)
+				return sok_errf(err, errlen, name, g->row_line[y],
+				                "unknown character '%c' in %s "
+				                "notation", l->p[x],
+				                letters ? "letter" : "XSB");
+			if (c == '@' || c == '+') {
+				if (player_line)
+					return sok_errf(err, errlen, name,
+					                g->row_line[y],
+					                "two players (first at "
+					                "line %d)", player_line);
+				player_line = g->row_line[y];
+			}
+			boxes += c == '$' || c == '*';
+			goals += c == '.' || c == '*' || c == '+';
+			g->cells[y * w + x] = c;
+		}
+	}
+	if (!player_line)
+		return sok_errf(err, errlen, name, line0, "no player");
+	if (boxes != goals || boxes == 0)
+		return sok_errf(err, errlen, name, line0,
+		                "%d boxes but %d goals", boxes, goals);
+	return 0;
+}
+
+/* See sok.h: parse one level of a collection held in memory. */
+int sok_parse_level(const char *text, const char *name, const char *level,
+                    const char *format, sok_grid *g, char *err,
+                    size_t errlen)
+{
+	memset(g, 0, sizeof *g);
+	if (format && strcmp(format, "auto") && strcmp(format, "xsb") &&
+	    strcmp(format, "letters"))
+		return sok_errf(err, errlen, name, 0, "unknown format '%s' "
+		                "(auto, xsb or letters)", format);
+	sok_line *lines;
+	int n = sok_split_lines(text, &lines);
+	if (!lines)
+		return sok_errf(err, errlen, name, 0, "out of memory");
+	int nb = sok_find_blocks(lines, n, NULL, 0);
+	sok_block *b = calloc((size_t)nb + 1, sizeof *b);
+	int rc = -1;
+	if (!b) {
+		sok_errf(err, errlen, name, 0, "out of memory");
+	} else if (nb == 0) {
+		sok_errf(err, errlen, name, 0, "no level in the file");
+	} else {
+		sok_find_blocks(lines, n, b, nb);
+		int k = sok_pick_block(b, nb, level);
+		if (k < 0)
+			sok_errf(err, errlen, name, 0, "no level '%s' (the file "
+			         "has %d level%s)", level, nb, nb > 1 ? "s" : "");
+		else
+			rc = sok_build_grid(lines, &b[k],
+			                    sok_block_letters(lines, &b[k], format),
+			                    name, g, err, errlen);
+		if (rc == 0 && b[k].title[0])
+			g->title = strdup(b[k].title);
+	}
+	free(b);
+	free(lines);
+	if (rc)
+		sok_grid_free(g);
+	return rc;
+}
+
+/* See sok.h: read one level of a collection file. */
+int sok_read_level(const char *path, const char *level, const char *format,
+                   sok_grid *g, char *err, size_t errlen)
+{
+	memset(g, 0, sizeof *g);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return sok_errf(err, errlen, path, 0, "cannot open: %s",
+		                strerror(errno));
+	size_t cap = 1 << 16, n = 0, r;
+	char *buf = malloc(cap + 1);
+	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			char *nbuf = realloc(buf, cap * 2 + 1);
+			if (!nbuf) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nbuf;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (!buf)
+		return sok_errf(err, errlen, path, 0, "out of memory");
+	buf[n] = 0;
+	int rc = sok_parse_level(buf, path, level, format, g, err, errlen);
+	free(buf);
+	return rc;
+}
+
+/* Free a grid's buffers and clear it. */
+void sok_grid_free(sok_grid *g)
+{
+	free(g->cells);
+	free(g->row_line);
+	free(g->title);
+	memset(g, 0, sizeof *g);
+}

@@ -1,0 +1,523 @@
+/*
+ * sok_plugin.c -- the Sokoban plugin: [problem] keys, the three action
+ * models, successor generation and LURD plan text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "sok.h"
+
+static const char sok_dir_char[4] = { 'u', 'd', 'l', 'r' };
+
+/* The [problem] settings before the level is read. */
+typedef struct sok_conf {
+	const sd_param *file, *level, *format, *cost, *actions, *deadlocks;
+	sok_model model;
+	unsigned dl;
+} sok_conf;
+
+/* Write "file:line: msg" for parameter p into err; returns -1. */
+static int sok_param_err(const sd_param *p, char *err, size_t len,
+                         const char *msg, const char *what)
+{
+	snprintf(err, len, "%s:%d: %s '%s'", p->file ? p->file : "?", p->line,
+	         msg, what);
+	return -1;
+}
+
+/* Parse a deadlocks list ("dead-squares, corner ...", "all", "none")
+ * into SOK_DL_* bits.  0 or -1 with a message naming the bad word. */
+static int sok_parse_deadlocks(const sd_param *p, unsigned *out, char *err,
+                               size_t len)
+{
+	static const struct { const char *name; unsigned bit; } names[] = {
+		{ "dead-squares", SOK_DL_DEAD }, { "corner", SOK_DL_CORNER },
+		{ "freeze", SOK_DL_FREEZE }, { "block", SOK_DL_BLOCK },
+		{ "pi-corral", SOK_DL_CORRAL },
+		{ "all", SOK_DL_ALL }, { "none", 0 },
+	};
+	const char *v = p->value;
+	*out = 0;
+	while (*v) {
+		size_t n = strcspn(v, " \t,\n");
+		if (n) {
+			char word[32];
+			snprintf(word, sizeof word, "%.*s", (int)n, v);
+			size_t i = 0;
+			while (i < sizeof names / sizeof names[0] &&
+			       strcmp(names[i].name, word))
+				i++;
+			if (i == sizeof names / sizeof names[0])
+				return sok_param_err(p, err, len, "unknown deadlock "
+				                     "rule (dead-squares, corner, "
+				                     "freeze, block, pi-corral, all, "
+				                     "none):",
+				                     word);
+			*out |= names[i].bit;
+		}
+		v += n;
+		v += *v != 0;
+	}
+	return 0;
+}
+
+/* Sort the [problem] parameters into c, rejecting unknown keys.  Later
+ * settings of a key override earlier ones (the command line comes
+ * last). */
+static int sok_read_params(const sd_param *ps, size_t n, sok_conf *c,
+                           char *err, size_t len)
+{
+	memset(c, 0, sizeof *c);
+	for (size_t i = 0; i < n; i++) {
+		const sd_param *p = &ps[i];
+		const sd_param **slot =
+			!strcmp(p->key, "file") ? &c->file :
+			!strcmp(p->key, "level") ? &c->level :
+			!strcmp(p->key, "format") ? &c->format :
+			!strcmp(p->key, "cost") ? &c->cost :
+			!strcmp(p->key, "actions") ? &c->actions :
+			!strcmp(p->key, "deadlocks") ? &c->deadlocks : NULL;
+		if (!slot)
+			return sok_param_err(p, err, len, "unknown key in "
+			                     "[problem] (file, level, format, "
+			                     "cost, actions, deadlocks):", p->key);
+		*slot = p;
+	}
+	if (!c->file) {
+		snprintf(err, len, "sokoban: no level: set [problem] file = "
+		         "PATH (an XSB or letter-notation level file)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Choose the model from cost and actions.  0 or -1 with a message. */
+static int sok_pick_model(sok_conf *c, char *err, size_t len)
+{
+	const char *cost = c->cost ? c->cost->value : "moves";
+	const char *act = c->actions ? c->actions->value : NULL;
+	if (!strcmp(cost, "pushes")) {
+		if (act && strcmp(act, "pushes"))
+			return sok_param_err(c->actions, err, len, "cost = pushes "
+			                     "needs actions = pushes, not", act);
+		c->model = SOK_PUSHES;
+	} else if (!strcmp(cost, "moves")) {
+		if (act && strcmp(act, "steps") && strcmp(act, "pushes"))
+			return sok_param_err(c->actions, err, len, "unknown "
+			                     "actions (steps or pushes):", act);
+		c->model = act && !strcmp(act, "pushes") ? SOK_PUSH_MOVES
+		                                         : SOK_STEPS;
+	} else {
+		return sok_param_err(c->cost, err, len, "unknown cost (moves or "
+		                     "pushes):", cost);
+	}
+	c->dl = SOK_DL_ALL;
+	if (c->deadlocks)
+		return sok_parse_deadlocks(c->deadlocks, &c->dl, err, len);
+	return 0;
+}
+
+/* True iff any box of s->occ is already deadlocked where it stands. */
+static int sok_any_deadlocked(sok *s)
+{
+	for (int c = 0; c < s->nfloor; c++)
+		if (s->occ[c] && sok_deadlocked(s, c))
+			return 1;
+	return 0;
+}
+
+/* Build the initial packed state (s->occ holds the start boxes). */
+static int sok_make_start(sok *s)
+{
+	s->start = calloc(s->state_size, 1);
+	s->fmt_from = calloc(s->state_size, 1);
+	s->fmt_to = calloc(s->state_size, 1);
+	if (!s->start || !s->fmt_from || !s->fmt_to)
+		return -1;
+	s->start_dead = sok_any_deadlocked(s);
+	int p = s->start_player;
+	if (s->model == SOK_PUSHES)
+		p = sok_min_reached(s, p);
+	sok_encode(s, p, s->start);
+	return 0;
+}
+
+/* Free an instance and everything it owns (NULL is fine). */
+static void sok_destroy(void *self)
+{
+	sok *s = self;
+	if (!s)
+		return;
+	sok_board_free(s);
+	free(s);
+}
+
+/* Read the [problem] keys and the level, compile it and choose the
+ * state size.  0, or -1 with "file:line: message" in err. */
+static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
+                      char *err, size_t len)
+{
+	sok_conf c;
+	char path[4096];
+	sok_grid g;
+	if (sok_read_params(params, n, &c, err, len) ||
+	    sok_pick_model(&c, err, len))
+		return -1;
+	if (!sd_param_path(c.file, path, sizeof path))
+		return sok_param_err(c.file, err, len, "path too long:",
+		                     c.file->value);
+	if (sok_read_level(path, c.level ? c.level->value : NULL,
+	                   c.format ? c.format->value : "auto", &g, err, len))
+		return -1;
+	sok *s = calloc(1, sizeof *s);
+	int rc = s ? sok_compile(s, &g, path, err, len) : -1;
+	sok_grid_free(&g);
+	if (s && !rc) {
+		s->model = c.model;
+		s->deadlocks = c.dl;
+		s->heur = SD_NO_HEURISTIC;
+		rc = sok_make_start(s);
+	}
+	if (rc) {
+		if (!s || !err[0])
+			snprintf(err, len, "sokoban: out of memory");
+		sok_destroy(s);
+		return -1;
+	}
+	inst->self = s;
+	inst->state_size = s->state_size;
+	inst->max_successors = s->model == SOK_STEPS ? 4
+	                       : 4 * (unsigned)(s->nboxes ? s->nboxes : 1);
+	return 0;
+}
+
+/* Remember the heuristic the search will read in h. */
+static int sok_select_heuristic(void *self, int index, char *err,
+                                size_t len)
+{
+	sok *s = self;
+	if (index != SD_NO_HEURISTIC && (index < 0 || index >= SOK_H_COUNT)) {
+		snprintf(err, len, "sokoban: no heuristic %d", index);
+		return -1;
+	}
+	s->heur = index;
+	return 0;
+}
+
+/* The start position (player normalised in the push model). */
+static void sok_initial(void *self, void *state)
+{
+	sok *s = self;
+	memcpy(state, s->start, s->state_size);
+}
+
+/* True iff the boxes of state equal those of the start. */
+static int sok_start_boxes(const sok *s, const void *state)
+{
+	return !memcmp((const unsigned char *)state + 2, s->start + 2,
+	               s->state_size - 2);
+}
+
+/* True iff every box stands on a goal. */
+static int sok_is_goal(void *self, const void *state)
+{
+	sok *s = self;
+	const unsigned char *st = state;
+	for (size_t i = 2; i < s->state_size; i++)
+		if (st[i] & ~s->goalbits[i])
+			return 0;
+	return 1;
+}
+
+/* The selected bound of a position from scratch, or SD_DEAD_END. */
+static sd_cost sok_heuristic(void *self, const void *state)
+{
+	sok *s = self;
+	int player;
+	if (s->start_dead && sok_start_boxes(s, state))
+		return SD_DEAD_END;
+	sok_decode(s, state, &player);
+	sd_cost h = sok_box_bound(s);
+	if (h != SD_DEAD_END && h > 0 && s->model == SOK_STEPS)
+		h += sok_player_bound(s, player);
+	return h;
+}
+
+/* Write a successor state: parent with the box moved from b to t (b < 0:
+ * no push) and the player at p. */
+static void sok_child(const sok *s, const unsigned char *parent, int b,
+                      int t, int p, unsigned char *out)
+{
+	memcpy(out, parent, s->state_size);
+	out[0] = (unsigned char)(p & 0xff);
+	out[1] = (unsigned char)(p >> 8);
+	if (b >= 0) {
+		out[2 + (b >> 3)] &= (unsigned char)~(1u << (b & 7));
+		out[2 + (t >> 3)] |= (unsigned char)(1u << (t & 7));
+	}
+}
+
+/* Number of boxes of s->occ off their goals. */
+static int sok_off_goal(const sok *s)
+{
+	int n = 0;
+	for (int c = 0; c < s->nfloor; c++)
+		n += s->occ[c] && !s->goal[c];
+	return n;
+}
+
+/* Apply the push of the box at b to t in s->occ and judge it (the
+ * caller undoes it): fills the successor's h and goal fields.  off =
+ * boxes off goal before the push; sok_box_bound() must have been run
+ * on the position before the push. */
+static void sok_judge_push(sok *s, int b, int t, int off, sd_succ *o)
+{
+	s->occ[b] = 0;
+	s->occ[t] = 1;
+	o->goal = off - !s->goal[b] + !s->goal[t] == 0;
+	if (sok_deadlocked(s, t))
+		o->h = SD_DEAD_END;
+	else
+		o->h = s->heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(s, b, t);
+	if (o->goal && o->h != SD_DEAD_END)
+		o->h = 0;
+}
+
+/* The step model: up to four successors, one per direction. */
+static unsigned sok_expand_steps(sok *s, const unsigned char *st,
+                                 sd_succ *succ, unsigned char *states,
+                                 size_t stride)
+{
+	int player, k = 0;
+	sok_decode(s, st, &player);
+	int off = sok_off_goal(s);
+	int heur = s->heur != SD_NO_HEURISTIC;
+	sd_cost hb = heur ? sok_box_bound(s) : 0;
+	for (int d = 0; d < 4; d++) {
+		int n = s->nb[player * 4 + d], t = -1;
+		if (n < 0)
+			continue;
+		sd_succ *o = &succ[k];
+		if (s->occ[n]) {
+			t = s->nb[n * 4 + d];
+			if (t < 0 || s->occ[t])
+				continue;
+			sok_judge_push(s, n, t, off, o);
+		} else {
+			o->h = hb;
+			o->goal = off == 0;
+		}
+		if (heur && o->h != SD_DEAD_END && o->h > 0)
+			o->h += sok_player_bound(s, n);
+		if (t >= 0) {
+			s->occ[t] = 0;
+			s->occ[n] = 1;
+		}
+		o->action = (uint32_t)d;
+		o->cost = 1;
+		sok_child(s, st, t >= 0 ? n : -1, t, n, states + (size_t)k * stride);
+		k++;
+	}
+	return (unsigned)k;
+}
+
+/* List the pushes open to the player at `player`: s->cand gets
+ * box * 4 + dir and s->cwalk the walk before the push.  Returns how
+ * many. */
+static int sok_candidates(sok *s, int player)
+{
+	int k = 0;
+	sok_fill(s, player);
+	for (int b = 0; b < s->nfloor; b++) {
+		if (!s->occ[b])
+			continue;
+		for (int d = 0; d < 4; d++) {
+			int p = s->nb[b * 4 + (d ^ 1)], t = s->nb[b * 4 + d];
+			if (p < 0 || t < 0 || s->occ[t] || !sok_reached(s, p))
+				continue;
+			s->cand[k] = b * 4 + d;
+			s->cwalk[k++] = s->dist[p];
+		}
+	}
+	return k;
+}
+
+/* The push models: one successor per push the player can reach. */
+static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
+                                  sd_succ *succ, unsigned char *states,
+                                  size_t stride)
+{
+	int player;
+	sok_decode(s, st, &player);
+	int off = sok_off_goal(s), n = sok_candidates(s, player);
+	if (s->model == SOK_PUSHES && (s->deadlocks & SOK_DL_CORRAL))
+		n = sok_pi_corral(s, n);
+	if (s->heur != SD_NO_HEURISTIC)
+		sok_box_bound(s);
+	for (int i = 0; i < n; i++) {
+		int b = s->cand[i] >> 2, d = s->cand[i] & 3;
+		int t = s->nb[b * 4 + d], p = b;
+		sd_succ *o = &succ[i];
+		sok_judge_push(s, b, t, off, o);
+		if (s->model == SOK_PUSHES && o->h != SD_DEAD_END)
+			p = sok_min_reached(s, b);
+		s->occ[t] = 0;
+		s->occ[b] = 1;
+		o->action = (uint32_t)s->cand[i];
+		o->cost = s->model == SOK_PUSHES ? 1 : (sd_cost)s->cwalk[i] + 1;
+		sok_child(s, st, b, t, p, states + (size_t)i * stride);
+	}
+	return (unsigned)n;
+}
+
+/* All successors of a position under the instance's model; none if
+ * the start position itself is deadlocked. */
+static unsigned sok_expand(void *self, const void *state, sd_cost h,
+                           sd_succ *succ, unsigned char *states,
+                           size_t stride)
+{
+	sok *s = self;
+	(void)h;
+	if (s->start_dead && sok_start_boxes(s, state))
+		return 0;
+	if (s->model == SOK_STEPS)
+		return sok_expand_steps(s, state, succ, states, stride);
+	return sok_expand_pushes(s, state, succ, states, stride);
+}
+
+/* Where the player really stands in `from` before `action` in the
+ * normalised push model, given the plan is formatted in order. */
+static int sok_real_player(sok *s, const unsigned char *from,
+                           uint32_t action, int player)
+{
+	if (s->fmt_valid && action == s->fmt_action &&
+	    !memcmp(from, s->fmt_from, s->state_size))
+		return s->fmt_start;
+	if (s->fmt_valid && !memcmp(from, s->fmt_to, s->state_size))
+		return s->fmt_to_player;
+	if (!memcmp(from, s->start, s->state_size))
+		return s->start_player;
+	return player;
+}
+
+/* Remember the push just formatted, so that the next one starts where
+ * this one left the player. */
+static void sok_remember(sok *s, const unsigned char *from, uint32_t action,
+                         int start)
+{
+	int b = (int)(action >> 2), t = s->nb[b * 4 + (action & 3)];
+	memcpy(s->fmt_from, from, s->state_size);
+	s->fmt_action = action;
+	s->fmt_start = start;
+	s->occ[b] = 0;
+	s->occ[t] = 1;
+	sok_child(s, from, b, t, sok_min_reached(s, b), s->fmt_to);
+	s->occ[t] = 0;
+	s->occ[b] = 1;
+	s->fmt_to_player = b;
+	s->fmt_valid = 1;
+}
+
+/* LURD text of an action: one step in the step model, the walk and the
+ * push in the push models (snprintf-like). */
+static int sok_format_action(void *self, const void *from, uint32_t action,
+                             char *buf, size_t len)
+{
+	sok *s = self;
+	int player;
+	sok_decode(s, from, &player);
+	if (s->model == SOK_STEPS) {
+		int n = s->nb[player * 4 + (action & 3)];
+		char c = sok_dir_char[action & 3];
+		if (n >= 0 && s->occ[n])
+			c = (char)(c - 'a' + 'A');
+		return snprintf(buf, len, "%c", c);
+	}
+	int b = (int)(action >> 2), d = (int)(action & 3);
+	if (b >= s->nfloor || s->nb[b * 4 + (d ^ 1)] < 0)
+		return snprintf(buf, len, "?");
+	if (s->model == SOK_PUSHES)
+		player = sok_real_player(s, from, action, player);
+	int start = player;
+	int w = sok_walk(s, start, s->nb[b * 4 + (d ^ 1)], s->path,
+	                 (size_t)s->nfloor + 2);
+	if (s->model == SOK_PUSHES)
+		sok_remember(s, from, action, start);
+	if (w < 0)
+		return snprintf(buf, len, "?");
+	return snprintf(buf, len, "%s%c", s->path, sok_dir_char[d] - 'a' + 'A');
+}
+
+/* True iff grid cell (x, y) touches a floor cell, diagonals included:
+ * the walls worth drawing. */
+static int sok_has_floor_neighbour(const sok *s, int x, int y)
+{
+	for (int dy = -1; dy <= 1; dy++)
+		for (int dx = -1; dx <= 1; dx++) {
+			int nx = x + dx, ny = y + dy;
+			if (nx >= 0 && ny >= 0 && nx < s->w && ny < s->h &&
+			    s->fi[ny * s->w + nx] >= 0)
+				return 1;
+		}
+	return 0;
+}
+
+/* Draw a position in XSB. */
+static void sok_print_state(void *self, const void *state, FILE *out)
+{
+	sok *s = self;
+	int player;
+	sok_decode(s, state, &player);
+	for (int y = 0; y < s->h; y++) {
+		char row[SOK_MAX_SIDE + 2];
+		int w = 0;
+		for (int x = 0; x < s->w; x++) {
+			int f = s->fi[y * s->w + x];
+			char c = '#';
+			if (f >= 0)
+				c = s->occ[f] ? (s->goal[f] ? '*' : '$')
+				    : f == player ? (s->goal[f] ? '+' : '@')
+				    : s->goal[f] ? '.' : ' ';
+			else if (!sok_has_floor_neighbour(s, x, y))
+				c = ' ';
+			row[w++] = c;
+		}
+		while (w > 0 && row[w - 1] == ' ')
+			w--;
+		row[w] = 0;
+		fprintf(out, "%s\n", row);
+	}
+}
+
+static const sd_heuristic_info sok_heuristics[SOK_H_COUNT] = {
+	[SOK_H_MATCHING] = { "matching", "minimum-cost matching of boxes to "
+	                     "goals on push distances (Hungarian)", 1 },
+	[SOK_H_NEAREST] = { "nearest-goal", "sum of each box's push distance "
+	                    "to its nearest goal", 1 },
+};
+
+static const sd_plugin sok_plugin = {
+	SD_PLUGIN_INIT,
+	.name = "sokoban",
+	.version = "1.0",
+	.description = "Sokoban: XSB and letter levels, move and push models, "
+	               "deadlock pruning, matching lower bound",
+	.heuristics = sok_heuristics,
+	.n_heuristics = SOK_H_COUNT,
+	.create = sok_create,
+	.destroy = sok_destroy,
+	.select_heuristic = sok_select_heuristic,
+	.initial = sok_initial,
+	.is_goal = sok_is_goal,
+	.heuristic = sok_heuristic,
+	.expand = sok_expand,
+	.format_action = sok_format_action,
+	.print_state = sok_print_state,
+	.plan_separator = NULL,
+};
+
+SD_EXPORT const sd_plugin *searchd_plugin(void)
+{
+	return &sok_plugin;
+}
