@@ -25,7 +25,7 @@ static const char usage[] =
 "  -c, --config FILE       the config file\n"
 "  -s, --set S.K=V         set key K of section S, overriding the config\n"
 "                          (e.g. --set search.algorithm=idastar); repeatable\n"
-"  -f, --format FMT        text (default), json or csv (= --set output.format)\n"
+"  -f, --format FMT        text (default), json or csv (--set output.format)\n"
 "  -q, --quiet             no progress lines or bars on stderr\n"
 "      --compare K=V1,V2   run every combination of the values given for\n"
 "                          one or more keys and print a table, e.g.\n"

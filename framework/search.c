@@ -93,7 +93,8 @@ static int limits_hit(search *s)
 		s->res->limit = "nodes";
 	else if (interrupted)
 		s->res->limit = "interrupt";
-	else if (o->time_limit > 0 && clock_since(CLOCK_MONOTONIC, &s->t0) >= o->time_limit)
+	else if (o->time_limit > 0 &&
+	         clock_since(CLOCK_MONOTONIC, &s->t0) >= o->time_limit)
 		s->res->limit = "time";
 	else if (o->memory_limit && engine_bytes(s) >= o->memory_limit)
 		s->res->limit = "memory";
