@@ -133,6 +133,10 @@ void np_init_tables(np_inst *I)
 	if (I->nibble)
 		memcpy(&I->goal_word, I->goal_state, 8);
 	np_init_moves(I);
+	for (int c = 0; c < I->n; c++) {
+		I->row[c] = (uint8_t)(c / I->w);
+		I->col[c] = (uint8_t)(c % I->w);
+	}
 	for (int t = 0; t < I->n; t++) {
 		int g = I->goalpos[t];
 		for (int c = 0; c < I->n; c++)

@@ -101,11 +101,17 @@ static int np_swap_pair(const np_inst *I, const uint8_t *cells, int t, int c)
 static void np_line_keys(const np_inst *I, const uint8_t *cells,
                          uint32_t *rk, uint32_t *ck)
 {
-	memset(rk, 0, sizeof(uint32_t) * (size_t)I->h);
-	memset(ck, 0, sizeof(uint32_t) * (size_t)I->w);
-	for (int c = 0; c < I->n; c++) {
-		rk[c / I->w] += I->rowkey[cells[c]][c];
-		ck[c % I->w] += I->colkey[cells[c]][c];
+	for (int r = 0, c = 0; r < I->h; r++) {
+		uint32_t k = 0;
+		for (int x = 0; x < I->w; x++, c++)
+			k += I->rowkey[cells[c]][c];
+		rk[r] = k;
+	}
+	for (int x = 0; x < I->w; x++) {
+		uint32_t k = 0;
+		for (int c = x; c < I->n; c += I->w)
+			k += I->colkey[cells[c]][c];
+		ck[x] = k;
 	}
 }
 
@@ -229,6 +235,7 @@ typedef struct np_parent {
 	uint32_t gidx[NP_MAX_GROUPS], ridx[NP_MAX_GROUPS];
 	sd_cost gval[NP_MAX_GROUPS], rval[NP_MAX_GROUPS];
 	sd_cost gsum, rsum;
+	const uint8_t *ea[4], *er[4]; /* each child's changed entries */
 } np_parent;
 
 /* Fill the pattern-database part of P: each group's index and value, for
@@ -254,7 +261,8 @@ static void np_parent_pdb(const np_inst *I, np_parent *P)
 static int np_lc_delta(const np_inst *I, const np_parent *P, int t,
                        int from, int to)
 {
-	int rf = from / I->w, rt = to / I->w, cf = from % I->w, ct = to % I->w;
+	int rf = I->row[from], rt = I->row[to];
+	int cf = I->col[from], ct = I->col[to];
 	int d = 0;
 
 	if (rf == rt) {
@@ -275,33 +283,51 @@ static int np_lc_delta(const np_inst *I, const np_parent *P, int t,
 	return d;
 }
 
-/* The pattern-database h after tile t slides from cell `from` to `to`. */
+/* Find, for each move k of the blank at b, the table entries of the
+ * child's changed group (and reflected group) and prefetch them, so that
+ * the cache misses of all children overlap. */
+static void np_pdb_locate(const np_inst *I, np_parent *P, int b)
+{
+	for (unsigned k = 0; k < I->nmoves[b]; k++) {
+		int from = I->move_to[b][k], t = P->cells[from];
+		int g = I->group_of[t];
+		const np_pdb_group *G = &I->groups[g];
+		int64_t m = G->mult[I->index_in[t]];
+		size_t ia = G->compact ? np_pdb_rank(I, G, P->pos, 0, t, b) :
+		            (size_t)(P->gidx[g] + (int64_t)(b - from) * m);
+		P->ea[k] = G->dist + ia;
+		__builtin_prefetch(P->ea[k]);
+		if (!I->reflect)
+			continue;
+		int rt = I->rtile[t];
+		const np_pdb_group *R = &I->groups[I->group_of[rt]];
+		int64_t rm = R->mult[I->index_in[rt]];
+		size_t ir = R->compact ? np_pdb_rank(I, R, P->pos, 1, t, b) :
+		            (size_t)(P->ridx[I->group_of[rt]] +
+		                     (int64_t)(I->rcell[b] - I->rcell[from]) * rm);
+		P->er[k] = R->dist + ir;
+		__builtin_prefetch(P->er[k]);
+	}
+}
+
+/* The pattern-database h of child k (tile t moved), from the entries
+ * np_pdb_locate found. */
 static sd_cost np_pdb_child(const np_inst *I, const np_parent *P, int t,
-                            int from, int to)
+                            unsigned k)
 {
 	int g = I->group_of[t];
-	const np_pdb_group *G = &I->groups[g];
-	int64_t m = G->mult[I->index_in[t]];
-	size_t ia = G->compact ? np_pdb_rank(I, G, P->pos, 0, t, to) :
-	            (size_t)(P->gidx[g] + (int64_t)(to - from) * m);
-	sd_cost a = P->gsum - P->gval[g] + G->dist[ia];
+	sd_cost a = P->gsum - P->gval[g] + *P->ea[k];
 	if (!I->reflect)
 		return a;
-	int rt = I->rtile[t];
-	int rg = I->group_of[rt];
-	const np_pdb_group *R = &I->groups[rg];
-	int64_t rm = R->mult[I->index_in[rt]];
-	size_t ir = R->compact ? np_pdb_rank(I, R, P->pos, 1, t, to) :
-	            (size_t)(P->ridx[rg] +
-	                     (int64_t)(I->rcell[to] - I->rcell[from]) * rm);
-	sd_cost r = P->rsum - P->rval[rg] + R->dist[ir];
+	int rg = I->group_of[I->rtile[t]];
+	sd_cost r = P->rsum - P->rval[rg] + *P->er[k];
 	return a > r ? a : r;
 }
 
-/* h of the child where tile t slid from cell `from` to the parent's blank
+/* h of child k, where tile t slid from cell `from` to the parent's blank
  * cell `to`, given the parent's h. */
 static sd_cost np_child_h(const np_inst *I, const np_parent *P, sd_cost h,
-                          int t, int from, int to)
+                          int t, int from, int to, unsigned k)
 {
 	switch (I->heur) {
 	case NP_H_MANHATTAN:
@@ -321,16 +347,17 @@ static sd_cost np_child_h(const np_inst *I, const np_parent *P, sd_cost h,
 		return (sd_cost)((int)h + I->md[t][to] - I->md[t][from] +
 		                 np_lc_delta(I, P, t, from, to));
 	case NP_H_PDB:
-		return np_pdb_child(I, P, t, from, to);
+		return np_pdb_child(I, P, t, k);
 	default:
 		return 0;
 	}
 }
 
 /* Write the child of a packed state where tile t slides from cell `from`
- * into the blank at `to`; returns nonzero iff it is the goal. */
+ * into the blank at `to`; returns nonzero iff it is the goal (compared
+ * only if `test`). */
 static int np_write_child(const np_inst *I, const void *state, int t,
-                          int from, int to, unsigned char *out)
+                          int from, int to, unsigned char *out, int test)
 {
 	if (I->nibble) {
 		uint64_t x;
@@ -343,7 +370,7 @@ static int np_write_child(const np_inst *I, const void *state, int t,
 	out[to] = (unsigned char)t;
 	out[from] = 0;
 	out[I->n] = (unsigned char)from;
-	return memcmp(out, I->goal_state, (size_t)I->n) == 0;
+	return test && memcmp(out, I->goal_state, (size_t)I->n) == 0;
 }
 
 /* expand() for every board and heuristic: unpack the parent once, then
@@ -360,23 +387,33 @@ static unsigned np_expand_general(const np_inst *I, const void *state,
 		uint64_t x;
 		memcpy(&x, state, 8);
 		b = np_blank_nibble(x);
+		for (int c = 0; c < I->n; c++, x >>= 4)
+			P.cells[c] = (uint8_t)(x & 15);
 	} else {
 		b = ((const unsigned char *)state)[I->n];
+		memcpy(P.cells, state, (size_t)I->n);
 	}
-	np_unpack(I, state, P.cells);
 	if (I->heur == NP_H_LINEAR)
 		np_line_keys(I, P.cells, P.rk, P.ck);
-	else if (I->heur == NP_H_PDB)
+	else if (I->heur == NP_H_PDB) {
 		np_parent_pdb(I, &P);
+		np_pdb_locate(I, &P, b);
+	}
 	unsigned n = I->nmoves[b];
 	for (unsigned k = 0; k < n; k++) {
 		int from = I->move_to[b][k];
 		int t = P.cells[from];
 		unsigned char *out = states + k * stride;
+		/* Every heuristic here is 0 exactly at the goal (all tiles
+		 * home), so only a blind search compares whole boards. */
+		sd_cost ch = np_child_h(I, &P, h, t, from, b, k);
+		int goal = np_write_child(I, state, t, from, b, out,
+		                          I->heur < 0);
 		succ[k].action = I->move_act[b][k];
 		succ[k].cost = 1;
-		succ[k].goal = (uint32_t)np_write_child(I, state, t, from, b, out);
-		succ[k].h = np_child_h(I, &P, h, t, from, b);
+		succ[k].goal = (uint32_t)(I->heur < 0 || I->nibble ? goal :
+		                          ch == 0);
+		succ[k].h = ch;
 	}
 	return n;
 }

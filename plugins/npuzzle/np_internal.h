@@ -19,7 +19,7 @@
 #define NP_MIN_SIDE 2
 #define NP_MAX_SIDE 6
 #define NP_MAX_CELLS (NP_MAX_SIDE * NP_MAX_SIDE)
-#define NP_MAX_GROUPS 8
+#define NP_MAX_GROUPS 12
 #define NP_MAX_GROUP 8
 
 /* Action ids: the direction the blank moves, in Korf's order. */
@@ -38,7 +38,7 @@ enum {
 /* One additive pattern database: the distances of `k` tiles, indexed
  * either (sparse) by their cells as a k-digit number in base `cells`
  * (digit i = cell of tiles[i]), or (compact, for big groups on boards of
- * at most 16 cells) by the rank of that k-permutation of the cells. */
+ * at most 31 cells) by the rank of that k-permutation of the cells. */
 typedef struct np_pdb_group {
 	int k;
 	int compact;
@@ -66,6 +66,7 @@ typedef struct np_inst {
 	uint8_t move_to[NP_MAX_CELLS][4];
 	uint8_t move_act[NP_MAX_CELLS][4];
 
+	uint8_t row[NP_MAX_CELLS], col[NP_MAX_CELLS]; /* of each cell */
 	uint8_t md[NP_MAX_CELLS][NP_MAX_CELLS]; /* [tile][cell] */
 	/* Nibble boards: the change of h (Manhattan, or 0 when blind) when
 	 * the blank at cell b makes its move k and tile t slides: */
@@ -119,7 +120,41 @@ unsigned np_expand(void *self, const void *state, sd_cost h, sd_succ *succ,
 int np_pdb_setup(np_inst *I, char *err, size_t errlen);
 void np_pdb_free(np_inst *I);
 sd_cost np_pdb_h(const np_inst *I, const uint8_t *pos);
-uint32_t np_pdb_rank(const np_inst *I, const np_pdb_group *G,
-                     const uint8_t *pos, int refl, int t, int cell);
+
+
+/* Pattern-database indexes, inline: they are on the hot path. */
+
+/* The rank of the k-permutation cells[0..k) of n cells: digit i, in base
+ * n - i, is cells[i] less the number of earlier cells below it (counted
+ * by comparisons: portable code has no fast popcount). */
+static inline uint32_t np_rank_cells(int n, int k, const uint8_t *cells)
+{
+	uint32_t r = 0;
+	for (int i = 0; i < k; i++) {
+		int below = 0;
+		for (int j = 0; j < i; j++)
+			below += cells[j] < cells[i];
+		r = r * (uint32_t)(n - i) + (uint32_t)(cells[i] - below);
+	}
+	return r;
+}
+
+/* The table index of group G for the board whose tile u is at pos[u]
+ * (reflected if refl), with tile t moved to cell (t = -1: no move). */
+static inline uint32_t np_pdb_rank(const np_inst *I,
+                                   const np_pdb_group *G,
+                                   const uint8_t *pos, int refl, int t,
+                                   int cell)
+{
+	uint8_t cells[NP_MAX_GROUP];
+	uint32_t r = 0;
+	for (int i = 0; i < G->k; i++) {
+		int u = refl ? I->rtile[G->tiles[i]] : G->tiles[i];
+		int p = u == t ? cell : pos[u];
+		cells[i] = refl ? I->rcell[p] : (uint8_t)p;
+		r += cells[i] * G->mult[i];
+	}
+	return G->compact ? np_rank_cells(I->n, G->k, cells) : r;
+}
 
 #endif

@@ -21,6 +21,7 @@ typedef struct np_keys {
 typedef struct np_source {
 	int v[NP_MAX_NUMBERS];
 	int count;
+	unsigned collection; /* instances in the file, or 0 */
 	char where[1100]; /* "file:line" for messages about the tiles */
 } np_source;
 
@@ -31,8 +32,9 @@ static const sd_heuristic_info np_heuristics[NP_H_COUNT] = {
 	{ "swap", "Manhattan plus 2 per adjacent pair of tiles in each "
 	  "other's goal cells", 1 },
 	{ "misplaced", "number of tiles not in their goal cell", 1 },
-	{ "pdb", "additive pattern databases (6-6-3 on 4x4, 5-5-5-5-4 on 5x5) "
-	  "with the reflected lookup, cached in pdb_dir", 1 },
+	{ "pdb", "additive pattern databases (7-8 on 4x4, 6-6-6-6 on 5x5; "
+	  "see pdb_partition) with the reflected lookup, built once and "
+	  "cached in pdb_dir", 1 },
 };
 
 /* Write "file:line" of p into buf. */
@@ -44,8 +46,8 @@ static void np_where(const sd_param *p, char *buf, size_t len)
 		snprintf(buf, len, "%s:%d", p->file, p->line);
 }
 
-/* Sort the params into K by key.  Returns 0, or -1 with a message naming
- * an unknown key. */
+/* Sort the params into K by key (the last of a repeated key counts).
+ * Returns 0, or -1 with a message naming an unknown key. */
 static int np_read_keys(const sd_param *ps, size_t n, np_keys *K, char *err,
                         size_t errlen)
 {
@@ -69,7 +71,10 @@ static int np_read_keys(const sd_param *ps, size_t n, np_keys *K, char *err,
 			         ps[i].key);
 			return -1;
 		}
-		*slot[j] = &ps[i];
+		/* An empty value unsets the key (--set problem.tiles= on the
+		 * command line, to use file or random instead). */
+		int empty = ps[i].value[strspn(ps[i].value, " \t\n")] == 0;
+		*slot[j] = empty ? NULL : &ps[i];
 		if (!K->first)
 			K->first = &ps[i];
 	}
@@ -123,7 +128,8 @@ static int np_tail_is_perm(const np_source *S, int m)
 }
 
 /* Read line `index` (1-based, counting lines that are neither blank nor
- * '#' comments) of the instance file named by K->file into S. */
+ * '#' comments) of the instance file named by K->file into S, and count
+ * the instances of the file. */
 static int np_read_file(const np_keys *K, long index, np_source *S,
                         char *err, size_t errlen)
 {
@@ -140,17 +146,22 @@ static int np_read_file(const np_keys *K, long index, np_source *S,
 		         p->file, p->line, path);
 		return -1;
 	}
-	long seen = 0, lineno = 0;
+	long seen = 0, lineno = 0, at = 0;
+	char found[4096];
 	while (fgets(line, sizeof line, f)) {
 		lineno++;
 		const char *s = line + strspn(line, " \t\r\n");
-		if (!*s || *s == '#' || ++seen < index)
+		if (!*s || *s == '#' || ++seen != index)
 			continue;
-		fclose(f);
-		snprintf(S->where, sizeof S->where, "%s:%ld", path, lineno);
-		return np_numbers(s, S, "instance", err, errlen);
+		at = lineno;
+		snprintf(found, sizeof found, "%s", s);
 	}
 	fclose(f);
+	S->collection = (unsigned)seen;
+	if (at) {
+		snprintf(S->where, sizeof S->where, "%s:%ld", path, at);
+		return np_numbers(found, S, "instance", err, errlen);
+	}
 	char where[1100];
 	np_where(K->index, where, sizeof where);
 	snprintf(err, errlen, "%s: index %ld is out of range: %s has %ld "
@@ -169,6 +180,14 @@ static int np_read_source(const np_keys *K, np_source *S, char *err,
 		         where, sizeof where);
 		snprintf(err, errlen, "%s: give exactly one of tiles, file or "
 		         "random in [problem]", where);
+		return -1;
+	}
+	const sd_param *stray = K->index && !K->file ? K->index :
+	                        K->seed && !K->random ? K->seed : NULL;
+	if (stray) {
+		snprintf(err, errlen, "%s:%d: %s is only used with %s",
+		         stray->file, stray->line, stray->key,
+		         stray == K->index ? "file" : "random");
 		return -1;
 	}
 	if (K->tiles) {
@@ -210,9 +229,12 @@ static int np_board_size(np_inst *I, const np_keys *K, const np_source *S,
 	if (!w && !h) {
 		int s = (int)lround(sqrt((double)m));
 		if (s * s != m || s < NP_MIN_SIDE || s > NP_MAX_SIDE) {
+			s = s < NP_MIN_SIDE ? NP_MIN_SIDE : s > NP_MAX_SIDE ?
+			    NP_MAX_SIDE : s;
 			snprintf(err, errlen, "%s: %d tiles do not make a square "
-			         "board (4, 9, 16, 25 or 36): give width and "
-			         "height", S->where, m);
+			         "board (a %dx%d board has %d); for a rectangular "
+			         "board give width and height", S->where, m, s, s,
+			         s * s);
 			return -1;
 		}
 		w = h = s;
@@ -339,7 +361,7 @@ static int np_create(const sd_param *params, size_t n, sd_instance *inst,
                      char *err, size_t errlen)
 {
 	np_keys K;
-	np_source S;
+	np_source S = { .count = 0 };
 	np_inst *I = calloc(1, sizeof *I);
 
 	if (!I) {
@@ -362,6 +384,7 @@ static int np_create(const sd_param *params, size_t n, sd_instance *inst,
 	inst->self = I;
 	inst->state_size = I->state_size;
 	inst->max_successors = 4;
+	inst->collection_size = S.collection;
 	return 0;
 fail:
 	free(I);
@@ -467,6 +490,7 @@ static const sd_plugin np_plugin = {
 	.format_action = np_format_action,
 	.print_state = np_print_state,
 	.plan_separator = NULL,
+	.batch_key = "index",
 };
 
 /* The plugin's entry point. */

@@ -105,8 +105,8 @@ static int np_blank_in_corner(const np_inst *I)
 	       (gb % I->w == 0 || gb % I->w == I->w - 1);
 }
 
-/* The template called name ("7-8", "6-6-3", "5-5-5-5-4") for this board,
- * or NULL. */
+/* The template called name ("7-8", "6-6-3", "6-6-6-6", "5-5-5-5-4") for
+ * this board, or NULL. */
 static const int *np_template(const np_inst *I, const char *name)
 {
 	if (!np_blank_in_corner(I))
@@ -122,13 +122,14 @@ static const int *np_template(const np_inst *I, const char *name)
 	return NULL;
 }
 
-/* Choose the default partition: 7-8 (4x4) or 5-5-5-5-4 (5x5) blocks when
- * the blank's goal is a corner, else row-major chunks of goal cells. */
+/* Choose the default partition, the strongest there is: 7-8 (4x4) or
+ * 6-6-6-6 (5x5) blocks when the blank's goal is a corner, else row-major
+ * chunks of goal cells. */
 static void np_default_partition(np_inst *I)
 {
 	const int *tpl = np_template(I, "7-8");
 	if (!tpl)
-		tpl = np_template(I, "5-5-5-5-4");
+		tpl = np_template(I, "6-6-6-6");
 	I->ngroups = 0;
 	if (tpl) {
 		np_apply_template(I, tpl);
@@ -162,8 +163,9 @@ static int np_parse_partition(np_inst *I, char *err, size_t errlen)
 	if (strchr(p, '-')) {
 		snprintf(err, errlen, "%s: pdb_partition: '%s' is not available "
 		         "on a %dx%d board with this goal (7-8 and 6-6-3 are for "
-		         "4x4, 5-5-5-5-4 for 5x5, with the blank's goal in a "
-		         "corner); give groups of tiles separated by '/'",
+		         "4x4, 6-6-6-6 and 5-5-5-5-4 for 5x5, with the blank's "
+		         "goal in a corner); give groups of tiles separated by "
+		         "'/'",
 		         I->part_where, p, I->w, I->h);
 		return -1;
 	}
@@ -462,7 +464,11 @@ static int np_build_group(const np_inst *I, np_pdb_group *G, int g)
 		for (size_t i = 0; i < B.cur.n; i++)
 			if (np_build_state(&B, B.cur.v[i], d))
 				goto out;
+		size_t done = B.cur.n;
 		np_build_advance(&B);
+		if (G->entries >= (1u << 20) && B.cur.n)
+			fprintf(stderr, "npuzzle:   depth %d: %zu (tiles, blank) "
+			        "states, %.0f s\n", d, done, np_now() - t0);
 	}
 	fprintf(stderr, "npuzzle: pattern database %d/%d done: max %d moves, "
 	        "%.1f s\n", g + 1, I->ngroups, d - 1, np_now() - t0);
@@ -473,21 +479,6 @@ out:
 	free(B.cur.v);
 	free(B.next.v);
 	return rc;
-}
-
-/* The rank of the k-permutation cells[0..k) of n cells (digit i counts
- * the free cells below cells[i], in base n - i). */
-static uint32_t np_rank_cells(int n, int k, const uint8_t *cells)
-{
-	uint64_t used = 0;
-	uint32_t r = 0;
-	for (int i = 0; i < k; i++) {
-		int p = cells[i];
-		r = r * (uint32_t)(n - i) +
-		    (uint32_t)(p - __builtin_popcountll(used & ((1ULL << p) - 1)));
-		used |= 1ULL << p;
-	}
-	return r;
 }
 
 /* The inverse of np_rank_cells: the cells of rank r. */
@@ -721,29 +712,6 @@ void np_pdb_free(np_inst *I)
 		G->map = NULL;
 	}
 	I->ngroups = 0;
-}
-
-/* The table index of group G for the board whose tile u is at pos[u]
- * (reflected if refl), with tile t moved to cell (t = -1: no move). */
-uint32_t np_pdb_rank(const np_inst *I, const np_pdb_group *G,
-                     const uint8_t *pos, int refl, int t, int cell)
-{
-	uint64_t used = 0;
-	uint32_t r = 0;
-	for (int i = 0; i < G->k; i++) {
-		int u = refl ? I->rtile[G->tiles[i]] : G->tiles[i];
-		int p = u == t ? cell : pos[u];
-		if (refl)
-			p = I->rcell[p];
-		if (!G->compact) {
-			r += (uint32_t)p * G->mult[i];
-			continue;
-		}
-		r = r * (uint32_t)(I->n - i) +
-		    (uint32_t)(p - __builtin_popcountll(used & ((1ULL << p) - 1)));
-		used |= 1ULL << p;
-	}
-	return r;
 }
 
 /* The pattern-database h of the board whose tile t is at cell pos[t]: the

@@ -88,8 +88,10 @@ typedef struct sok {
 
 	/* scratch */
 	unsigned char *occ;    /* per floor index: box here */
-	unsigned *mark;        /* flood-fill stamps */
+	unsigned *mark;        /* flood-fill stamps of sok_fill() */
 	unsigned stamp;
+	unsigned *mark2;       /* stamps of sok_min_reached() */
+	unsigned stamp2;
 	int *queue, *dist, *from;
 	int *boxes;            /* floor indices of the boxes */
 	int *hcost;            /* nboxes * nboxes matching costs */
@@ -100,6 +102,7 @@ typedef struct sok {
 	sd_cost base_h;
 	int *cand, *cwalk;     /* push candidates: box * 4 + dir, walk */
 	int *clab, *cq;        /* corral labels (or -1) and fill queue */
+	int *cinfo;            /* per corral: work, pushes in, failed */
 	char *path;            /* nfloor + 2 bytes for walks */
 	unsigned char *goalbits; /* a state with a box on every goal */
 	unsigned char *hused;

@@ -38,36 +38,115 @@ static int sok_grid_fill(const sok_grid *g, int p, int *fi, int *queue)
 	return open ? -1 : n;
 }
 
-/* Compute pdist (pushes from each cell to each goal in an empty level,
- * by pulling a box backwards from the goal), mindist and dead. */
-static void sok_push_distances(sok *s, int ngoal)
+/* For every floor cell c and side e (nb[c][e] a floor cell), write
+ * into side[c * 4 + e] a label such that two sides of c have the same
+ * label iff the player can walk from one to the other around c, when c
+ * is blocked and there are no boxes.  queue and mark hold nfloor. */
+static void sok_side_areas(const sok *s, int *side, int *queue,
+                           unsigned *mark)
+{
+	unsigned st = 0;
+	memset(mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
+	for (int c = 0; c < s->nfloor; c++) {
+		for (int e = 0; e < 4; e++)
+			side[c * 4 + e] = -1;
+		for (int e = 0; e < 4; e++) {
+			int from = s->nb[c * 4 + e], head = 0, tail = 0;
+			if (from < 0 || side[c * 4 + e] >= 0)
+				continue;
+			mark[c] = ++st;
+			mark[from] = st;
+			queue[tail++] = from;
+			while (head < tail) {
+				int q = queue[head++];
+				for (int d = 0; d < 4; d++) {
+					int r = s->nb[q * 4 + d];
+					if (r >= 0 && mark[r] != st) {
+						mark[r] = st;
+						queue[tail++] = r;
+					}
+				}
+			}
+			for (int e2 = 0; e2 < 4; e2++) {
+				int n = s->nb[c * 4 + e2];
+				if (n >= 0 && n != c && mark[n] == st && e2 != e)
+					side[c * 4 + e2] = e;
+			}
+			side[c * 4 + e] = e;
+		}
+	}
+}
+
+/* Pushes a lone box needs from every cell to goal g, the player having
+ * to walk around the box to the side it pushes from: a breadth-first
+ * search backwards over (box cell, player side) from the goal, written
+ * into dist4 (nfloor * 4); queue holds nfloor * 4. */
+static void sok_goal_distances(const sok *s, int g, const int *side,
+                               int *dist4, int *queue)
+{
+	int n = s->nfloor, head = 0, tail = 0;
+	for (int i = 0; i < n * 4; i++)
+		dist4[i] = SOK_INF;
+	for (int e = 0; e < 4; e++)
+		if (s->nb[g * 4 + e] >= 0) {
+			dist4[g * 4 + e] = 0;
+			queue[tail++] = g * 4 + e;
+		}
+	while (head < tail) {
+		int cf = queue[head++], c2 = cf / 4, f = cf % 4;
+		/* the box came from c (where the player now stands), pushed
+		 * by the player from side f of c */
+		int c = s->nb[c2 * 4 + f];
+		if (c < 0 || s->nb[c * 4 + f] < 0)
+			continue;
+		for (int e = 0; e < 4; e++) {
+			int i = c * 4 + e;
+			if (s->nb[i] < 0 || side[i] != side[c * 4 + f] ||
+			    dist4[i] != SOK_INF)
+				continue;
+			dist4[i] = dist4[cf] + 1;
+			queue[tail++] = i;
+		}
+	}
+}
+
+/* Compute pdist (pushes from each cell to each goal for a lone box, the
+ * player walking around it), mindist and dead.  0 or -1 (no memory). */
+static int sok_push_distances(sok *s, int ngoal)
 {
 	int n = s->nfloor;
+	int *side = malloc(sizeof(int) * 4 * (size_t)n);
+	int *dist4 = malloc(sizeof(int) * 4 * (size_t)n);
+	int *queue = malloc(sizeof(int) * 4 * (size_t)n);
+	if (!side || !dist4 || !queue) {
+		free(side);
+		free(dist4);
+		free(queue);
+		return -1;
+	}
+	sok_side_areas(s, side, queue, s->mark);
 	for (int c = 0; c < n; c++)
 		s->mindist[c] = SOK_INF;
 	for (int gi = 0; gi < ngoal; gi++) {
-		int *dist = s->pdist + (size_t)gi * n, head = 0, tail = 0;
-		for (int c = 0; c < n; c++)
+		int *dist = s->pdist + (size_t)gi * n;
+		sok_goal_distances(s, s->goals[gi], side, dist4, queue);
+		for (int c = 0; c < n; c++) {
 			dist[c] = SOK_INF;
-		dist[s->goals[gi]] = 0;
-		s->queue[tail++] = s->goals[gi];
-		while (head < tail) {
-			int b = s->queue[head++];
-			for (int d = 0; d < 4; d++) {
-				int c = s->nb[b * 4 + d];
-				if (c < 0 || s->nb[c * 4 + d] < 0 ||
-				    dist[c] != SOK_INF)
-					continue;
-				dist[c] = dist[b] + 1;
-				s->queue[tail++] = c;
-			}
-		}
-		for (int c = 0; c < n; c++)
+			for (int e = 0; e < 4; e++)
+				if (dist4[c * 4 + e] < dist[c])
+					dist[c] = dist4[c * 4 + e];
 			if (dist[c] < s->mindist[c])
 				s->mindist[c] = dist[c];
+		}
 	}
 	for (int c = 0; c < n; c++)
 		s->dead[c] = s->mindist[c] == SOK_INF;
+	memset(s->mark, 0, sizeof(unsigned) * (size_t)n);
+	s->stamp = 0;
+	free(side);
+	free(dist4);
+	free(queue);
+	return 0;
 }
 
 /* Allocate every per-level table and scratch buffer.  0 or -1. */
@@ -85,6 +164,7 @@ static int sok_alloc(sok *s, int n, int nbox)
 	s->occ = calloc((size_t)n, 1);
 	s->frz = calloc((size_t)n, 1);
 	s->mark = calloc((size_t)n, sizeof(unsigned));
+	s->mark2 = calloc((size_t)n, sizeof(unsigned));
 	s->queue = malloc(sizeof(int) * (size_t)n);
 	s->dist = malloc(sizeof(int) * (size_t)n);
 	s->from = malloc(sizeof(int) * (size_t)n);
@@ -103,15 +183,16 @@ static int sok_alloc(sok *s, int n, int nbox)
 	s->box_at = malloc(sizeof(int) * (size_t)n);
 	s->clab = malloc(sizeof(int) * (size_t)n);
 	s->cq = malloc(sizeof(int) * (size_t)n);
+	s->cinfo = malloc(sizeof(int) * 3 * (size_t)n);
 	s->cand = malloc(sizeof(int) * 4 * (size_t)nbox);
 	s->cwalk = malloc(sizeof(int) * 4 * (size_t)nbox);
 	s->path = malloc((size_t)n + 2);
 	s->goalbits = calloc(2 + ((size_t)n + 7) / 8, 1);
 	return s->cell_of && s->x && s->y && s->nb && s->goal && s->dead &&
 	       s->goals && s->pdist && s->mindist && s->occ && s->frz &&
-	       s->mark && s->queue && s->dist && s->from && s->boxes &&
+	       s->mark && s->mark2 && s->queue && s->dist && s->from && s->boxes &&
 	       s->hcost && s->hu && s->hv && s->hp && s->hway && s->hminv &&
-	       s->hused && s->cand && s->cwalk && s->path && s->goalbits && s->clab && s->cq &&
+	       s->hused && s->cand && s->cwalk && s->path && s->goalbits && s->clab && s->cq && s->cinfo &&
 	       s->bu && s->bv && s->bp && s->hsave && s->box_at
 	       ? 0 : -1;
 }
@@ -213,7 +294,10 @@ int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
 		goto out;
 	}
 	sok_number_floor(s, g, fi);
-	sok_push_distances(s, nbox);
+	if (sok_push_distances(s, nbox)) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
 	s->state_size = 2 + ((size_t)n + 7) / 8;
 	s->fi = fi;
 	fi = NULL;
@@ -229,12 +313,12 @@ void sok_board_free(sok *s)
 {
 	void *p[] = { s->cell_of, s->x, s->y, s->nb, s->goal, s->dead,
 	              s->goals, s->pdist, s->mindist, s->start, s->occ,
-	              s->frz, s->mark, s->queue, s->dist, s->from, s->boxes,
+	              s->frz, s->mark, s->mark2, s->queue, s->dist, s->from, s->boxes,
 	              s->hcost, s->hu, s->hv, s->hp, s->hway, s->hminv,
 	              s->hused, s->fmt_from, s->fmt_to, s->fi,
 	              s->cand, s->cwalk, s->path, s->goalbits,
 	              s->bu, s->bv, s->bp, s->hsave, s->box_at,
-	              s->clab, s->cq };
+	              s->clab, s->cq, s->cinfo };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 }
@@ -301,27 +385,28 @@ int sok_reached(const sok *s, int cell)
 }
 
 /* The smallest floor index the player reaches from `from` around the
- * boxes of s->occ: a fill that keeps no distances, and stops early when
- * it reaches the smallest free floor cell. */
+ * boxes of s->occ: a fill that keeps no distances (and leaves the marks
+ * of sok_fill() alone), stopping early when it reaches the smallest
+ * free floor cell. */
 int sok_min_reached(sok *s, int from)
 {
-	if (++s->stamp == 0) {
-		memset(s->mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
-		s->stamp = 1;
+	if (++s->stamp2 == 0) {
+		memset(s->mark2, 0, sizeof(unsigned) * (size_t)s->nfloor);
+		s->stamp2 = 1;
 	}
-	unsigned st = s->stamp;
+	unsigned st = s->stamp2;
 	int low = 0, head = 0, tail = 0, min = from;
 	while (low < s->nfloor && s->occ[low])
 		low++;
-	s->mark[from] = st;
+	s->mark2[from] = st;
 	s->queue[tail++] = from;
 	while (head < tail && min != low) {
 		const int *nb = s->nb + s->queue[head++] * 4;
 		for (int d = 0; d < 4; d++) {
 			int q = nb[d];
-			if (q < 0 || s->mark[q] == st || s->occ[q])
+			if (q < 0 || s->mark2[q] == st || s->occ[q])
 				continue;
-			s->mark[q] = st;
+			s->mark2[q] = st;
 			s->queue[tail++] = q;
 			if (q < min)
 				min = q;

@@ -134,53 +134,75 @@ static int sok_fixed(const sok *s, int c, int k)
 	return c < 0 || (s->occ[c] && sok_fences(s, c, k));
 }
 
-/* Judge corral k: returns the number of pushes into it if it is a
- * PI-corral with work to do (a goal inside, or a fence box off its
- * goal), else 0.  Judged so that it holds until a fence box moves, not
- * only now:  I: no fence box can ever be pushed out of the corral
- * (the push is blocked by a wall or another fence box);  P: every push
- * of a fence box into the corral is blocked the same way or open now
- * (the player reaches the cell behind the box). */
-static int sok_judge_corral(sok *s, int k, int has_goal)
+/* Judge the box at f as a fence box of corral k, updating the corral's
+ * record c = { work, pushes into it, failed }.  The conditions must
+ * hold until a fence box moves, not only now:  I: the box can never be
+ * pushed out of the corral (blocked by a wall or another fence box);
+ * P: every push of it into the corral is blocked the same way or open
+ * now (the player reaches the cell behind the box). */
+static void sok_judge_fence(sok *s, int f, int k, int *c)
 {
-	int work = has_goal, into = 0;
-	for (int f = 0; f < s->nfloor; f++) {
-		if (!s->occ[f] || !sok_fences(s, f, k))
+	c[0] |= !s->goal[f];
+	for (int d = 0; d < 4; d++) {
+		int t = s->nb[f * 4 + d], p = s->nb[f * 4 + (d ^ 1)];
+		if (sok_fixed(s, t, k) || sok_fixed(s, p, k))
 			continue;
-		work |= !s->goal[f];
+		if (s->clab[t] != k || s->occ[p] || !sok_reached(s, p))
+			c[2] = 1;
+		else
+			c[1]++;
+	}
+}
+
+/* Judge every fence box of every corral (labels 0..n-1 in s->clab;
+ * records of 3 ints each in s->cinfo, work preset to "has a goal"). */
+static void sok_judge_corrals(sok *s)
+{
+	for (int f = 0; f < s->nfloor; f++) {
+		if (!s->occ[f])
+			continue;
+		int seen[4], ns = 0;
 		for (int d = 0; d < 4; d++) {
-			int t = s->nb[f * 4 + d], p = s->nb[f * 4 + (d ^ 1)];
-			if (sok_fixed(s, t, k) || sok_fixed(s, p, k))
+			int n = s->nb[f * 4 + d], k, dup = 0;
+			if (n < 0 || (k = s->clab[n]) < 0)
 				continue;
-			if (s->clab[t] != k)
-				return 0;
-			if (s->occ[p] || !sok_reached(s, p))
-				return 0;
-			into++;
+			for (int i = 0; i < ns; i++)
+				dup |= seen[i] == k;
+			if (dup)
+				continue;
+			seen[ns++] = k;
+			sok_judge_fence(s, f, k, s->cinfo + 3 * k);
 		}
 	}
-	return work ? into : 0;
 }
 
 /* PI-corral pruning: if some area the player cannot reach is a
- * PI-corral that still needs work, any solution must push one of its
- * fence boxes into it next (pushes elsewhere can wait), so keep only
- * those pushes of the candidates s->cand / s->cwalk (the last
- * sok_fill() being the player's area).  Returns how many remain. */
+ * PI-corral that still needs work (a goal inside, or a fence box off
+ * its goal), any solution must push one of its fence boxes into it
+ * before it moves a fence box any other way, and pushes elsewhere can
+ * wait: keep only the pushes of its fence boxes among the candidates
+ * s->cand / s->cwalk (the last sok_fill() being the player's area).
+ * Returns how many remain. */
 int sok_pi_corral(sok *s, int ncand)
 {
-	int best = -1, best_into = 0, k = 0;
+	int best = -1, k = 0;
 	for (int c = 0; c < s->nfloor; c++)
 		s->clab[c] = -1;
 	for (int c = 0; c < s->nfloor; c++) {
 		if (s->occ[c] || s->clab[c] >= 0 || sok_reached(s, c))
 			continue;
-		int into = sok_judge_corral(s, k, sok_label_corral(s, c, k));
-		if (into > 0 && (best < 0 || into < best_into)) {
-			best = k;
-			best_into = into;
-		}
+		s->cinfo[3 * k] = sok_label_corral(s, c, k);
+		s->cinfo[3 * k + 1] = s->cinfo[3 * k + 2] = 0;
 		k++;
+	}
+	if (k == 0)
+		return ncand;
+	sok_judge_corrals(s);
+	for (int i = 0; i < k; i++) {
+		const int *c = s->cinfo + 3 * i;
+		if (c[0] && c[1] > 0 && !c[2] &&
+		    (best < 0 || c[1] < s->cinfo[3 * best + 1]))
+			best = i;
 	}
 	if (best < 0)
 		return ncand;
