@@ -12,7 +12,7 @@ peak memory, bytes per stored state).
   bench/sokoban.py xsokoban-fast     # greedy + matching, 60 s per level
   bench/sokoban.py boxoban-fast      # 1000 Boxoban levels, levels per second
 
-Options: --searchd PATH (default build-sok/bin/searchd, then build/bin),
+Options: --searchd PATH (default build/bin/searchd, then build-sok/bin),
 --time-limit S, --levels 1-20,33, --set section.key=value (repeatable),
 --quiet (summary only).  Needs only python3.
 """
@@ -138,7 +138,7 @@ def main():
     fname, n, limit, sets = SUITES[a.suite]
     limit = a.time_limit or limit
     searchd = a.searchd
-    for cand in ("build-sok/bin/searchd", "build/bin/searchd"):
+    for cand in ("build/bin/searchd", "build-sok/bin/searchd"):
         if not searchd and os.access(os.path.join(ROOT, cand), os.X_OK):
             searchd = os.path.join(ROOT, cand)
     if not searchd:

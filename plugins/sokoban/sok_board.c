@@ -190,11 +190,11 @@ static int sok_alloc(sok *s, int n, int nbox)
 	s->goalbits = calloc(2 + ((size_t)n + 7) / 8, 1);
 	return s->cell_of && s->x && s->y && s->nb && s->goal && s->dead &&
 	       s->goals && s->pdist && s->mindist && s->occ && s->frz &&
-	       s->mark && s->mark2 && s->queue && s->dist && s->from && s->boxes &&
-	       s->hcost && s->hu && s->hv && s->hp && s->hway && s->hminv &&
-	       s->hused && s->cand && s->cwalk && s->path && s->goalbits && s->clab && s->cq && s->cinfo &&
-	       s->bu && s->bv && s->bp && s->hsave && s->box_at
-	       ? 0 : -1;
+	       s->mark && s->mark2 && s->queue && s->dist && s->from &&
+	       s->boxes && s->hcost && s->hu && s->hv && s->hp && s->hway &&
+	       s->hminv && s->hused && s->cand && s->cwalk && s->path &&
+	       s->goalbits && s->clab && s->cq && s->cinfo && s->bu &&
+	       s->bv && s->bp && s->hsave && s->box_at ? 0 : -1;
 }
 
 /* Check that every box and goal lies in the player's area (a box on a

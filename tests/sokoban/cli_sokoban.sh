@@ -23,13 +23,16 @@ grep -q "colour" <<<"$out" || fail "unknown key not named: $out"
 
 tmp=$(mktemp -d)
 printf '#####\n#$  #\n# @.#\n#####\n' >"$tmp/dead.xsb"
-out=$("$searchd" --config config/sokoban.ini --set problem.file="$tmp/dead.xsb" 2>&1)
+out=$("$searchd" --config config/sokoban.ini \
+      --set problem.file="$tmp/dead.xsb" 2>&1)
 rc=$?
 [ $rc -eq 1 ] || fail "dead corner: exit $rc: $out"
 printf '#####\n#@$.#\n# @ #\n#####\n' >"$tmp/two.xsb"
-out=$("$searchd" --config config/sokoban.ini --set problem.file="$tmp/two.xsb" 2>&1)
+out=$("$searchd" --config config/sokoban.ini \
+      --set problem.file="$tmp/two.xsb" 2>&1)
 rc=$?
 [ $rc -eq 2 ] || fail "two players: exit $rc: $out"
-grep -q "two.xsb:3: two players (first at line 2)" <<<"$out" || fail "two players: $out"
+grep -q "two.xsb:3: two players (first at line 2)" <<<"$out" ||
+	fail "two players: $out"
 rm -rf "$tmp"
 echo "ok"
