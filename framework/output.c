@@ -182,7 +182,7 @@ void sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r)
 }
 
 static const char table_fmt[] =
-	"%-10s %-10s %-16s %-12s %7s %7s %12s %13s %11s %9s %9s\n";
+	"%-14s %-9s %-16s %-12s %7s %7s %12s %13s %11s %9s %9s\n";
 
 void sd_print_table_header(FILE *out)
 {

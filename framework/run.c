@@ -332,8 +332,16 @@ static int run_combo(const sd_cli *cli, const sd_config *base,
 		rc = sd_die("%s", err);
 		goto out;
 	}
+	char label[256] = "";
+	for (size_t i = 0; i < n; i++)  /* the other axes' values */
+		if (strncmp(extra[i], "search.heuristic=", 17) &&
+		    strncmp(extra[i], "search.algorithm=", 17))
+			snprintf(label + strlen(label), sizeof label - strlen(label),
+			         "%s%s", *label ? "," : "",
+			         strchr(extra[i], '.') + 1);
 	sd_run_info info = { p->name, c.algorithm_name, hname,
-	                     c.print_plan ? plan : NULL, NULL, NULL };
+	                     c.print_plan ? plan : NULL,
+	                     *label ? label : NULL, NULL };
 	report(base, &info, &res, 1);
 	rc = exit_status(&res);
 	free(plan);

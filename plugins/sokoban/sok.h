@@ -31,6 +31,7 @@ typedef struct sok_grid {
 	char *cells;     /* h * w characters */
 	int *row_line;   /* file line of each row */
 	char *title;     /* title of the level, or NULL */
+	int collection;  /* number of levels in the file it came from */
 } sok_grid;
 
 /* Read level `level` ("N" 1-based, or a title; NULL = the first) from

@@ -305,6 +305,7 @@ int sok_parse_level(const char *text, const char *name, const char *level,
 			                    name, g, err, errlen);
 		if (rc == 0 && b[k].title[0])
 			g->title = strdup(b[k].title);
+		g->collection = nb;
 	}
 	free(b);
 	free(lines);

@@ -176,6 +176,7 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 		return -1;
 	sok *s = calloc(1, sizeof *s);
 	int rc = s ? sok_compile(s, &g, path, err, len) : -1;
+	unsigned collection = (unsigned)g.collection;
 	sok_grid_free(&g);
 	if (s && !rc) {
 		s->model = c.model;
@@ -190,6 +191,7 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 		return -1;
 	}
 	inst->self = s;
+	inst->collection_size = collection;
 	inst->state_size = s->state_size;
 	inst->max_successors = s->model == SOK_STEPS ? 4
 	                       : 4 * (unsigned)(s->nboxes ? s->nboxes : 1);
@@ -519,6 +521,7 @@ static const sd_plugin sok_plugin = {
 	.format_action = sok_format_action,
 	.print_state = sok_print_state,
 	.plan_separator = NULL,
+	.batch_key = "level",
 };
 
 SD_EXPORT const sd_plugin *searchd_plugin(void)
