@@ -64,7 +64,7 @@ expect 2 "bad value 'abc' for time_limit" "$sd" -c "$tmp/g.ini" --set search.tim
 expect 2 "unknown heuristic 'nope' for plugin 'graph' (available: zero, table)" \
 	"$sd" -c "$tmp/g.ini" --set search.heuristic=nope
 expect 2 "cannot open config '$tmp/none.ini'" "$sd" --config "$tmp/none.ini"
-expect 2 "<command line>:0: unknown key 'colour'" "$sd" -c "$tmp/g.ini" --set problem.colour=red
+expect 2 "<command line>: unknown key 'colour'" "$sd" -c "$tmp/g.ini" --set problem.colour=red
 expect 2 "is built for ABI 2.0; searchd supports 1.x" "$sd" -c "$tmp/g.ini" --set plugin.path="$plugins/badabi.so"
 
 # Ctrl-C ends the search cleanly, like a limit

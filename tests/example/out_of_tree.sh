@@ -179,9 +179,9 @@ expect 0 "gap              yes  pancakes not on a neighbour in size" \
 printf '[plugin]\npath = ./pancake.so\n\n[problem]\nstack = 3 1 3 2\n' >bad.ini
 expect 2 "bad.ini:5: stack is not a permutation of 1..4: '3' appears twice" \
 	"$sd" --config bad.ini
-expect 2 "<command line>:0: stack is not a permutation of 1..2: '3' is out of range" \
+expect 2 "<command line>: stack is not a permutation of 1..2: '3' is out of range" \
 	"$sd" --config pancake.ini --set problem.stack="1 3"
-expect 2 "<command line>:0: unknown key 'syrup'" \
+expect 2 "<command line>: unknown key 'syrup'" \
 	"$sd" --config pancake.ini --set problem.syrup=maple
 
 echo "$passes passed, $fails failed"
