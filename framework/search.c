@@ -118,7 +118,10 @@ static int nodes_reserve(node_data *nd, uint32_t id)
 {
 	if (id < nd->cap)
 		return 0;
-	size_t n = nd->cap ? nd->cap * 2 : 4096;
+	/* Grow in steps of 64K nodes, not by doubling: no slack beyond one
+	 * step.  Large blocks are mmapped, and glibc's realloc moves them
+	 * with mremap, without copying. */
+	size_t n = ((size_t)id + 65536) & ~(size_t)65535;
 #define GROW(a) do { \
 		void *t = realloc(a, n * sizeof *(a)); \
 		if (!t) \
