@@ -190,7 +190,7 @@ static void limits(void **unused)
 		if (all[i] == SD_IDASTAR)
 			continue;  /* IDA* keeps no states */
 		o.time_limit = 0;
-		o.memory_limit = 1 << 20;
+		o.memory_limit = 4 << 20;
 		sd_search(graph.plugin, &inst, &o, &r, err, sizeof err);
 		assert_int_equal(r.status, SD_LIMIT);
 		assert_string_equal(r.limit, "memory");
