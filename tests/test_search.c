@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "sd_test.h"
 
 static sd_loaded graph;
 
@@ -203,13 +204,7 @@ static void limits(void **unused)
 static int setup(void **unused)
 {
 	(void)unused;
-	char err[512];
-	if (sd_load_plugin(TEST_PLUGIN_DIR "/graph.so", &graph, err,
-	                   sizeof err)) {
-		print_error("%s\n", err);
-		return -1;
-	}
-	return 0;
+	return sd_test_load(TEST_PLUGIN_DIR "/graph.so", &graph);
 }
 
 static int teardown(void **unused)

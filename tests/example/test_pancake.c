@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "sd_test.h"
 
 #define PANCAKE SD_PLUGIN_DIR "/pancake.so"
 
@@ -24,12 +25,7 @@ static sd_loaded plug;
 static int setup(void **unused)
 {
 	(void)unused;
-	char err[1024];
-	if (sd_load_plugin(PANCAKE, &plug, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	return 0;
+	return sd_test_load(PANCAKE, &plug);
 }
 
 static int teardown(void **unused)

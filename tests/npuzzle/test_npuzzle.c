@@ -17,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "engine.h"
+#include "sd_test.h"
 
 #define PLUGIN SD_PLUGIN_DIR "/npuzzle.so"
 #define PDB_DIR SD_BINARY_DIR "/tests/npuzzle/pdb-cache"
@@ -42,13 +43,8 @@ static void set(problem *P, const char *key, const char *value)
 /* Load the plugin once for all tests. */
 static int setup(void **state)
 {
-	char err[512];
 	(void)state;
-	if (sd_load_plugin(PLUGIN, &plug, err, sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	return 0;
+	return sd_test_load(PLUGIN, &plug);
 }
 
 static int teardown(void **state)

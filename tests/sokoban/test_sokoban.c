@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "sd_test.h"
 
 #define MICROBAN SD_DATA_DIR "/sokoban/microban.xsb"
 #define BLOG SD_SOURCE_DIR "/config/levels/blog.txt"
@@ -533,13 +534,7 @@ static void deadlock_rules(void **unused)
 static int setup(void **unused)
 {
 	(void)unused;
-	char err[512];
-	if (sd_load_plugin(SD_PLUGIN_DIR "/sokoban.so", &plug, err,
-	                   sizeof err)) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	return 0;
+	return sd_test_load(SD_PLUGIN_DIR "/sokoban.so", &plug);
 }
 
 static int teardown(void **unused)
