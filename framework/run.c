@@ -280,21 +280,28 @@ static int compare_axis(const char *spec, char *key, size_t klen,
 	return *n ? 0 : -1;
 }
 
+/* The values of the axes other than algorithm and heuristic, e.g.
+ * "problem.cost=pushes" as "cost=pushes", comma-separated: the row's
+ * label in a comparison. */
+static void other_axes(char *label, size_t len, const char *const *extra,
+                       size_t n)
+{
+	label[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(extra[i], "search.heuristic=", 17) &&
+		    strncmp(extra[i], "search.algorithm=", 17))
+			snprintf(label + strlen(label), len - strlen(label),
+			         "%s%s", *label ? "," : "",
+			         strchr(extra[i], '.') + 1);
+}
+
 /* Has combination k (as resolved: bfs and ucs run blind whatever the
  * heuristic asked) already run as an earlier one?  Records it in
  * seen[k] either way; a repeat gets the mark "=". */
-static int seen_before(char (*seen)[256], size_t k, const sd_config *c,
-                       const char *hname, const char *const *extra,
-                       size_t n)
+static int seen_before(char (*seen)[256], size_t k, const char *algorithm,
+                       const char *hname, const char *label)
 {
-	int len = snprintf(seen[k], sizeof seen[k], "%s|%s",
-	                   c->algorithm_name, hname);
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(extra[i], "search.heuristic=", 17) &&
-		    strncmp(extra[i], "search.algorithm=", 17) && len > 0 &&
-		    (size_t)len < sizeof seen[k])
-			len += snprintf(seen[k] + len, sizeof seen[k] - (size_t)len,
-			                "|%s", extra[i]);
+	snprintf(seen[k], sizeof seen[k], "%s|%s|%s", algorithm, hname, label);
 	for (size_t j = 0; j < k; j++)
 		if (!strcmp(seen[j], seen[k])) {
 			strcpy(seen[k], "=");
@@ -319,26 +326,20 @@ static int run_combo(const sd_cli *cli, const sd_config *base,
 	sd_instance inst;
 	sd_result res;
 	const char *hname;
-	char *plan, err[2048];
+	char *plan, err[2048], label[256];
 	int h, rc = EXIT_ERROR;
 	if (load_config(cli, extra, n, &c) ||
 	    (h = pick_heuristic(&c, p, &hname, 1)) == -2)
 		goto out;
 	rc = EXIT_SOLVED;
-	if (seen_before(seen, k, &c, hname, extra, n))
+	other_axes(label, sizeof label, extra, n);
+	if (seen_before(seen, k, c.algorithm_name, hname, label))
 		goto out;
 	if (solve(cli, &c, p, h, c.params, c.n_params, &inst, &res, &plan, err,
 	          sizeof err, 1)) {
 		rc = sd_die("%s", err);
 		goto out;
 	}
-	char label[256] = "";
-	for (size_t i = 0; i < n; i++)  /* the other axes' values */
-		if (strncmp(extra[i], "search.heuristic=", 17) &&
-		    strncmp(extra[i], "search.algorithm=", 17))
-			snprintf(label + strlen(label), sizeof label - strlen(label),
-			         "%s%s", *label ? "," : "",
-			         strchr(extra[i], '.') + 1);
 	sd_run_info info = { p->name, c.algorithm_name, hname,
 	                     c.print_plan ? plan : NULL,
 	                     *label ? label : NULL, NULL };
