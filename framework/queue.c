@@ -7,9 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Count n more bytes allocated, and the peak. */
+static void add_bytes(sd_queue *q, size_t n)
+{
+	q->bytes += n;
+	if (q->bytes > q->peak_bytes)
+		q->peak_bytes = q->bytes;
+}
+
 /* Grow *arr (of *n elements of size sz) to hold index i, zero-filling.
  * Sizes double so that growth is amortised O(1). */
-static int grow(void **arr, uint32_t *n, size_t sz, uint32_t i, size_t *bytes)
+static int grow(sd_queue *q, void **arr, uint32_t *n, size_t sz, uint32_t i)
 {
 	if (i < *n)
 		return 0;
@@ -20,7 +28,7 @@ static int grow(void **arr, uint32_t *n, size_t sz, uint32_t i, size_t *bytes)
 	if (!a)
 		return -1;
 	memset((char *)a + (size_t)*n * sz, 0, (nn - *n) * sz);
-	*bytes += (nn - *n) * sz;
+	add_bytes(q, (nn - *n) * sz);
 	*arr = a;
 	*n = (uint32_t)nn;
 	return 0;
@@ -30,11 +38,11 @@ int sd_queue_push(sd_queue *q, uint32_t key1, uint32_t key2, uint32_t id)
 {
 	if (key1 > SD_QUEUE_MAX_KEY || key2 > SD_QUEUE_MAX_KEY)
 		return -2;
-	if (grow((void **)&q->b, &q->n_b, sizeof *q->b, key1, &q->bytes))
+	if (grow(q, (void **)&q->b, &q->n_b, sizeof *q->b, key1))
 		return -1;
 	sd_bucket *b = &q->b[key1];
-	if (grow((void **)&b->by_key2, &b->n_key2, sizeof *b->by_key2, key2,
-	         &q->bytes))
+	if (grow(q, (void **)&b->by_key2, &b->n_key2, sizeof *b->by_key2,
+	         key2))
 		return -1;
 	sd_idvec *v = &b->by_key2[key2];
 	if (v->n == v->cap) {
@@ -42,7 +50,7 @@ int sd_queue_push(sd_queue *q, uint32_t key1, uint32_t key2, uint32_t id)
 		uint32_t *nv = realloc(v->v, (size_t)nc * sizeof *nv);
 		if (!nv)
 			return -1;
-		q->bytes += (size_t)(nc - v->cap) * sizeof *nv;
+		add_bytes(q, (size_t)(nc - v->cap) * sizeof *nv);
 		v->v = nv;
 		v->cap = nc;
 	}

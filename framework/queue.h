@@ -32,6 +32,7 @@ typedef struct sd_queue {
 	uint32_t min;     /* no non-empty bucket has key1 < min */
 	uint64_t size;    /* ids in the queue */
 	size_t bytes;     /* bytes allocated */
+	size_t peak_bytes;/* the most bytes allocated at any time */
 } sd_queue;
 
 #define SD_QUEUE_INIT { 0 }

@@ -6,9 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SD_CHUNK_BITS 16
-#define SD_CHUNK (1u << SD_CHUNK_BITS)
-
 /* Final avalanche of a 64-bit value (every input bit affects every
  * output bit), so that the low bits used as a slot index are good. */
 static uint64_t mix64(uint64_t h)
@@ -42,6 +39,16 @@ uint64_t sd_registry_hash(const sd_registry *r, const void *state)
 	return sd_hash_bytes(state, r->state_size);
 }
 
+/* Largest load of the hash set, as a fraction num/den of its slots: the
+ * set doubles when it is passed, so the load stays between 7/16 and 7/8.
+ * Probes stay short there: a state is looked for in its home group, then
+ * in the next ones until a group with an empty slot, eight slots at a
+ * time. */
+enum { LOAD_NUM = 7, LOAD_DEN = 8 };
+
+/* Groups of a new registry's hash set (1024 slots). */
+enum { FIRST_GROUPS = 128 };
+
 int sd_registry_init(sd_registry *r, size_t state_size, sd_hash_fn hash,
                      void *hash_ctx)
 {
@@ -49,10 +56,9 @@ int sd_registry_init(sd_registry *r, size_t state_size, sd_hash_fn hash,
 	r->state_size = state_size;
 	r->hash = hash;
 	r->hash_ctx = hash_ctx;
-	r->mask = 1023;
-	r->slots = calloc(r->mask + 1, sizeof *r->slots);
-	r->tags = malloc(r->mask + 1);
-	return r->slots && r->tags ? 0 : -1;
+	r->gmask = FIRST_GROUPS - 1;
+	r->groups = calloc(FIRST_GROUPS, SD_GROUP_BYTES);
+	return r->groups ? 0 : -1;
 }
 
 void sd_registry_free(sd_registry *r)
@@ -60,67 +66,175 @@ void sd_registry_free(sd_registry *r)
 	for (size_t i = 0; i < r->n_chunks; i++)
 		free(r->chunks[i]);
 	free(r->chunks);
-	free(r->slots);
-	free(r->tags);
+	free(r->groups);
 	memset(r, 0, sizeof *r);
 }
 
-static uint8_t tag_of(uint64_t h)
+/* The tag of a state with hash h: its top 8 bits, but never 0, the tag
+ * of an empty slot. */
+static inline uint8_t tag_of(uint64_t h)
 {
-	return (uint8_t)(h >> 56);
+	uint8_t t = (uint8_t)(h >> 56);
+	return t ? t : 1;
 }
 
-/* Slot where state is, or the empty slot where it would go. */
-static size_t probe(const sd_registry *r, const void *state, uint64_t h)
+_Static_assert(SD_GROUP == 8, "the tags of a group are one 64-bit word");
+
+/* The SD_GROUP tags of a group, as one word. */
+static inline uint64_t group_tags(const unsigned char *grp)
 {
-	uint8_t tag = tag_of(h);
-	size_t i = h & r->mask;
-	for (;; i = (i + 1) & r->mask) {
-		uint32_t v = r->slots[i];
-		if (!v || (r->tags[i] == tag &&
-		           !memcmp(sd_registry_state(r, v - 1), state,
-		                   r->state_size)))
-			return i;
+	uint64_t w;
+	memcpy(&w, grp, 8);
+	return w;
+}
+
+/* The high bit of each byte of v that is zero, and no other bit (exact,
+ * unlike the shorter (v - 0x01...) & ~v). */
+static inline uint64_t zero_bytes(uint64_t v)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+	return ~(((v & low7) + low7) | v | low7);
+}
+
+/* The slot, in its group, of the first byte marked in m (m != 0): its
+ * first in memory order. */
+static inline unsigned first_byte(uint64_t m)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return (unsigned)__builtin_clzll(m) >> 3;
+#else
+	return (unsigned)__builtin_ctzll(m) >> 3;
+#endif
+}
+
+/* The id in slot k of a group. */
+static inline uint32_t group_id(const unsigned char *grp, unsigned k)
+{
+	uint32_t id;
+	memcpy(&id, grp + SD_GROUP + 4 * k, 4);
+	return id;
+}
+
+/* Fill slot k of a group with id and tag (tag 0 empties it). */
+static inline void group_set(unsigned char *grp, unsigned k, uint32_t id,
+                             uint8_t tag)
+{
+	grp[k] = tag;
+	memcpy(grp + SD_GROUP + 4 * k, &id, 4);
+}
+
+/* Are the n bytes at a and b equal?  Inline for the common 8-byte
+ * state, where a call to memcmp would cost more than the comparison. */
+static inline int same_bytes(const void *a, const void *b, size_t n)
+{
+	if (n == 8) {
+		uint64_t x, y;
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		return x == y;
+	}
+	return !memcmp(a, b, n);
+}
+
+/* Look for state, whose hash is h, from its home group on.  Returns 1
+ * with *slot its slot (group * SD_GROUP + k) if it is stored, else 0
+ * with *slot the first empty slot, where it would go.  A state goes to
+ * the first group from its home on with an empty slot, and slots are not
+ * emptied (but by undoing the last insertion), so the first group with
+ * an empty slot ends the search. */
+static int probe(const sd_registry *r, const void *state, uint64_t h,
+                 size_t *slot)
+{
+	const uint64_t want = tag_of(h) * 0x0101010101010101ULL;
+	for (size_t g = h & r->gmask;; g = (g + 1) & r->gmask) {
+		const unsigned char *grp = r->groups + g * SD_GROUP_BYTES;
+		uint64_t tags = group_tags(grp);
+		for (uint64_t m = zero_bytes(tags ^ want); m; m &= m - 1) {
+			unsigned k = first_byte(m);
+			if (same_bytes(sd_registry_state(r, group_id(grp, k)),
+			               state, r->state_size)) {
+				*slot = g * SD_GROUP + k;
+				return 1;
+			}
+		}
+		uint64_t empty = zero_bytes(tags);
+		if (empty) {
+			*slot = g * SD_GROUP + first_byte(empty);
+			return 0;
+		}
 	}
 }
 
-/* Double the hash set and re-place every id.  Keeps load under 3/4. */
-static int grow_slots(sd_registry *r)
+/* The group holding slot i. */
+static inline unsigned char *slot_group(const sd_registry *r, size_t i)
 {
-	size_t nmask = r->mask * 2 + 1;
-	uint32_t *ns = calloc(nmask + 1, sizeof *ns);
-	uint8_t *nt = malloc(nmask + 1);
-	if (!ns || !nt) {
-		free(ns);
-		free(nt);
+	return r->groups + i / SD_GROUP * SD_GROUP_BYTES;
+}
+
+/* Put id, whose state hashes to h, in the first empty slot from its
+ * home group on (no state in the set is equal to it). */
+static inline void place(unsigned char *groups, size_t gmask, uint64_t h,
+                         uint32_t id)
+{
+	for (size_t g = h & gmask;; g = (g + 1) & gmask) {
+		unsigned char *grp = groups + g * SD_GROUP_BYTES;
+		uint64_t empty = zero_bytes(group_tags(grp));
+		if (empty) {
+			group_set(grp, first_byte(empty), id, tag_of(h));
+			return;
+		}
+	}
+}
+
+/* Hashes computed ahead while re-placing ids: their groups are
+ * prefetched, so that the cache misses of a batch overlap. */
+enum { REHASH_BATCH = 16 };
+
+/* Double the hash set and re-place every id, in id order, from the
+ * arena: the old groups are not needed, so the set grows in place
+ * (glibc's realloc moves a big block with mremap, without copying) and
+ * the old and the new set never coexist.  The arena is read in order;
+ * the writes to the groups are random, hence the prefetching.  Keeps the
+ * load at most LOAD_NUM / LOAD_DEN.  On failure the set is unchanged. */
+static int grow_groups(sd_registry *r)
+{
+	size_t ng = (r->gmask + 1) * 2;
+	unsigned char *groups = realloc(r->groups, ng * SD_GROUP_BYTES);
+	if (!groups)
 		return -1;
+	memset(groups, 0, ng * SD_GROUP_BYTES);
+	r->groups = groups;
+	r->gmask = ng - 1;
+	uint64_t h[REHASH_BATCH];
+	for (uint32_t b = 0; b < r->count; b += REHASH_BATCH) {
+		uint32_t m = r->count - b < REHASH_BATCH ? r->count - b
+		                                         : REHASH_BATCH;
+		for (uint32_t j = 0; j < m; j++) {
+			h[j] = sd_registry_hash(r, sd_registry_state(r, b + j));
+			__builtin_prefetch(groups + (h[j] & r->gmask) *
+			                   SD_GROUP_BYTES, 1);
+		}
+		for (uint32_t j = 0; j < m; j++)
+			place(groups, r->gmask, h[j], b + j);
 	}
-	for (uint32_t id = 0; id < r->count; id++) {
-		uint64_t h = sd_registry_hash(r, sd_registry_state(r, id));
-		size_t i = h & nmask;
-		while (ns[i])
-			i = (i + 1) & nmask;
-		ns[i] = id + 1;
-		nt[i] = tag_of(h);
-	}
-	free(r->slots);
-	free(r->tags);
-	r->slots = ns;
-	r->tags = nt;
-	r->mask = nmask;
 	return 0;
 }
 
-/* Make room in the arena for id r->count. */
+/* Make room in the arena for id r->count: a new chunk when the last is
+ * full, and the chunk table doubled when it is. */
 static int grow_arena(sd_registry *r)
 {
 	size_t k = r->count >> SD_CHUNK_BITS;
 	if (k < r->n_chunks)
 		return 0;
-	unsigned char **nc = realloc(r->chunks, (k + 1) * sizeof *nc);
-	if (!nc)
-		return -1;
-	r->chunks = nc;
+	if (k == r->chunk_cap) {
+		size_t nc = r->chunk_cap ? r->chunk_cap * 2 : 16;
+		unsigned char **t = realloc(r->chunks, nc * sizeof *t);
+		if (!t)
+			return -1;
+		r->chunks = t;
+		r->chunk_cap = nc;
+	}
 	r->chunks[k] = malloc((size_t)SD_CHUNK * r->state_size);
 	if (!r->chunks[k])
 		return -1;
@@ -137,21 +251,24 @@ uint32_t sd_registry_insert(sd_registry *r, const void *state, int *is_new)
 uint32_t sd_registry_insert_hashed(sd_registry *r, const void *state,
                                    uint64_t h, int *is_new)
 {
-	size_t i = probe(r, state, h);
+	size_t i;
+	int found = probe(r, state, h, &i);
+	unsigned char *grp = slot_group(r, i);
+	unsigned k = (unsigned)(i % SD_GROUP);
 	*is_new = 0;
-	if (r->slots[i])
-		return r->slots[i] - 1;
-	if (r->count == SD_NO_ID - 1 || grow_arena(r))
+	if (found)
+		return group_id(grp, k);
+	if (r->count == SD_NO_ID || grow_arena(r))
 		return SD_NO_ID;
 	uint32_t id = r->count++;
 	memcpy(r->chunks[id >> SD_CHUNK_BITS] +
 	       (size_t)(id & (SD_CHUNK - 1)) * r->state_size,
 	       state, r->state_size);
-	r->slots[i] = id + 1;
-	r->tags[i] = tag_of(h);
+	group_set(grp, k, id, tag_of(h));
 	*is_new = 1;
-	if ((size_t)r->count * 4 > (r->mask + 1) * 3 && grow_slots(r)) {
-		r->slots[i] = 0;    /* undo, so the set stays consistent */
+	if ((size_t)r->count * LOAD_DEN > (r->gmask + 1) * SD_GROUP * LOAD_NUM
+	    && grow_groups(r)) {
+		group_set(grp, k, 0, 0);  /* undo: the set stays whole */
 		r->count--;
 		*is_new = 0;
 		return SD_NO_ID;
@@ -161,13 +278,15 @@ uint32_t sd_registry_insert_hashed(sd_registry *r, const void *state,
 
 uint32_t sd_registry_find(const sd_registry *r, const void *state)
 {
-	size_t i = probe(r, state, sd_registry_hash(r, state));
-	return r->slots[i] ? r->slots[i] - 1 : SD_NO_ID;
+	size_t i;
+	if (!probe(r, state, sd_registry_hash(r, state), &i))
+		return SD_NO_ID;
+	return group_id(slot_group(r, i), (unsigned)(i % SD_GROUP));
 }
 
 size_t sd_registry_bytes(const sd_registry *r)
 {
-	return r->n_chunks * ((size_t)SD_CHUNK * r->state_size +
-	                      sizeof *r->chunks) +
-	       (r->mask + 1) * (sizeof *r->slots + sizeof *r->tags);
+	return r->n_chunks * (size_t)SD_CHUNK * r->state_size +
+	       r->chunk_cap * sizeof *r->chunks +
+	       (r->gmask + 1) * SD_GROUP_BYTES;
 }

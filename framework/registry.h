@@ -17,16 +17,28 @@
 
 typedef uint64_t (*sd_hash_fn)(void *ctx, const void *state);
 
+/* The arena is cut into chunks of SD_CHUNK states, so that it grows
+ * without copying and a small search allocates little. */
+#define SD_CHUNK_BITS 12
+#define SD_CHUNK (1u << SD_CHUNK_BITS)
+
+/* The hash set is an array of groups of SD_GROUP slots: the slots' 8-bit
+ * tags (0 for an empty slot, else 8 bits of the state's hash), then their
+ * 32-bit ids, 5 bytes a slot.  A probe reads a group's tags as one word
+ * and compares them all at once. */
+#define SD_GROUP 8
+#define SD_GROUP_BYTES (SD_GROUP * 5)
+
 typedef struct sd_registry {
 	size_t state_size;      /* bytes of one state */
 	uint32_t count;         /* states stored; ids are 0..count-1 */
 	unsigned char **chunks; /* arena: chunk k holds ids k*SD_CHUNK... */
 	size_t n_chunks;        /* chunks allocated */
-	uint32_t *slots;        /* hash set: id + 1, or 0 for empty */
-	uint8_t *tags;          /* beside each slot, 8 bits of its state's
-	                           hash: most probes past other states are
-	                           settled without touching the arena */
-	size_t mask;            /* number of slots - 1 (a power of two) */
+	size_t chunk_cap;       /* room in chunks */
+	unsigned char *groups;  /* hash set: the tags settle most probes
+	                           past other states without touching the
+	                           arena */
+	size_t gmask;           /* number of groups - 1 (a power of two) */
 	sd_hash_fn hash;        /* hash of a state (NULL: sd_hash_bytes) */
 	void *hash_ctx;         /* first argument of hash */
 } sd_registry;
@@ -45,18 +57,21 @@ void sd_registry_free(sd_registry *r);
 uint32_t sd_registry_insert(sd_registry *r, const void *state, int *is_new);
 
 /* The same, with the state's hash already computed by sd_registry_hash
- * (so that its slot could be prefetched). */
+ * (so that its group could be prefetched). */
 uint32_t sd_registry_insert_hashed(sd_registry *r, const void *state,
                                    uint64_t hash, int *is_new);
 
 /* The hash the registry uses for state. */
 uint64_t sd_registry_hash(const sd_registry *r, const void *state);
 
-/* Ask the processor to start loading the slot of a state with this hash:
+/* Ask the processor to start loading the group of a state with this hash:
  * inserting several states is faster when their cache misses overlap. */
 static inline void sd_registry_prefetch(const sd_registry *r, uint64_t hash)
 {
-	__builtin_prefetch(&r->slots[hash & r->mask]);
+	const unsigned char *grp = r->groups + (hash & r->gmask) *
+	                           SD_GROUP_BYTES;
+	__builtin_prefetch(grp);                       /* its tags */
+	__builtin_prefetch(grp + SD_GROUP_BYTES - 1);  /* the last id */
 }
 
 /* Id of state, or SD_NO_ID if it is not stored. */
@@ -66,7 +81,8 @@ uint32_t sd_registry_find(const sd_registry *r, const void *state);
 static inline const void *sd_registry_state(const sd_registry *r,
                                             uint32_t id)
 {
-	return r->chunks[id >> 16] + (size_t)(id & 0xffff) * r->state_size;
+	return r->chunks[id >> SD_CHUNK_BITS] +
+	       (size_t)(id & (SD_CHUNK - 1)) * r->state_size;
 }
 
 /* Bytes the registry holds allocated. */

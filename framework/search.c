@@ -28,7 +28,11 @@ void sd_interrupt(void)
 enum { NODE_CLOSED = 0x8000, NODE_GOAL = 0x4000, NODE_INDEX = 0x3fff };
 
 typedef struct node_data {
-	sd_cost *g;      /* cost of the best known path from the start */
+	union {          /* cost of the best known path from the start: */
+		uint16_t *g16;  /* while every g stored fits in 16 bits, */
+		sd_cost *g32;   /* after the first that does not (wide) */
+	};
+	int wide;        /* g is g32 */
 	uint32_t *parent;/* id of the predecessor on that path (SD_NO_ID) */
 	uint16_t *via;   /* index of the successor, in the parent's
 	                    expansion, | NODE_CLOSED | NODE_GOAL */
@@ -75,12 +79,29 @@ static uint64_t hash_state(void *ctx, const void *state)
 	return s->p->hash(s->self, state);
 }
 
+/* Bytes of one node's data. */
+static size_t node_bytes(const node_data *nd)
+{
+	return (nd->wide ? sizeof *nd->g32 : sizeof *nd->g16) +
+	       sizeof *nd->parent + sizeof *nd->via +
+	       (nd->h ? sizeof *nd->h : 0);
+}
+
+/* Bytes of the expansion buffers, allocated once per search. */
+static size_t buffer_bytes(const search *s)
+{
+	size_t n = s->maxs * (sizeof *s->succ + s->stride + sizeof *s->hashes);
+	if (s->tsucc)
+		n += s->maxs * (sizeof *s->tsucc + s->stride);
+	return n;
+}
+
+/* Bytes the search holds now: registry, node data, open list, buffers
+ * (what the memory limit is checked against). */
 static size_t engine_bytes(const search *s)
 {
-	size_t per = sizeof *s->nd.g + sizeof *s->nd.parent +
-	             sizeof *s->nd.via +
-	             (s->nd.h ? sizeof *s->nd.h : 0);
-	return sd_registry_bytes(&s->reg) + s->nd.cap * per + s->q.bytes;
+	return sd_registry_bytes(&s->reg) + s->nd.cap * node_bytes(&s->nd) +
+	       s->q.bytes + buffer_bytes(s);
 }
 
 /* Has a limit been reached?  Sets res->limit and says so.  Reads the
@@ -113,34 +134,85 @@ static int limit_reached(search *s)
 	return limits_hit(s);
 }
 
+/* Nodes the arrays grow by: an eighth of their room, so that growth is
+ * amortised; at least 4K, so that a small search allocates little; at
+ * most 64K, so that a big one has little slack (glibc moves big blocks
+ * with mremap, without copying). */
+static size_t nodes_step(size_t cap)
+{
+	size_t step = cap / 8;
+	return step < 4096 ? 4096 : step > 65536 ? 65536 : step;
+}
+
 /* Grow the node arrays to hold id. */
 static int nodes_reserve(node_data *nd, uint32_t id)
 {
 	if (id < nd->cap)
 		return 0;
-	/* Grow in steps of 64K nodes, not by doubling: no slack beyond one
-	 * step.  Large blocks are mmapped, and glibc's realloc moves them
-	 * with mremap, without copying. */
-	size_t n = ((size_t)id + 65536) & ~(size_t)65535;
-#define GROW(a) do { \
-		void *t = realloc(a, n * sizeof *(a)); \
+	size_t n = nd->cap + nodes_step(nd->cap);
+	if (n <= id)
+		n = (size_t)id + 1;
+#define GROW(a, size) do { \
+		void *t = realloc(a, n * (size)); \
 		if (!t) \
 			return -1; \
 		(a) = t; \
 	} while (0)
-	GROW(nd->g);
-	GROW(nd->parent);
-	GROW(nd->via);
+	GROW(nd->g16, nd->wide ? sizeof *nd->g32 : sizeof *nd->g16);
+	GROW(nd->parent, sizeof *nd->parent);
+	GROW(nd->via, sizeof *nd->via);
 	if (nd->h)
-		GROW(nd->h);
+		GROW(nd->h, sizeof *nd->h);
 #undef GROW
 	nd->cap = n;
 	return 0;
 }
 
+/* Widen g from 16 to 32 bits: the array doubles in place and is
+ * converted from the top down, each value read before the bytes it
+ * lies in are overwritten.  0, or -1 if out of memory. */
+static int nodes_widen(node_data *nd)
+{
+	unsigned char *b = realloc(nd->g16, nd->cap * sizeof *nd->g32);
+	if (!b)
+		return -1;
+	for (size_t i = nd->cap; i-- > 0;) {
+		uint16_t v;
+		memcpy(&v, b + i * sizeof v, sizeof v);
+		sd_cost w = v;
+		memcpy(b + i * sizeof w, &w, sizeof w);
+	}
+	nd->g32 = (sd_cost *)b;
+	nd->wide = 1;
+	return 0;
+}
+
+/* g of node id. */
+static inline sd_cost node_g(const node_data *nd, uint32_t id)
+{
+	return nd->wide ? nd->g32[id] : nd->g16[id];
+}
+
+/* Set g of node id (already reserved).  g is kept in 16 bits until one
+ * does not fit, as in most searches none does; then in 32.  0, or -1 if
+ * out of memory. */
+static inline int node_set_g(node_data *nd, uint32_t id, sd_cost g)
+{
+	if (!nd->wide) {
+		if (g <= UINT16_MAX) {
+			nd->g16[id] = (uint16_t)g;
+			return 0;
+		}
+		if (nodes_widen(nd))
+			return -1;
+	}
+	nd->g32[id] = g;
+	return 0;
+}
+
 static void nodes_free(node_data *nd)
 {
-	free(nd->g);
+	free(nd->g16);
 	free(nd->parent);
 	free(nd->via);
 	free(nd->h);
@@ -213,7 +285,7 @@ static int extract_plan(search *s, uint32_t goal)
 	return 0;
 }
 
-/* Hash the n kids of an expansion and prefetch their slots, so that
+/* Hash the n kids of an expansion and prefetch their groups, so that
  * the cache misses of their lookups overlap. */
 static void prepare_kids(search *s, unsigned n)
 {
@@ -255,7 +327,7 @@ static void trace_expansion(search *s, uint32_t id, sd_cost h, sd_cost f,
 {
 	const sd_stats *st = &s->res->stats;
 	sd_event ev = { .kind = SD_EV_EXPAND, .order = st->expanded, .id = id,
-	                .g = s->nd.g[id], .h = h, .f = f,
+	                .g = node_g(&s->nd, id), .h = h, .f = f,
 	                .state = sd_registry_state(&s->reg, id),
 	                .children = n,
 	                .duplicates = (unsigned)(st->duplicates -
@@ -291,7 +363,10 @@ static uint32_t bfs_child(search *s, uint32_t id, unsigned i, int *oom)
 		st->duplicates++;
 		return SD_NO_ID;
 	}
-	s->nd.g[c] = s->nd.g[id] + s->succ[i].cost;
+	if (node_set_g(&s->nd, c, node_g(&s->nd, id) + s->succ[i].cost)) {
+		*oom = 1;
+		return SD_NO_ID;
+	}
 	s->nd.parent[c] = id;
 	s->nd.via[c] = (uint16_t)i;
 	return s->succ[i].goal ? c : SD_NO_ID;
@@ -307,7 +382,7 @@ static int bfs(search *s, const unsigned char *start)
 	uint32_t root = store(s, start, &is_new), goal = SD_NO_ID;
 	if (root == SD_NO_ID)
 		return out_of_memory(s);
-	s->nd.g[root] = 0;
+	node_set_g(&s->nd, root, 0);
 	s->nd.parent[root] = SD_NO_ID;
 	s->nd.via[root] = 0;
 	if (s->p->is_goal(s->self, start))
@@ -324,7 +399,8 @@ static int bfs(search *s, const unsigned char *start)
 			goal = bfs_child(s, id, i, &oom);
 		s->nd.via[id] |= NODE_CLOSED;
 		if (s->o->trace)
-			trace_expansion(s, id, 0, s->nd.g[id], n, &before);
+			trace_expansion(s, id, 0, node_g(&s->nd, id), n,
+			                &before);
 		if (oom)
 			return out_of_memory(s);
 		if (goal != SD_NO_ID)
@@ -365,7 +441,7 @@ static sd_cost popped_h(const search *s, uint32_t id, uint32_t k1)
 	case SD_WASTAR:
 		return s->nd.h[id];
 	default:
-		return k1 - s->nd.g[id];
+		return k1 - node_g(&s->nd, id);
 	}
 }
 
@@ -374,7 +450,7 @@ static sd_cost popped_h(const search *s, uint32_t id, uint32_t k1)
 static int push(search *s, uint32_t id, sd_cost h)
 {
 	uint32_t k1, k2;
-	keys(s, s->nd.g[id], h, &k1, &k2);
+	keys(s, node_g(&s->nd, id), h, &k1, &k2);
 	if (s->nd.h)
 		s->nd.h[id] = h;
 	int rc = sd_queue_push(&s->q, k1, k2, id);
@@ -394,7 +470,7 @@ static int relax(search *s, uint32_t id, unsigned i)
 {
 	sd_stats *st = &s->res->stats;
 	const sd_succ *c = &s->succ[i];
-	sd_cost g = s->nd.g[id] + c->cost;
+	sd_cost g = node_g(&s->nd, id) + c->cost;
 	int is_new;
 	st->generated++;
 	if (c->h == SD_DEAD_END) {
@@ -406,14 +482,15 @@ static int relax(search *s, uint32_t id, unsigned i)
 		return out_of_memory(s) - 1;
 	if (!is_new) {
 		int rescore = s->o->algorithm != SD_GREEDY;
-		if (!rescore || g >= s->nd.g[k]) {
+		if (!rescore || g >= node_g(&s->nd, k)) {
 			st->duplicates++;
 			return 0;
 		}
 		if (s->nd.via[k] & NODE_CLOSED)
 			st->reopened++;
 	}
-	s->nd.g[k] = g;
+	if (node_set_g(&s->nd, k, g))
+		return out_of_memory(s) - 1;
 	s->nd.parent[k] = id;
 	s->nd.via[k] = (uint16_t)(i | (c->goal ? NODE_GOAL : 0));
 	return push(s, k, s->blind ? 0 : c->h);
@@ -428,7 +505,7 @@ static int best_first(search *s, const unsigned char *start)
 	uint32_t root = store(s, start, &is_new), k1, k2, id;
 	if (root == SD_NO_ID)
 		return out_of_memory(s);
-	s->nd.g[root] = 0;
+	node_set_g(&s->nd, root, 0);
 	s->nd.parent[root] = SD_NO_ID;
 	s->nd.via[root] = s->p->is_goal(s->self, start) ? NODE_GOAL : 0;
 	sd_cost h0 = initial_h(s, start);
@@ -846,12 +923,15 @@ static void keep_tree(search *s)
 		       sd_registry_state(&s->reg, id), s->ssz);
 		r->tree_parent[id] = s->nd.parent[id] == SD_NO_ID
 		                     ? SD_TREE_ROOT : s->nd.parent[id];
-		r->tree_g[id] = s->nd.g[id];
+		r->tree_g[id] = node_g(&s->nd, id);
 		r->tree_closed[id] = !!(s->nd.via[id] & NODE_CLOSED);
 	}
 	r->tree_n = n;
 }
 
+/* Fill in the statistics at the end of a search.  engine_bytes is the
+ * peak of the storage held: the registry and the node data only grow,
+ * so their bytes now are their peak; the open list's peak is its own. */
 static void finish_stats(search *s)
 {
 	sd_stats *st = &s->res->stats;
@@ -862,7 +942,8 @@ static void finish_stats(search *s)
 	                                       : 0;
 	st->stored = s->reg.count;
 	if (s->o->algorithm != SD_IDASTAR)
-		st->engine_bytes = engine_bytes(s);
+		st->engine_bytes = engine_bytes(s) - s->q.bytes +
+		                   s->q.peak_bytes;
 	st->bytes_per_state = st->stored ? (double)st->engine_bytes /
 	                                   st->stored : 0;
 	if (!getrusage(RUSAGE_SELF, &ru))

@@ -163,6 +163,77 @@ static void idastar_counts(void **unused)
 	graph.plugin->destroy(inst.self);
 }
 
+/* g is kept in 16 bits until a g above 65535 is stored, then widened:
+ * values stored before (A's) survive, and a wide g is improved (B is
+ * reached at 90000, then at 80000 through A). */
+static void costs_past_16_bits(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:40000 S>B:90000 S>G:100000 A>B:40000 B>G:1",
+		"start", "S", "goal", "G", NULL
+	};
+	sd_instance inst = make(kv);
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		if (all[i] == SD_IDASTAR)
+			continue;  /* no stored g */
+		sd_search_opts o = SD_SEARCH_OPTS_INIT;
+		sd_result r;
+		char err[256];
+		o.algorithm = all[i];
+		o.weight = 2;
+		o.keep_tree = 10;
+		assert_int_equal(sd_search(graph.plugin, &inst, &o, &r, err,
+		                           sizeof err), 0);
+		assert_int_equal(r.status, SD_SOLVED);
+		assert_int_equal(r.tree_n, 4);  /* S A B G, in that order */
+		assert_int_equal(r.tree_g[0], 0);
+		assert_int_equal(r.tree_g[1], 40000);
+		if (all[i] == SD_BFS || all[i] == SD_GREEDY) {
+			assert_int_equal(r.tree_g[2], 90000);
+			assert_int_equal(r.tree_g[3], 100000);
+		} else {
+			assert_int_equal(r.cost, 80001);
+			assert_int_equal(r.tree_g[2], 80000);
+			assert_int_equal(r.tree_g[3], 80001);
+		}
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
+/* On a line of 70 000 states g = the state, so g passes 65535 after
+ * 65 536 nodes: every g stored before is kept when g widens. */
+static void many_nodes_past_16_bits(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = { "line", "70000", NULL };
+	/* not astar: with h = 0 its queue would hold a stack per (f, g) */
+	static const sd_algorithm algs[] = { SD_BFS, SD_UCS, SD_GREEDY };
+	sd_instance inst = make(kv);
+	for (size_t i = 0; i < sizeof algs / sizeof *algs; i++) {
+		sd_search_opts o = SD_SEARCH_OPTS_INIT;
+		sd_result r;
+		char err[256];
+		o.algorithm = algs[i];
+		o.keep_tree = 100000;
+		assert_int_equal(sd_search(graph.plugin, &inst, &o, &r, err,
+		                           sizeof err), 0);
+		assert_int_equal(r.status, SD_SOLVED);
+		assert_int_equal(r.cost, 69999);
+		assert_int_equal(r.tree_n, 70000);
+		for (size_t id = 0; id < r.tree_n; id++) {
+			uint32_t v;
+			memcpy(&v, r.tree_states + id * 4, 4);
+			if (r.tree_g[id] != v)
+				fail_msg("%s: g of state %u is %u",
+				         names[algs[i]], v, r.tree_g[id]);
+		}
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
 /* Limits end the search cleanly with statistics. */
 static void limits(void **unused)
 {
@@ -222,6 +293,8 @@ int main(void)
 		cmocka_unit_test(start_is_goal),
 		cmocka_unit_test(reopening),
 		cmocka_unit_test(idastar_counts),
+		cmocka_unit_test(costs_past_16_bits),
+		cmocka_unit_test(many_nodes_past_16_bits),
 		cmocka_unit_test(limits),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
