@@ -104,6 +104,11 @@ static int pick_heuristic(const sd_config *c, const sd_plugin *p,
 			        "'%s'\n", sd_algorithm_name(a), c->heuristic);
 		h = SD_NO_HEURISTIC;
 	}
+	if ((a == SD_ASTAR || a == SD_IDASTAR) && h >= 0 &&
+	    !p->heuristics[h].admissible && !quiet)
+		fprintf(stderr, "searchd: note: heuristic '%s' is not "
+		        "admissible: %s's plan may not be optimal\n",
+		        c->heuristic, sd_algorithm_name(a));
 	*name = h == SD_NO_HEURISTIC ? "zero" : c->heuristic;
 	return h;
 }

@@ -60,11 +60,16 @@ typedef enum sok_model {
 /* Deadlock rules, as bits of sok.deadlocks. */
 enum {
 	SOK_DL_DEAD = 1, SOK_DL_CORNER = 2, SOK_DL_FREEZE = 4, SOK_DL_BLOCK = 8,
-	SOK_DL_CORRAL = 16, SOK_DL_ALL = 31
+	SOK_DL_CORRAL = 16, SOK_DL_CSEARCH = 32, SOK_DL_ALL = 63
 };
 
 /* Heuristics, in the order the plugin lists them. */
-enum { SOK_H_MATCHING, SOK_H_NEAREST, SOK_H_COUNT };
+enum { SOK_H_MATCHING, SOK_H_NEAREST, SOK_H_PACKING, SOK_H_COUNT };
+
+/* Weights in the packing heuristic: of one box not yet packed in order,
+ * and of one area of free cells beyond the first. */
+#define SOK_PACK_WEIGHT 100
+#define SOK_AREA_WEIGHT 30
 
 /* One instance: the level compiled to floor-index tables, plus
  * scratch buffers reused by every expansion. */
@@ -86,6 +91,10 @@ typedef struct sok {
 	sok_model model;
 	unsigned deadlocks;    /* SOK_DL_* bits */
 	int heur;              /* SOK_H_* or SD_NO_HEURISTIC */
+	int *pack_goal;        /* goals in packing order, layer by layer */
+	int *pack_end;         /* end of layer l in pack_goal */
+	int pack_layers;       /* layers in pack_goal (0: not computed) */
+	struct sok_rx *rx;     /* corral deadlock search (sok_corral.c) */
 
 	/* scratch */
 	unsigned char *occ;    /* per floor index: box here */
@@ -129,6 +138,15 @@ int sok_walk(sok *s, int from, int to, char *path, size_t len);
 /* sok_deadlock.c */
 int sok_deadlocked(sok *s, int box);
 int sok_pi_corral(sok *s, int ncand);
+int sok_label_corral(sok *s, int c, int k);
+
+/* sok_corral.c */
+int sok_corral_deadlock(sok *s, int player);
+void sok_corral_free(sok *s);
+
+/* sok_pack.c */
+int sok_packing_order(sok *s);
+int sok_packed(const sok *s);
 
 /* sok_heur.c */
 sd_cost sok_box_bound(sok *s);

@@ -318,9 +318,10 @@ void sok_board_free(sok *s)
 	              s->hused, s->fmt_from, s->fmt_to, s->fi,
 	              s->cand, s->cwalk, s->path, s->goalbits,
 	              s->bu, s->bv, s->bp, s->hsave, s->box_at,
-	              s->clab, s->cq, s->cinfo };
+	              s->clab, s->cq, s->cinfo, s->pack_goal, s->pack_end };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
+	sok_corral_free(s);
 }
 
 /* Unpack state into s->occ and *player. */

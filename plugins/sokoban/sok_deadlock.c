@@ -97,7 +97,7 @@ int sok_deadlocked(sok *s, int c)
 /* Label with k the free cells outside the player's area (s->mark of
  * the last sok_fill()) connected to cell c.  Returns 1 iff one of them
  * is a goal. */
-static int sok_label_corral(sok *s, int c, int k)
+int sok_label_corral(sok *s, int c, int k)
 {
 	int head = 0, tail = 0, goal = 0;
 	s->clab[c] = k;

@@ -157,10 +157,60 @@ static sd_cost sok_match_moved(sok *s, int b, int t)
 	return m >= SOK_UNREACH ? SD_DEAD_END : (sd_cost)m;
 }
 
+/* Number of connected areas of free cells in s->occ that still matter:
+ * with an empty goal inside or a box off its goal on the rim.  (Pockets
+ * sealed by boxes on goals do not.)  Uses s->clab and s->cq. */
+static int sok_regions(sok *s)
+{
+	int n = 0;
+	for (int c = 0; c < s->nfloor; c++)
+		s->clab[c] = -1;
+	for (int c = 0; c < s->nfloor; c++) {
+		if (s->occ[c] || s->clab[c] >= 0)
+			continue;
+		int head = 0, tail = 0, live = 0;
+		s->clab[c] = n;
+		s->cq[tail++] = c;
+		while (head < tail) {
+			int q = s->cq[head++];
+			live |= s->goal[q];
+			for (int d = 0; d < 4; d++) {
+				int r = s->nb[q * 4 + d];
+				if (r < 0)
+					continue;
+				if (s->occ[r])
+					live |= !s->goal[r];
+				else if (s->clab[r] < 0) {
+					s->clab[r] = n;
+					s->cq[tail++] = r;
+				}
+			}
+		}
+		n += live;
+	}
+	return n;
+}
+
+/* The packing estimate: the matching bound m, plus SOK_PACK_WEIGHT for
+ * every box not yet packed in order (see sok_pack.c), plus
+ * SOK_AREA_WEIGHT for every area of free cells beyond the first that
+ * still matters (boxes that cut the level into pieces are in the way:
+ * Festival's connectivity feature).  Not admissible. */
+static sd_cost sok_pack_penalty(sok *s, sd_cost m)
+{
+	if (m == SD_DEAD_END)
+		return m;
+	int n = sok_regions(s);
+	return m + (sd_cost)(s->nboxes - sok_packed(s)) * SOK_PACK_WEIGHT +
+	       (sd_cost)(n > 1 ? n - 1 : 0) * SOK_AREA_WEIGHT;
+}
+
 /* Lower bound on the pushes still needed for the boxes of s->occ under
  * the selected heuristic (0 if none), or SD_DEAD_END. */
 sd_cost sok_box_bound(sok *s)
 {
+	if (s->heur == SOK_H_PACKING)
+		return sok_pack_penalty(s, sok_match(s));
 	if (s->heur == SOK_H_MATCHING)
 		return sok_match(s);
 	s->base_h = s->heur == SOK_H_NEAREST ? sok_nearest(s) : 0;
@@ -171,6 +221,8 @@ sd_cost sok_box_bound(sok *s)
  * with the box at cell b pushed to cell t. */
 sd_cost sok_moved_bound(sok *s, int b, int t)
 {
+	if (s->heur == SOK_H_PACKING)
+		return sok_pack_penalty(s, sok_match_moved(s, b, t));
 	if (s->heur == SOK_H_MATCHING)
 		return sok_match_moved(s, b, t);
 	if (s->heur != SOK_H_NEAREST)

@@ -39,6 +39,7 @@ static int sok_parse_deadlocks(const sd_param *p, unsigned *out, char *err,
 		{ "dead-squares", SOK_DL_DEAD }, { "corner", SOK_DL_CORNER },
 		{ "freeze", SOK_DL_FREEZE }, { "block", SOK_DL_BLOCK },
 		{ "pi-corral", SOK_DL_CORRAL },
+		{ "corral-search", SOK_DL_CSEARCH },
 		{ "all", SOK_DL_ALL }, { "none", 0 },
 	};
 	const char *v = p->value;
@@ -55,8 +56,8 @@ static int sok_parse_deadlocks(const sd_param *p, unsigned *out, char *err,
 			if (i == sizeof names / sizeof names[0])
 				return sok_param_err(p, err, len, "unknown deadlock "
 				                     "rule (dead-squares, corner, "
-				                     "freeze, block, pi-corral, all, "
-				                     "none):",
+				                     "freeze, block, pi-corral, "
+				                     "corral-search, all, none):",
 				                     word);
 			*out |= names[i].bit;
 		}
@@ -208,6 +209,11 @@ static int sok_select_heuristic(void *self, int index, char *err,
 		return -1;
 	}
 	s->heur = index;
+	if (index == SOK_H_PACKING && !s->pack_layers &&
+	    sok_packing_order(s)) {
+		snprintf(err, len, "sokoban: out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -356,6 +362,8 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 {
 	int player;
 	sok_decode(s, st, &player);
+	if ((s->deadlocks & SOK_DL_CSEARCH) && sok_corral_deadlock(s, player))
+		return 0;
 	int off = sok_off_goal(s), n = sok_candidates(s, player);
 	if (s->model == SOK_PUSHES && (s->deadlocks & SOK_DL_CORRAL))
 		n = sok_pi_corral(s, n);
@@ -501,6 +509,9 @@ static const sd_heuristic_info sok_heuristics[SOK_H_COUNT] = {
 	                     "goals on push distances (Hungarian)", 1 },
 	[SOK_H_NEAREST] = { "nearest-goal", "sum of each box's push distance "
 	                    "to its nearest goal", 1 },
+	[SOK_H_PACKING] = { "packing", "matching plus penalties per box not "
+	                    "packed in the goals' order and per cut-off area "
+	                    "(fast mode)", 0 },
 };
 
 static const sd_plugin sok_plugin = {

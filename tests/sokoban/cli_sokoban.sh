@@ -17,6 +17,15 @@ out=$("$searchd" --config config/sokoban.ini --format json \
       --set search.heuristic=matching 2>&1) || fail "pushes: exit $?: $out"
 grep -q '"status":"solved"' <<<"$out" || fail "pushes json: $out"
 
+# an inadmissible heuristic under A* is solved, with a note saying so
+out=$("$searchd" --config config/sokoban.ini --set problem.cost=pushes \
+      --set search.algorithm=astar --set search.heuristic=packing 2>&1) ||
+	fail "packing: exit $?: $out"
+grep -q "heuristic 'packing' is not admissible" <<<"$out" ||
+	fail "no note on an inadmissible heuristic: $out"
+"$searchd" --config config/sokoban.ini --list-heuristics |
+	grep -Eq '^packing +no ' || fail "packing not listed as inadmissible"
+
 out=$("$searchd" --config config/sokoban.ini --set problem.colour=red 2>&1)
 [ $? -eq 2 ] || fail "unknown key: wrong exit status: $out"
 grep -q "colour" <<<"$out" || fail "unknown key not named: $out"

@@ -20,8 +20,10 @@
 
 #define MICROBAN SD_DATA_DIR "/sokoban/microban.xsb"
 #define BLOG SD_SOURCE_DIR "/config/levels/blog.txt"
+#define XSOKOBAN SD_DATA_DIR "/sokoban/xsokoban90.xsb"
 
 static sd_loaded plug;
+static uint64_t last_expanded; /* of the last solve_file() */
 
 /* ---- the independent replay checker ------------------------------------ */
 
@@ -101,14 +103,14 @@ static int chk_replay(chk *c, const char *plan, int *moves, int *pushes)
 	return 1;
 }
 
-/* Level `n` of an XSB collection whose titles are "; n" (malloc'd). */
-static char *level_from(const char *path, int n)
+/* The level of an XSB collection under the comment line `want`
+ * (malloc'd). */
+static char *level_titled(const char *path, const char *want)
 {
 	FILE *f = fopen(path, "r");
 	assert_non_null(f);
-	char line[512], want[32], *out = calloc(1, 8192);
+	char line[512], *out = calloc(1, 8192);
 	int in = 0;
-	snprintf(want, sizeof want, "; %d", n);
 	while (fgets(line, sizeof line, f)) {
 		line[strcspn(line, "\r\n")] = 0;
 		if (in && out[0] && (!line[0] || line[0] == ';'))
@@ -121,6 +123,14 @@ static char *level_from(const char *path, int n)
 	fclose(f);
 	assert_true(out[0]);
 	return out;
+}
+
+/* Level `n` of an XSB collection whose titles are "; n" (malloc'd). */
+static char *level_from(const char *path, int n)
+{
+	char want[32];
+	snprintf(want, sizeof want, "; %d", n);
+	return level_titled(path, want);
 }
 
 /* Contents of a file (malloc'd). */
@@ -195,6 +205,7 @@ static sd_status solve_file(const char *path, const run *r, char **plan,
 	if (sd_search(plug.plugin, &inst, &o, &res, err, sizeof err))
 		fail_msg("search: %s", err);
 	sd_status st = res.status;
+	last_expanded = res.stats.expanded;
 	if (st == SD_SOLVED) {
 		*plan = sd_plan_text(plug.plugin, &inst, &res);
 		assert_non_null(*plan);
@@ -518,8 +529,8 @@ static void deadlock_rules(void **unused)
 {
 	(void)unused;
 	const char *sets[] = { "none", "dead-squares", "corner", "freeze",
-	                       "block", "pi-corral", "corner freeze block",
-	                       "all" };
+	                       "block", "pi-corral", "corral-search",
+	                       "corner freeze block", "all" };
 	char *lv = level_from(MICROBAN, 6);
 	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
 		int m, p;
@@ -529,6 +540,56 @@ static void deadlock_rules(void **unused)
 		assert_int_equal(cost, 29);
 	}
 	free(lv);
+}
+
+/* A sealed corral: the box under the upper goal can only be pushed
+ * from the cell below it, and the boxes fencing that cell can only
+ * freeze.  The corral search proves it at the start (one expansion);
+ * without it the search wanders first.  Both end in "no solution". */
+static void corral_deadlock(void **unused)
+{
+	(void)unused;
+	const char *sealed = "#########\n#   .   #\n####$####\n#### ####\n"
+	                     "#  *$*  #\n# $ .   #\n#@ . .$ #\n#########\n";
+	const char *actions[] = { "pushes", NULL };
+	const char *costs[] = { "moves", "pushes" };
+	char tmp[64];
+	temp_level(sealed, tmp, sizeof tmp);
+	for (int i = 0; i < 2; i++)
+		for (int with = 0; with < 2; with++) {
+			char *plan = NULL;
+			sd_cost cost;
+			run r = { .alg = i ? SD_BFS : SD_ASTAR, .cost = costs[i],
+			          .actions = actions[i], .heur = i ? NULL : "matching",
+			          .deadlocks = with ? "all" : "dead-squares corner "
+			                       "freeze block pi-corral" };
+			assert_int_equal(solve_file(tmp, &r, &plan, &cost),
+			                 SD_UNSOLVABLE);
+			if (with)
+				assert_int_equal(last_expanded, 1);
+			else
+				assert_true(last_expanded > 1);
+		}
+	unlink(tmp);
+}
+
+/* The fast mode with the packing heuristic (goal-room order, cut-off
+ * areas) and corral deadlocks: XSokoban 2 and 9 take under 10,000
+ * expansions each (greedy on matching alone spends millions and gives
+ * up).  Plans replay. */
+static void packing_order(void **unused)
+{
+	(void)unused;
+	const char *titles[] = { ";screen.02", ";screen.09" };
+	for (int i = 0; i < 2; i++) {
+		char *lv = level_titled(XSOKOBAN, titles[i]);
+		int m, p;
+		sd_cost cost;
+		run r = { .alg = SD_GREEDY, .cost = "pushes", .heur = "packing" };
+		solve_check(lv, NULL, &r, &m, &p, &cost);
+		assert_true(last_expanded < 10000);
+		free(lv);
+	}
 }
 
 static int setup(void **unused)
@@ -558,6 +619,8 @@ int main(void)
 		cmocka_unit_test(unsolvable),
 		cmocka_unit_test(collections),
 		cmocka_unit_test(deadlock_rules),
+		cmocka_unit_test(corral_deadlock),
+		cmocka_unit_test(packing_order),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

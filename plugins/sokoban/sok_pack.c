@@ -1,0 +1,185 @@
+/*
+ * sok_pack.c -- the packing order of the goals, for the inadmissible
+ * "packing" heuristic.
+ *
+ * Many levels gather their goals in a room that must be filled from the
+ * inside out: a box parked on a goal by the entrance walls the others
+ * off.  The order is found backwards, as Festival and YASS do: start
+ * with a box on every goal and the player outside, and repeatedly take
+ * out every box that can be pulled off the goals to a cell the player
+ * could reach.  Boxes taken out in round r are packed in layer
+ * (rounds - r): the last boxes to leave are the first to go in.  Goals
+ * no box ever leaves form layer 0.  A box pulled out ignores the boxes
+ * that are not on goals, so the order is advice, never a proof.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "sok.h"
+
+/* Work space of the analysis. */
+typedef struct sok_packer {
+	sok *s;
+	unsigned char *occ;   /* per floor index: a goal box still stands */
+	unsigned char *out;   /* per floor index: the player's region */
+	unsigned char *seen;  /* nfloor * 4: box cell * 4 + player side */
+	unsigned char *reach; /* per floor index: reached by one fill */
+	int *queue, *fq;      /* BFS of pull states, flood-fill queue */
+} sok_packer;
+
+/* Flood fill from `from` over free floor (box cell `box` blocked too)
+ * into pk->reach. */
+static void sok_pack_fill(sok_packer *pk, int from, int box)
+{
+	sok *s = pk->s;
+	int head = 0, tail = 0;
+	memset(pk->reach, 0, (size_t)s->nfloor);
+	pk->reach[from] = 1;
+	pk->fq[tail++] = from;
+	while (head < tail) {
+		int c = pk->fq[head++];
+		for (int d = 0; d < 4; d++) {
+			int n = s->nb[c * 4 + d];
+			if (n >= 0 && !pk->reach[n] && !pk->occ[n] && n != box) {
+				pk->reach[n] = 1;
+				pk->fq[tail++] = n;
+			}
+		}
+	}
+}
+
+/* True iff the box on goal cell g can be pulled, other goal boxes
+ * standing, to a cell of the player's region that is not a goal.  The
+ * player starts anywhere in pk->out.  BFS over (box cell, player
+ * side). */
+static int sok_pack_leaves(sok_packer *pk, int g)
+{
+	sok *s = pk->s;
+	int head = 0, tail = 0;
+	memset(pk->seen, 0, (size_t)s->nfloor * 4);
+	pk->occ[g] = 0;
+	for (int d = 0; d < 4; d++) {
+		int p = s->nb[g * 4 + d];
+		if (p >= 0 && pk->out[p]) {
+			pk->seen[g * 4 + d] = 1;
+			pk->queue[tail++] = g * 4 + d;
+		}
+	}
+	int found = 0;
+	while (head < tail && !found) {
+		int c = pk->queue[head] >> 2, side = pk->queue[head] & 3;
+		head++;
+		sok_pack_fill(pk, s->nb[c * 4 + side], c);
+		for (int d = 0; d < 4 && !found; d++) {
+			int p = s->nb[c * 4 + d], q = p >= 0 ? s->nb[p * 4 + d] : -1;
+			if (q < 0 || !pk->reach[p] || pk->occ[q] || pk->seen[p * 4 + d])
+				continue;
+			pk->seen[p * 4 + d] = 1;
+			pk->queue[tail++] = p * 4 + d;
+			found = !s->goal[p] && pk->out[p];
+		}
+	}
+	pk->occ[g] = 1;
+	return found;
+}
+
+/* The player's region for this round: a fill from the start cell (which
+ * may itself hold a goal box) over the cells no goal box blocks. */
+static void sok_pack_region(sok_packer *pk)
+{
+	sok *s = pk->s;
+	int p = s->start_player, keep = pk->occ[p];
+	pk->occ[p] = 0;
+	sok_pack_fill(pk, p, -1);
+	pk->occ[p] = (unsigned char)keep;
+	memcpy(pk->out, pk->reach, (size_t)s->nfloor);
+}
+
+/* Take out, round by round, the boxes that can leave; round[j] gets the
+ * round goal j's box left in (-1: never).  Returns the rounds. */
+static int sok_pack_rounds(sok_packer *pk, int *round, int *leaving)
+{
+	sok *s = pk->s;
+	int rounds = 0, left = s->nboxes;
+	for (int j = 0; j < s->nboxes; j++) {
+		pk->occ[s->goals[j]] = 1;
+		round[j] = -1;
+	}
+	while (left > 0) {
+		int n = 0;
+		sok_pack_region(pk);
+		for (int j = 0; j < s->nboxes; j++)
+			if (round[j] < 0 && sok_pack_leaves(pk, s->goals[j]))
+				leaving[n++] = j;
+		if (!n)
+			break;
+		for (int i = 0; i < n; i++) {
+			round[leaving[i]] = rounds;
+			pk->occ[s->goals[leaving[i]]] = 0;
+		}
+		left -= n;
+		rounds++;
+	}
+	return rounds;
+}
+
+/* Compute s->pack_goal (the goals, first-packed layer first) and
+ * s->pack_end (pack_end[l] = end of layer l in pack_goal).  0 or -1 if
+ * out of memory. */
+int sok_packing_order(sok *s)
+{
+	int n = s->nfloor, N = s->nboxes;
+	sok_packer pk = { .s = s };
+	pk.occ = calloc((size_t)n, 1);
+	pk.out = calloc((size_t)n, 1);
+	pk.reach = calloc((size_t)n, 1);
+	pk.seen = calloc((size_t)n * 4, 1);
+	pk.queue = malloc(sizeof(int) * (size_t)n * 4);
+	pk.fq = malloc(sizeof(int) * (size_t)n);
+	int *round = malloc(sizeof(int) * (size_t)N + 1);
+	int *leaving = malloc(sizeof(int) * (size_t)N + 1);
+	s->pack_goal = malloc(sizeof(int) * (size_t)N + 1);
+	s->pack_end = malloc(sizeof(int) * ((size_t)N + 2));
+	int rc = -1;
+	if (pk.occ && pk.out && pk.reach && pk.seen && pk.queue && pk.fq &&
+	    round && leaving && s->pack_goal && s->pack_end) {
+		int rounds = sok_pack_rounds(&pk, round, leaving), k = 0;
+		/* layer 0: never left; layer l >= 1: left in round rounds - l */
+		for (int l = 0; l <= rounds; l++) {
+			for (int j = 0; j < N; j++)
+				if ((l == 0 && round[j] < 0) ||
+				    (l > 0 && round[j] == rounds - l))
+					s->pack_goal[k++] = s->goals[j];
+			s->pack_end[l] = k;
+		}
+		s->pack_layers = rounds + 1;
+		rc = 0;
+	}
+	free(pk.occ);
+	free(pk.out);
+	free(pk.reach);
+	free(pk.seen);
+	free(pk.queue);
+	free(pk.fq);
+	free(round);
+	free(leaving);
+	return rc;
+}
+
+/* Boxes of s->occ packed in order: all of layer 0, then all of layer
+ * 1, ... counting the boxes of the first layer not yet full too. */
+int sok_packed(const sok *s)
+{
+	int packed = 0, k = 0;
+	for (int l = 0; l < s->pack_layers; l++) {
+		int full = 1;
+		for (; k < s->pack_end[l]; k++) {
+			if (s->occ[s->pack_goal[k]])
+				packed++;
+			else
+				full = 0;
+		}
+		if (!full)
+			break;
+	}
+	return packed;
+}
