@@ -134,11 +134,13 @@ int sok_fill(sok *s, int from);
 int sok_reached(const sok *s, int cell);
 int sok_min_reached(sok *s, int from);
 int sok_walk(sok *s, int from, int to, char *path, size_t len);
+int sok_candidates(sok *s, int player);
 
 /* sok_deadlock.c */
 int sok_deadlocked(sok *s, int box);
 int sok_pi_corral(sok *s, int ncand);
-int sok_label_corral(sok *s, int c, int k);
+int sok_label_area(sok *s, int c, int k);
+enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
 /* sok_corral.c */
 int sok_corral_deadlock(sok *s, int player);

@@ -96,29 +96,23 @@ static int sok_rx_done(const sok *s)
 	return 1;
 }
 
-/* Add the successors of the position in s->occ with the player's area
- * filled (sok_fill); -1 if the store overflows. */
-static int sok_rx_expand(sok *s, unsigned char *child)
+/* Add the successors of the position in s->occ, whose n pushes are
+ * listed in s->cand; -1 if the store overflows. */
+static int sok_rx_expand(sok *s, int n, unsigned char *child)
 {
-	for (int b = 0; b < s->nfloor; b++) {
-		if (!s->occ[b])
-			continue;
-		for (int d = 0; d < 4; d++) {
-			int p = s->nb[b * 4 + (d ^ 1)], t = s->nb[b * 4 + d];
-			if (p < 0 || t < 0 || s->occ[t] || !sok_reached(s, p))
-				continue;
-			s->occ[b] = 0;
-			s->occ[t] = 1;
-			int rc = 0;
-			if (!sok_deadlocked(s, t)) {
-				sok_encode(s, sok_min_reached(s, b), child);
-				rc = sok_rx_add(s, child);
-			}
-			s->occ[t] = 0;
-			s->occ[b] = 1;
-			if (rc < 0)
-				return -1;
+	for (int i = 0; i < n; i++) {
+		int b = s->cand[i] >> 2, t = s->nb[b * 4 + (s->cand[i] & 3)];
+		int rc = 0;
+		s->occ[b] = 0;
+		s->occ[t] = 1;
+		if (!sok_deadlocked(s, t)) {
+			sok_encode(s, sok_min_reached(s, b), child);
+			rc = sok_rx_add(s, child);
 		}
+		s->occ[t] = 0;
+		s->occ[b] = 1;
+		if (rc < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -138,11 +132,11 @@ static int sok_rx_run(sok *s, int k, unsigned char *buf)
 		sok_decode(s, rx->pos + (size_t)i * s->state_size, &pl);
 		if (sok_rx_done(s))
 			return 0;
-		sok_fill(s, pl);
+		int n = sok_candidates(s, pl);
 		for (int c = 0; c < s->nfloor; c++)
 			if (s->clab[c] == k && sok_reached(s, c) && !s->occ[c])
 				return 0;
-		if (sok_rx_expand(s, buf) < 0)
+		if (sok_rx_expand(s, n, buf) < 0)
 			return 0;
 	}
 	return 1;
@@ -208,7 +202,7 @@ static int sok_rx_keep(sok *s, int k)
 
 /* True iff the position in s->occ, player at `player`, is a corral
  * deadlock (see the top of the file).  s->occ is left as it was; the
- * player's fill (sok_fill) is not. */
+ * player's fill (sok_fill), s->cand and s->clab are not. */
 int sok_corral_deadlock(sok *s, int player)
 {
 	if (!s->rx && sok_rx_alloc(s))
@@ -221,7 +215,7 @@ int sok_corral_deadlock(sok *s, int player)
 		s->clab[c] = -1;
 	for (int c = 0; c < s->nfloor; c++)
 		if (!s->occ[c] && s->clab[c] < 0 && !sok_reached(s, c))
-			sok_label_corral(s, c, ncorral++);
+			sok_label_area(s, c, ncorral++);
 	for (int k = 0; k < ncorral && !dead; k++) {
 		int n = sok_rx_keep(s, k);
 		if (!n)

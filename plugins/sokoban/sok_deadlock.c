@@ -94,26 +94,33 @@ int sok_deadlocked(sok *s, int c)
 	return 0;
 }
 
-/* Label with k the free cells outside the player's area (s->mark of
- * the last sok_fill()) connected to cell c.  Returns 1 iff one of them
- * is a goal. */
-int sok_label_corral(sok *s, int c, int k)
+/* Label with k the free cells connected to cell c (in s->clab, which
+ * must hold -1 for cells not yet labelled).  Returns SOK_AREA_GOAL if
+ * one of them is a goal, | SOK_AREA_BOX if a box off its goal borders
+ * them. */
+int sok_label_area(sok *s, int c, int k)
 {
-	int head = 0, tail = 0, goal = 0;
+	int head = 0, tail = 0, what = 0;
 	s->clab[c] = k;
 	s->cq[tail++] = c;
 	while (head < tail) {
 		int q = s->cq[head++];
-		goal |= s->goal[q];
+		if (s->goal[q])
+			what |= SOK_AREA_GOAL;
 		for (int d = 0; d < 4; d++) {
 			int n = s->nb[q * 4 + d];
-			if (n >= 0 && !s->occ[n] && s->clab[n] < 0) {
+			if (n < 0)
+				continue;
+			if (s->occ[n]) {
+				if (!s->goal[n])
+					what |= SOK_AREA_BOX;
+			} else if (s->clab[n] < 0) {
 				s->clab[n] = k;
 				s->cq[tail++] = n;
 			}
 		}
 	}
-	return goal;
+	return what;
 }
 
 /* True iff the box at f touches corral k. */
@@ -191,7 +198,7 @@ int sok_pi_corral(sok *s, int ncand)
 	for (int c = 0; c < s->nfloor; c++) {
 		if (s->occ[c] || s->clab[c] >= 0 || sok_reached(s, c))
 			continue;
-		s->cinfo[3 * k] = sok_label_corral(s, c, k);
+		s->cinfo[3 * k] = sok_label_area(s, c, k) & SOK_AREA_GOAL;
 		s->cinfo[3 * k + 1] = s->cinfo[3 * k + 2] = 0;
 		k++;
 	}

@@ -162,32 +162,12 @@ static sd_cost sok_match_moved(sok *s, int b, int t)
  * sealed by boxes on goals do not.)  Uses s->clab and s->cq. */
 static int sok_regions(sok *s)
 {
-	int n = 0;
+	int n = 0, k = 0;
 	for (int c = 0; c < s->nfloor; c++)
 		s->clab[c] = -1;
-	for (int c = 0; c < s->nfloor; c++) {
-		if (s->occ[c] || s->clab[c] >= 0)
-			continue;
-		int head = 0, tail = 0, live = 0;
-		s->clab[c] = n;
-		s->cq[tail++] = c;
-		while (head < tail) {
-			int q = s->cq[head++];
-			live |= s->goal[q];
-			for (int d = 0; d < 4; d++) {
-				int r = s->nb[q * 4 + d];
-				if (r < 0)
-					continue;
-				if (s->occ[r])
-					live |= !s->goal[r];
-				else if (s->clab[r] < 0) {
-					s->clab[r] = n;
-					s->cq[tail++] = r;
-				}
-			}
-		}
-		n += live;
-	}
+	for (int c = 0; c < s->nfloor; c++)
+		if (!s->occ[c] && s->clab[c] < 0)
+			n += sok_label_area(s, c, k++) != 0;
 	return n;
 }
 

@@ -334,27 +334,6 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
 	return (unsigned)k;
 }
 
-/* List the pushes open to the player at `player`: s->cand gets
- * box * 4 + dir and s->cwalk the walk before the push.  Returns how
- * many. */
-static int sok_candidates(sok *s, int player)
-{
-	int k = 0;
-	sok_fill(s, player);
-	for (int b = 0; b < s->nfloor; b++) {
-		if (!s->occ[b])
-			continue;
-		for (int d = 0; d < 4; d++) {
-			int p = s->nb[b * 4 + (d ^ 1)], t = s->nb[b * 4 + d];
-			if (p < 0 || t < 0 || s->occ[t] || !sok_reached(s, p))
-				continue;
-			s->cand[k] = b * 4 + d;
-			s->cwalk[k++] = s->dist[p];
-		}
-	}
-	return k;
-}
-
 /* The push models: one successor per push the player can reach. */
 static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
                                   sd_succ *succ, unsigned char *states,
