@@ -32,17 +32,23 @@ static sd_instance make(const char *const *kv)
 	return inst;
 }
 
+/* Run one search with options o; the test fails if it cannot start. */
+static sd_result search_with(sd_instance *inst, const sd_search_opts *o)
+{
+	sd_result r;
+	char err[256];
+	if (sd_search(graph.plugin, inst, o, &r, err, sizeof err))
+		fail_msg("%s: %s", names[o->algorithm], err);
+	return r;
+}
+
 static sd_result solve(sd_instance *inst, sd_algorithm a, int heuristic)
 {
 	sd_search_opts o = SD_SEARCH_OPTS_INIT;
-	sd_result r;
-	char err[256];
 	o.algorithm = a;
 	o.heuristic = heuristic;
 	o.weight = 2;
-	if (sd_search(graph.plugin, inst, &o, &r, err, sizeof err))
-		fail_msg("%s: %s", names[a], err);
-	return r;
+	return search_with(inst, &o);
 }
 
 /* The plan, as the plugin formats it, must be exactly want. */
@@ -178,13 +184,10 @@ static void costs_past_16_bits(void **unused)
 		if (all[i] == SD_IDASTAR)
 			continue;  /* no stored g */
 		sd_search_opts o = SD_SEARCH_OPTS_INIT;
-		sd_result r;
-		char err[256];
 		o.algorithm = all[i];
 		o.weight = 2;
 		o.keep_tree = 10;
-		assert_int_equal(sd_search(graph.plugin, &inst, &o, &r, err,
-		                           sizeof err), 0);
+		sd_result r = search_with(&inst, &o);
 		assert_int_equal(r.status, SD_SOLVED);
 		assert_int_equal(r.tree_n, 4);  /* S A B G, in that order */
 		assert_int_equal(r.tree_g[0], 0);
@@ -213,12 +216,9 @@ static void many_nodes_past_16_bits(void **unused)
 	sd_instance inst = make(kv);
 	for (size_t i = 0; i < sizeof algs / sizeof *algs; i++) {
 		sd_search_opts o = SD_SEARCH_OPTS_INIT;
-		sd_result r;
-		char err[256];
 		o.algorithm = algs[i];
 		o.keep_tree = 100000;
-		assert_int_equal(sd_search(graph.plugin, &inst, &o, &r, err,
-		                           sizeof err), 0);
+		sd_result r = search_with(&inst, &o);
 		assert_int_equal(r.status, SD_SOLVED);
 		assert_int_equal(r.cost, 69999);
 		assert_int_equal(r.tree_n, 70000);
@@ -242,20 +242,17 @@ static void limits(void **unused)
 	sd_instance inst = make(kv);
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
 		sd_search_opts o = SD_SEARCH_OPTS_INIT;
-		sd_result r;
-		char err[256];
 		o.algorithm = all[i];
 		o.heuristic = SD_NO_HEURISTIC;
 		o.node_limit = 5000;
-		assert_int_equal(sd_search(graph.plugin, &inst, &o, &r, err,
-		                           sizeof err), 0);
+		sd_result r = search_with(&inst, &o);
 		assert_int_equal(r.status, SD_LIMIT);
 		assert_string_equal(r.limit, "nodes");
 		assert_int_equal(r.stats.expanded, 5000);
 		sd_result_free(&r);
 		o.node_limit = 0;
 		o.time_limit = 1e-6;
-		sd_search(graph.plugin, &inst, &o, &r, err, sizeof err);
+		r = search_with(&inst, &o);
 		assert_int_equal(r.status, SD_LIMIT);
 		assert_string_equal(r.limit, "time");
 		sd_result_free(&r);
@@ -263,7 +260,7 @@ static void limits(void **unused)
 			continue;  /* IDA* keeps no states */
 		o.time_limit = 0;
 		o.memory_limit = 4 << 20;
-		sd_search(graph.plugin, &inst, &o, &r, err, sizeof err);
+		r = search_with(&inst, &o);
 		assert_int_equal(r.status, SD_LIMIT);
 		assert_string_equal(r.limit, "memory");
 		assert_true(r.stats.stored > 1000);
