@@ -34,7 +34,7 @@ struct sok_rx {
 	                         its verdict (0 unused, 1 open, 2 dead) */
 };
 
-/* Allocate s->rx.  0 or -1. */
+/* Allocate s->rx.  0, or -1 (and s->rx NULL) if out of memory. */
 static int sok_rx_alloc(sok *s)
 {
 	struct sok_rx *rx = calloc(1, sizeof *rx);
@@ -45,7 +45,10 @@ static int sok_rx_alloc(sok *s)
 	rx->keep = malloc(sizeof(int) * (size_t)s->nfloor);
 	rx->cache = calloc(SOK_CORRAL_CACHE, s->state_size + 1);
 	s->rx = rx;
-	return rx->pos && rx->save && rx->keep && rx->cache ? 0 : -1;
+	if (rx->pos && rx->save && rx->keep && rx->cache)
+		return 0;
+	sok_corral_free(s);
+	return -1;
 }
 
 /* Free what sok_rx_alloc() made (NULL is fine). */
