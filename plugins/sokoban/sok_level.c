@@ -266,9 +266,12 @@ static int sok_build_grid(const sok_line *lines, const sok_block *b,
 	}
 	if (!player_line)
 		return sok_errf(err, errlen, name, line0, "no player");
-	if (boxes != goals || boxes == 0)
-		return sok_errf(err, errlen, name, line0,
-		                "%d boxes but %d goals", boxes, goals);
+	if (boxes == 0)
+		return sok_errf(err, errlen, name, line0, "no boxes");
+	if (boxes != goals)
+		return sok_errf(err, errlen, name, line0, "%d box%s but %d "
+		                "goal%s", boxes, boxes == 1 ? "" : "es", goals,
+		                goals == 1 ? "" : "s");
 	return 0;
 }
 

@@ -430,7 +430,10 @@ static void level_errors(void **unused)
 	expect_error("#####\n#@$.#\n#  @#\n#####\n", NULL, NULL,
 	             ":3: two players (first at line 2)");
 	expect_error("#####\n#@$.#\n#$  #\n#####\n", NULL, NULL,
-	             ":1: 2 boxes but 1 goals");
+	             ":1: 2 boxes but 1 goal");
+	expect_error("#####\n#@  #\n#####\n", NULL, NULL, ":1: no boxes");
+	expect_error("#####\n#@$.#\n#. .#\n#####\n", NULL, NULL,
+	             ":1: 1 box but 3 goals");
 	expect_error("#####\n#@$.#\n#x  #\n#####\n", NULL, NULL,
 	             ":3: unknown character 'x'");
 	expect_error("#####\n#@$.\n#####\n", NULL, NULL,
