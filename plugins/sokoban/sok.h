@@ -140,6 +140,7 @@ int sok_candidates(sok *s, int player);
 int sok_deadlocked(sok *s, int box);
 int sok_pi_corral(sok *s, int ncand);
 int sok_label_area(sok *s, int c, int k);
+int sok_label_areas(sok *s, int outside);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
 /* sok_corral.c */

@@ -211,14 +211,10 @@ int sok_corral_deadlock(sok *s, int player)
 	if (!s->rx && sok_rx_alloc(s))
 		return 0;
 	struct sok_rx *rx = s->rx;
-	int ncorral = 0, dead = 0;
+	int dead = 0;
 	memcpy(rx->save, s->occ, (size_t)s->nfloor);
 	sok_fill(s, player);
-	for (int c = 0; c < s->nfloor; c++)
-		s->clab[c] = -1;
-	for (int c = 0; c < s->nfloor; c++)
-		if (!s->occ[c] && s->clab[c] < 0 && !sok_reached(s, c))
-			sok_label_area(s, c, ncorral++);
+	int ncorral = sok_label_areas(s, 1);
 	for (int k = 0; k < ncorral && !dead; k++) {
 		int n = sok_rx_keep(s, k);
 		if (!n)

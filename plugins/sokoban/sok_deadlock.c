@@ -123,6 +123,25 @@ int sok_label_area(sok *s, int c, int k)
 	return what;
 }
 
+/* Label the areas of free cells (only those the last sok_fill() did not
+ * reach, if outside) 0, 1, ... in s->clab (-1 elsewhere) and give each
+ * area k a record s->cinfo[3k .. 3k+2] = { its SOK_AREA_* flags, 0, 0 }.
+ * Returns the number of areas. */
+int sok_label_areas(sok *s, int outside)
+{
+	int k = 0;
+	for (int c = 0; c < s->nfloor; c++)
+		s->clab[c] = -1;
+	for (int c = 0; c < s->nfloor; c++) {
+		if (s->occ[c] || s->clab[c] >= 0 || (outside && sok_reached(s, c)))
+			continue;
+		s->cinfo[3 * k] = sok_label_area(s, c, k);
+		s->cinfo[3 * k + 1] = s->cinfo[3 * k + 2] = 0;
+		k++;
+	}
+	return k;
+}
+
 /* True iff the box at f touches corral k. */
 static int sok_fences(const sok *s, int f, int k)
 {
@@ -142,14 +161,14 @@ static int sok_fixed(const sok *s, int c, int k)
 }
 
 /* Judge the box at f as a fence box of corral k, updating the corral's
- * record c = { work, pushes into it, failed }.  The conditions must
+ * record c = { work, pushes into it, failed } (work: the area's
+ * SOK_AREA_* flags, set by sok_label_areas()).  The conditions must
  * hold until a fence box moves, not only now:  I: the box can never be
  * pushed out of the corral (blocked by a wall or another fence box);
  * P: every push of it into the corral is blocked the same way or open
  * now (the player reaches the cell behind the box). */
 static void sok_judge_fence(sok *s, int f, int k, int *c)
 {
-	c[0] |= !s->goal[f];
 	for (int d = 0; d < 4; d++) {
 		int t = s->nb[f * 4 + d], p = s->nb[f * 4 + (d ^ 1)];
 		if (sok_fixed(s, t, k) || sok_fixed(s, p, k))
@@ -162,7 +181,7 @@ static void sok_judge_fence(sok *s, int f, int k, int *c)
 }
 
 /* Judge every fence box of every corral (labels 0..n-1 in s->clab;
- * records of 3 ints each in s->cinfo, work preset to "has a goal"). */
+ * records of 3 ints each in s->cinfo from sok_label_areas()). */
 static void sok_judge_corrals(sok *s)
 {
 	for (int f = 0; f < s->nfloor; f++) {
@@ -192,16 +211,7 @@ static void sok_judge_corrals(sok *s)
  * Returns how many remain. */
 int sok_pi_corral(sok *s, int ncand)
 {
-	int best = -1, k = 0;
-	for (int c = 0; c < s->nfloor; c++)
-		s->clab[c] = -1;
-	for (int c = 0; c < s->nfloor; c++) {
-		if (s->occ[c] || s->clab[c] >= 0 || sok_reached(s, c))
-			continue;
-		s->cinfo[3 * k] = sok_label_area(s, c, k) & SOK_AREA_GOAL;
-		s->cinfo[3 * k + 1] = s->cinfo[3 * k + 2] = 0;
-		k++;
-	}
+	int best = -1, k = sok_label_areas(s, 1);
 	if (k == 0)
 		return ncand;
 	sok_judge_corrals(s);

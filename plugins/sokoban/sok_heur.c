@@ -159,15 +159,12 @@ static sd_cost sok_match_moved(sok *s, int b, int t)
 
 /* Number of connected areas of free cells in s->occ that still matter:
  * with an empty goal inside or a box off its goal on the rim.  (Pockets
- * sealed by boxes on goals do not.)  Uses s->clab and s->cq. */
+ * sealed by boxes on goals do not.)  Uses s->clab, s->cq, s->cinfo. */
 static int sok_regions(sok *s)
 {
-	int n = 0, k = 0;
-	for (int c = 0; c < s->nfloor; c++)
-		s->clab[c] = -1;
-	for (int c = 0; c < s->nfloor; c++)
-		if (!s->occ[c] && s->clab[c] < 0)
-			n += sok_label_area(s, c, k++) != 0;
+	int n = 0, k = sok_label_areas(s, 0);
+	for (int i = 0; i < k; i++)
+		n += s->cinfo[3 * i] != 0;
 	return n;
 }
 
