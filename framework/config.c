@@ -24,7 +24,7 @@ const char *const sd_config_keys[] = {
 static const char *const alg_names[] = {
 	[SD_BFS] = "bfs", [SD_UCS] = "ucs", [SD_ASTAR] = "astar",
 	[SD_WASTAR] = "wastar", [SD_GREEDY] = "greedy",
-	[SD_IDASTAR] = "idastar",
+	[SD_IDASTAR] = "idastar", [SD_FESS] = "fess",
 };
 
 int sd_algorithm_from_name(const char *name)
@@ -358,7 +358,7 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 	return 0;
 bad:;
 	static const struct { const char *key, *want; } wants[] = {
-		{ "algorithm", "bfs, ucs, astar, wastar, greedy or idastar" },
+		{ "algorithm", "bfs, ucs, astar, wastar, greedy, idastar or fess" },
 		{ "weight", "a number >= 1" },
 		{ "time_limit", "a number of seconds, 0 for none" },
 		{ "node_limit", "a whole number of expansions, 0 for none" },

@@ -16,7 +16,8 @@
 
 typedef struct sd_loaded {
 	void *handle;            /* from dlopen */
-	const sd_plugin *plugin; /* the descriptor */
+	const sd_plugin *plugin; /* a copy of its descriptor, as long as this
+	                            host's: fields of newer minors zero */
 	char *path;              /* the file it was loaded from */
 } sd_loaded;
 
@@ -47,6 +48,8 @@ typedef enum sd_algorithm {
 	SD_WASTAR,  /* weighted A*: f = g + weight * h */
 	SD_GREEDY,  /* greedy best-first: order by h */
 	SD_IDASTAR, /* iterative-deepening A* */
+	SD_FESS,    /* feature-space search: greedy by h within cells of
+	               equal plugin features, the cells taken in turn */
 } sd_algorithm;
 
 typedef enum sd_status {

@@ -16,6 +16,13 @@ static int error(char *err, size_t len, const char *fmt, const char *a,
 	return -1;
 }
 
+/* Bytes of a descriptor of ABI minor version `minor`: each minor
+ * appends fields to the one before. */
+static size_t descriptor_size(unsigned minor)
+{
+	return minor == 0 ? offsetof(sd_plugin, features) : sizeof(sd_plugin);
+}
+
 /* Refuse a descriptor this host cannot use: another ABI major, a newer
  * minor, or one too short to hold the fields of its version. */
 static int check_abi(const sd_plugin *p, const char *path, char *err,
@@ -28,7 +35,7 @@ static int check_abi(const sd_plugin *p, const char *path, char *err,
 		         SD_ABI_MINOR);
 		return -1;
 	}
-	if (p->size < sizeof(sd_plugin))
+	if (p->size < descriptor_size(p->abi_minor))
 		return error(err, len, "plugin '%s' has a truncated descriptor%s",
 		             path, "");
 	if (!p->name || !p->create || !p->destroy || !p->initial ||
@@ -73,8 +80,17 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 		dlclose(h);
 		return -1;
 	}
+	/* A copy as long as this host's descriptor, the fields of later
+	 * minor versions zero, so that the engine may read every field. */
+	sd_plugin *copy = calloc(1, sizeof *copy);
+	if (!copy) {
+		dlclose(h);
+		return error(err, len, "out of memory loading plugin '%s'%s",
+		             path, "");
+	}
+	memcpy(copy, p, p->size < sizeof *copy ? p->size : sizeof *copy);
 	out->handle = h;
-	out->plugin = p;
+	out->plugin = copy;
 	out->path = strdup(path);
 	return 0;
 }
@@ -105,6 +121,7 @@ void sd_unload_plugin(sd_loaded *p)
 {
 	if (p->handle)
 		dlclose(p->handle);
+	free((void *)p->plugin);
 	free(p->path);
 	memset(p, 0, sizeof *p);
 }

@@ -4,8 +4,10 @@
  *
  * bfs            FIFO over the registry's insertion order
  * ucs/astar/...  best-first over a bucket queue (best_first below)
+ * fess           the same loop over feature cells taken in turn
  * idastar        depth-first with an explicit stack, no registry
  */
+#include "cells.h"
 #include "engine.h"
 #include "queue.h"
 #include "registry.h"
@@ -51,7 +53,9 @@ typedef struct search {
 	int blind;              /* no heuristic: h is always 0 */
 	sd_registry reg;
 	node_data nd;
-	sd_queue q;
+	sd_queue q;             /* the open list, or for fess: */
+	sd_cells cells;         /* the open list by feature cell */
+	uint32_t feat[SD_MAX_FEATURES]; /* features() of one state */
 	sd_succ *succ;          /* expansion buffer */
 	unsigned char *kids;    /* maxs states, stride bytes each */
 	uint64_t *hashes;       /* the registry's hash of each kid */
@@ -101,7 +105,7 @@ static size_t buffer_bytes(const search *s)
 static size_t engine_bytes(const search *s)
 {
 	return sd_registry_bytes(&s->reg) + s->nd.cap * node_bytes(&s->nd) +
-	       s->q.bytes + buffer_bytes(s);
+	       s->q.bytes + s->cells.bytes + buffer_bytes(s);
 }
 
 /* Has a limit been reached?  Sets res->limit and says so.  Reads the
@@ -420,6 +424,7 @@ static void keys(const search *s, sd_cost g, sd_cost h, uint32_t *k1,
 		*k1 = g, *k2 = 0;
 		break;
 	case SD_GREEDY:
+	case SD_FESS:
 		*k1 = h, *k2 = 0;
 		break;
 	case SD_WASTAR:
@@ -437,6 +442,7 @@ static sd_cost popped_h(const search *s, uint32_t id, uint32_t k1)
 	case SD_UCS:
 		return 0;
 	case SD_GREEDY:
+	case SD_FESS:
 		return k1;
 	case SD_WASTAR:
 		return s->nd.h[id];
@@ -453,15 +459,35 @@ static int push(search *s, uint32_t id, sd_cost h)
 	keys(s, node_g(&s->nd, id), h, &k1, &k2);
 	if (s->nd.h)
 		s->nd.h[id] = h;
-	int rc = sd_queue_push(&s->q, k1, k2, id);
+	int rc;
+	if (s->o->algorithm == SD_FESS) {
+		unsigned n = s->p->features(s->self,
+		                            sd_registry_state(&s->reg, id), s->feat);
+		if (n != s->cells.nf)
+			return fail(s, "the plugin's features() returned a "
+			            "different number of values for another state");
+		rc = sd_cells_push(&s->cells, s->feat, k1, id);
+	} else {
+		rc = sd_queue_push(&s->q, k1, k2, id);
+	}
 	if (rc == -2)
 		return fail(s, "an f value is too large for the bucket queue "
 		            "(costs or heuristic values too big)");
 	if (rc)
 		return out_of_memory(s) - 1;
-	if (s->q.size > s->res->stats.peak_open)
-		s->res->stats.peak_open = s->q.size;
+	uint64_t open = s->q.size + s->cells.size;
+	if (open > s->res->stats.peak_open)
+		s->res->stats.peak_open = open;
 	return 0;
+}
+
+/* Take the next node off the open list: its id and primary key. */
+static int pop(search *s, uint32_t *k1, uint32_t *id)
+{
+	uint32_t k2;
+	if (s->o->algorithm == SD_FESS)
+		return sd_cells_pop(&s->cells, k1, id, &k2);
+	return sd_queue_pop(&s->q, k1, &k2, id);
 }
 
 /* Look at successor i of node id: store it, or improve the stored copy
@@ -481,7 +507,8 @@ static int relax(search *s, uint32_t id, unsigned i)
 	if (k == SD_NO_ID)
 		return out_of_memory(s) - 1;
 	if (!is_new) {
-		int rescore = s->o->algorithm != SD_GREEDY;
+		int rescore = s->o->algorithm != SD_GREEDY &&
+		              s->o->algorithm != SD_FESS;
 		if (!rescore || g >= node_g(&s->nd, k)) {
 			st->duplicates++;
 			return 0;
@@ -496,13 +523,13 @@ static int relax(search *s, uint32_t id, unsigned i)
 	return push(s, k, s->blind ? 0 : c->h);
 }
 
-/* Best-first search (ucs, astar, wastar, greedy): pop, goal test,
+/* Best-first search (ucs, astar, wastar, greedy, fess): pop, goal test,
  * expand, duplicate check, push.  Goal test at expansion, so that with
  * an admissible heuristic the plan is optimal. */
 static int best_first(search *s, const unsigned char *start)
 {
 	int is_new;
-	uint32_t root = store(s, start, &is_new), k1, k2, id;
+	uint32_t root = store(s, start, &is_new), k1, id;
 	if (root == SD_NO_ID)
 		return out_of_memory(s);
 	node_set_g(&s->nd, root, 0);
@@ -515,7 +542,7 @@ static int best_first(search *s, const unsigned char *start)
 	}
 	if (push(s, root, h0))
 		return s->res->limit ? 0 : -1;
-	while (sd_queue_pop(&s->q, &k1, &k2, &id)) {
+	while (pop(s, &k1, &id)) {
 		if (s->nd.via[id] & NODE_CLOSED)
 			continue;  /* a stale entry: a better one was popped */
 		if (s->nd.via[id] & NODE_GOAL)
@@ -943,7 +970,8 @@ static void finish_stats(search *s)
 	st->stored = s->reg.count;
 	if (s->o->algorithm != SD_IDASTAR)
 		st->engine_bytes = engine_bytes(s) - s->q.bytes +
-		                   s->q.peak_bytes;
+		                   s->q.peak_bytes - s->cells.bytes +
+		                   s->cells.peak_bytes;
 	st->bytes_per_state = st->stored ? (double)st->engine_bytes /
 	                                   st->stored : 0;
 	if (!getrusage(RUSAGE_SELF, &ru))
@@ -966,6 +994,21 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 		                "or successor count");
 	if (o->algorithm == SD_WASTAR && !(o->weight >= 1))
 		return bad_opts(err, errlen, "weight must be at least 1");
+	if (o->algorithm == SD_FESS) {
+		if (!p->features)
+			return bad_opts(err, errlen, "algorithm fess needs "
+			                "features() from the plugin, and this "
+			                "one has none");
+		unsigned char *st = calloc(1, s.ssz);
+		unsigned nf = st ? (p->initial(inst->self, st),
+		                    p->features(inst->self, st, s.feat)) : 0;
+		free(st);
+		if (!st)
+			return bad_opts(err, errlen, "out of memory");
+		if (sd_cells_init(&s.cells, nf) || nf > SD_MAX_FEATURES)
+			return bad_opts(err, errlen, "the plugin's features() "
+			                "returned no values or too many");
+	}
 	s.stride = (s.ssz + 7) & ~(size_t)7;
 	s.blind = o->heuristic == SD_NO_HEURISTIC || o->algorithm == SD_BFS ||
 	          o->algorithm == SD_UCS;
@@ -1014,6 +1057,7 @@ out:
 	free(s.hashes);
 	nodes_free(&s.nd);
 	sd_queue_free(&s.q);
+	sd_cells_free(&s.cells);
 	sd_registry_free(&s.reg);
 	return rc;
 }

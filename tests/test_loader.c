@@ -64,8 +64,37 @@ static void wrong_abi(void **unused)
 	(void)unused;
 	load_fails_with(DIR "/badabi.so", "is built for ABI 2.0",
 	                "searchd supports 1.x");
-	load_fails_with(DIR "/newminor.so", "is built for ABI 1.1",
+	load_fails_with(DIR "/newminor.so", "is built for ABI 1.2",
 	                "newminor.so");
+}
+
+/* An ABI 1.0 plugin loads; the 1.1 fields read as NULL, whatever lies
+ * past its descriptor; fess refuses it for want of features(). */
+static void older_minor(void **unused)
+{
+	(void)unused;
+	sd_loaded l;
+	sd_instance inst;
+	sd_result r;
+	char err[1024];
+	assert_int_equal(sd_load_plugin(DIR "/oldminor.so", &l, err,
+	                                sizeof err), 0);
+	assert_string_equal(l.plugin->name, "oldminor");
+	assert_null(l.plugin->features);
+	assert_int_equal(sd_create_instance(l.plugin, NULL, 0, &inst, err,
+	                                    sizeof err), 0);
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	o.algorithm = SD_FESS;
+	assert_int_equal(sd_search(l.plugin, &inst, &o, &r, err, sizeof err),
+	                 -1);
+	assert_non_null(strstr(err, "fess needs features()"));
+	o.algorithm = SD_BFS;
+	assert_int_equal(sd_search(l.plugin, &inst, &o, &r, err, sizeof err),
+	                 0);
+	assert_int_equal(r.status, SD_UNSOLVABLE);
+	sd_result_free(&r);
+	l.plugin->destroy(inst.self);
+	sd_unload_plugin(&l);
 }
 
 static void not_a_shared_object(void **unused)
@@ -82,6 +111,7 @@ int main(void)
 		cmocka_unit_test(missing_file),
 		cmocka_unit_test(missing_entry),
 		cmocka_unit_test(wrong_abi),
+		cmocka_unit_test(older_minor),
 		cmocka_unit_test(not_a_shared_object),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -155,6 +155,7 @@ int sok_packed(const sok *s);
 sd_cost sok_box_bound(sok *s);
 sd_cost sok_moved_bound(sok *s, int b, int t);
 sd_cost sok_player_bound(const sok *s, int player);
+int sok_live_areas(sok *s);
 int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
                      int *p, int *way, int64_t *minv, unsigned char *used);
 

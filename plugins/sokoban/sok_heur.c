@@ -160,7 +160,7 @@ static sd_cost sok_match_moved(sok *s, int b, int t)
 /* Number of connected areas of free cells in s->occ that still matter:
  * with an empty goal inside or a box off its goal on the rim.  (Pockets
  * sealed by boxes on goals do not.)  Uses s->clab, s->cq, s->cinfo. */
-static int sok_regions(sok *s)
+int sok_live_areas(sok *s)
 {
 	int n = 0, k = sok_label_areas(s, 0);
 	for (int i = 0; i < k; i++)
@@ -177,7 +177,7 @@ static sd_cost sok_pack_penalty(sok *s, sd_cost m)
 {
 	if (m == SD_DEAD_END)
 		return m;
-	int n = sok_regions(s);
+	int n = sok_live_areas(s);
 	return m + (sd_cost)(s->nboxes - sok_packed(s)) * SOK_PACK_WEIGHT +
 	       (sd_cost)(n > 1 ? n - 1 : 0) * SOK_AREA_WEIGHT;
 }

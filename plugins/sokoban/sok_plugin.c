@@ -256,6 +256,22 @@ static sd_cost sok_heuristic(void *self, const void *state)
 	return h;
 }
 
+/* The features of a position for the feature-space search (Festival's
+ * packing and connectivity): boxes not yet packed in the goals' order,
+ * and areas of free cells beyond the first that still matter. */
+static unsigned sok_features(void *self, const void *state, uint32_t *f)
+{
+	sok *s = self;
+	int player;
+	if (!s->pack_layers)
+		sok_packing_order(s);  /* if out of memory, nothing is packed */
+	sok_decode(s, state, &player);
+	int areas = sok_live_areas(s);
+	f[0] = (uint32_t)(s->nboxes - sok_packed(s));
+	f[1] = areas > 1 ? (uint32_t)areas - 1 : 0;
+	return 2;
+}
+
 /* Write a successor state: parent with the box moved from b to t (b < 0:
  * no push) and the player at p. */
 static void sok_child(const sok *s, const unsigned char *parent, int b,
@@ -512,6 +528,7 @@ static const sd_plugin sok_plugin = {
 	.print_state = sok_print_state,
 	.plan_separator = NULL,
 	.batch_key = "level",
+	.features = sok_features,
 };
 
 SD_EXPORT const sd_plugin *searchd_plugin(void)

@@ -6,6 +6,7 @@
  *   start = S
  *   goal  = G                    one or more node names
  *   h     = S:3 A:2              heuristic "table" (missing nodes: 0)
+ *   cell  = A:1 G:1              the one feature of each node (missing: 0)
  *   line  = N                    instead: states 0..N-1, moves +1 and -1,
  *                                start 0, goal N-1
  *   instance = K                 a collection of ten lines: line = K + 1
@@ -28,6 +29,7 @@ typedef struct graph {
 	unsigned char goal[MAX_NODES];
 	sd_cost h[MAX_NODES];
 	int use_h;
+	sd_cost cell[MAX_NODES];      /* feature of each node */
 	uint32_t line;                /* line mode if nonzero */
 } graph;
 
@@ -69,8 +71,9 @@ static int parse_edges(graph *g, const char *v)
 	return rc;
 }
 
-/* Parse a list of names (goal) or "name:value" pairs (h). */
-static int parse_list(graph *g, const char *v, int values)
+/* Parse a list of names (goal) or "name:value" pairs into values (h,
+ * cell). */
+static int parse_list(graph *g, const char *v, sd_cost *values)
 {
 	char *copy = strdup(v), *save, *tok;
 	int rc = 0;
@@ -82,7 +85,7 @@ static int parse_list(graph *g, const char *v, int values)
 		if (a < 0 || (values && !colon))
 			rc = -1;
 		else if (values)
-			g->h[a] = (sd_cost)strtoul(colon + 1, NULL, 10);
+			values[a] = (sd_cost)strtoul(colon + 1, NULL, 10);
 		else
 			g->goal[a] = 1;
 	}
@@ -101,9 +104,11 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 		if (!strcmp(k, "edges"))
 			rc = parse_edges(g, v);
 		else if (!strcmp(k, "goal"))
-			rc = parse_list(g, v, 0);
+			rc = parse_list(g, v, NULL);
 		else if (!strcmp(k, "h"))
-			rc = parse_list(g, v, 1), g->use_h = 1;
+			rc = parse_list(g, v, g->h), g->use_h = 1;
+		else if (!strcmp(k, "cell"))
+			rc = parse_list(g, v, g->cell);
 		else if (!strcmp(k, "start"))
 			start = v;
 		else if (!strcmp(k, "line"))
@@ -218,6 +223,17 @@ static int format_action(void *self, const void *from, uint32_t action,
 	                g->names[g->to[action]]);
 }
 
+/* One feature: the node's cell (line mode: the state's parity). */
+static unsigned features(void *self, const void *state, uint32_t *f)
+{
+	graph *g = self;
+	uint32_t v = 0;
+	if (g->line)
+		memcpy(&v, state, 4);
+	f[0] = g->line ? v % 2 : g->cell[*(const unsigned char *)state];
+	return 1;
+}
+
 static const sd_heuristic_info heuristics[] = {
 	{ "table", "the h values given in [problem] h", 1 },
 };
@@ -238,6 +254,7 @@ static const sd_plugin plugin = {
 	.format_action = format_action,
 	.plan_separator = " ",
 	.batch_key = "instance",
+	.features = features,
 };
 
 SD_EXPORT const sd_plugin *searchd_plugin(void)

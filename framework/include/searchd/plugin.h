@@ -43,7 +43,7 @@ extern "C" {
 /* ABI version.  The host refuses a plugin with another major, or with a
  * newer minor than its own.  Minor versions only append fields. */
 #define SD_ABI_MAJOR 1
-#define SD_ABI_MINOR 0
+#define SD_ABI_MINOR 1
 
 /* Name of the one symbol a plugin exports. */
 #define SD_PLUGIN_ENTRY "searchd_plugin"
@@ -68,6 +68,9 @@ typedef uint32_t sd_cost;
 
 /* Largest number of successors one expand() may return. */
 #define SD_MAX_SUCCESSORS 16383
+
+/* Largest number of values one features() may write. */
+#define SD_MAX_FEATURES 8
 
 /* One key = value of the INI [problem] section, handed to create(). */
 typedef struct sd_param {
@@ -191,6 +194,15 @@ typedef struct sd_plugin {
 	                          when its value is "all", a range "1-50" or
 	                          a list "1,4,7-9"; create() sees one number
 	                          at a time and sets collection_size */
+
+	/* ABI 1.1.  Optional; needed by the feature-space search (algorithm
+	 * fess).  Describe state by a few small numbers, each a measure of
+	 * progress in its own sense (e.g. Sokoban: boxes not yet packed,
+	 * areas the boxes cut the level into): write them to f and return
+	 * how many, the same count for every state, 1..SD_MAX_FEATURES.
+	 * States with equal vectors share a cell of the feature space; the
+	 * search expands from every cell in turn. */
+	unsigned (*features)(void *self, const void *state, uint32_t *f);
 } sd_plugin;
 
 /* Start a descriptor: the ABI fields filled in.  Use as
