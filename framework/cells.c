@@ -101,21 +101,32 @@ int sd_cells_push(sd_cells *c, const uint32_t *f, uint32_t key, uint32_t id)
 	return rc;
 }
 
-int sd_cells_pop(sd_cells *c, uint32_t *key, uint32_t *id, uint32_t *cell)
+/* Pop the first id of cell k into *id and *key. */
+static void pop_cell(sd_cells *c, uint32_t k, uint32_t *key, uint32_t *id)
 {
-	if (!c->size)
-		return 0;
-	uint32_t k = c->next % c->n, key2;
-	while (!c->q[k].size)
-		k = (k + 1) % c->n;
 	sd_queue *q = &c->q[k];
 	size_t before = q->bytes;
+	uint32_t key2;
 	sd_queue_pop(q, key, &key2, id);
 	add_bytes(c, -(ptrdiff_t)(before - q->bytes));
 	c->size--;
-	c->next = k + 1;
-	*cell = k;
-	return 1;
+}
+
+int sd_cells_pop(sd_cells *c, int (*skip)(void *ctx, uint32_t id),
+                 void *ctx, uint32_t *key, uint32_t *id, uint32_t *cell)
+{
+	uint32_t k = c->n ? c->next % c->n : 0;
+	while (c->size) {
+		while (!c->q[k].size)
+			k = (k + 1) % c->n;
+		pop_cell(c, k, key, id);
+		if (!skip || !skip(ctx, *id)) {
+			c->next = k + 1;
+			*cell = k;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 void sd_cells_free(sd_cells *c)

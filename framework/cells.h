@@ -42,8 +42,12 @@ int sd_cells_push(sd_cells *c, const uint32_t *f, uint32_t key,
                   uint32_t id);
 
 /* Remove an id from the next non-empty cell into *id, its key and its
- * cell's index; 0 if every cell is empty. */
-int sd_cells_pop(sd_cells *c, uint32_t *key, uint32_t *id, uint32_t *cell);
+ * cell's index; 0 if every cell is empty.  Ids for which skip(ctx, id)
+ * is nonzero (stale entries; skip may be NULL) are dropped on the way,
+ * and a cell that held only those does not count as having had its
+ * turn. */
+int sd_cells_pop(sd_cells *c, int (*skip)(void *ctx, uint32_t id),
+                 void *ctx, uint32_t *key, uint32_t *id, uint32_t *cell);
 
 void sd_cells_free(sd_cells *c);
 

@@ -88,7 +88,7 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 		return error(err, len, "out of memory loading plugin '%s'%s",
 		             path, "");
 	}
-	memcpy(copy, p, p->size < sizeof *copy ? p->size : sizeof *copy);
+	memcpy(copy, p, descriptor_size(p->abi_minor));
 	out->handle = h;
 	out->plugin = copy;
 	out->path = strdup(path);

@@ -4,7 +4,8 @@
  *
  * bfs            FIFO over the registry's insertion order
  * ucs/astar/...  best-first over a bucket queue (best_first below)
- * fess           the same loop over feature cells taken in turn
+ * fess           the same loop, popping by turns from the whole open
+ *                list and from the next feature cell
  * idastar        depth-first with an explicit stack, no registry
  */
 #include "cells.h"
@@ -53,8 +54,10 @@ typedef struct search {
 	int blind;              /* no heuristic: h is always 0 */
 	sd_registry reg;
 	node_data nd;
-	sd_queue q;             /* the open list, or for fess: */
-	sd_cells cells;         /* the open list by feature cell */
+	sd_queue q;             /* the open list */
+	sd_cells cells;         /* fess: the open list again, by cell */
+	uint64_t turn;          /* fess: pops so far */
+	uint64_t open;          /* fess: states pushed and not yet expanded */
 	uint32_t feat[SD_MAX_FEATURES]; /* features() of one state */
 	sd_succ *succ;          /* expansion buffer */
 	unsigned char *kids;    /* maxs states, stride bytes each */
@@ -451,6 +454,21 @@ static sd_cost popped_h(const search *s, uint32_t id, uint32_t k1)
 	}
 }
 
+/* fess: put node id with key k1 into the cell of its features as well.
+ * 0, or sd_cells_push()'s -1 / -2, or -3 with a message (the plugin broke
+ * the features() contract). */
+static int push_cell(search *s, uint32_t id, uint32_t k1)
+{
+	unsigned n = s->p->features(s->self, sd_registry_state(&s->reg, id),
+	                            s->feat);
+	if (n != s->cells.nf) {
+		snprintf(s->err, s->errlen, "plugin's features() gave %u values "
+		         "for one state and %u for another", s->cells.nf, n);
+		return -3;
+	}
+	return sd_cells_push(&s->cells, s->feat, k1, id);
+}
+
 /* Put node id (already stored with g, parent, via) on the open list.
  * Returns -1 if the search must end (error, or out of memory). */
 static int push(search *s, uint32_t id, sd_cost h)
@@ -459,35 +477,43 @@ static int push(search *s, uint32_t id, sd_cost h)
 	keys(s, node_g(&s->nd, id), h, &k1, &k2);
 	if (s->nd.h)
 		s->nd.h[id] = h;
-	int rc;
-	if (s->o->algorithm == SD_FESS) {
-		unsigned n = s->p->features(s->self,
-		                            sd_registry_state(&s->reg, id), s->feat);
-		if (n != s->cells.nf)
-			return fail(s, "the plugin's features() returned a "
-			            "different number of values for another state");
-		rc = sd_cells_push(&s->cells, s->feat, k1, id);
-	} else {
+	int rc = s->o->algorithm == SD_FESS ? push_cell(s, id, k1) : 0;
+	if (!rc)
 		rc = sd_queue_push(&s->q, k1, k2, id);
-	}
 	if (rc == -2)
 		return fail(s, "an f value is too large for the bucket queue "
 		            "(costs or heuristic values too big)");
+	if (rc == -3)
+		return -1;
 	if (rc)
 		return out_of_memory(s) - 1;
-	uint64_t open = s->q.size + s->cells.size;
+	uint64_t open = s->o->algorithm == SD_FESS ? ++s->open : s->q.size;
 	if (open > s->res->stats.peak_open)
 		s->res->stats.peak_open = open;
 	return 0;
 }
 
-/* Take the next node off the open list: its id and primary key. */
+static int is_closed(void *ctx, uint32_t id)
+{
+	const search *s = ctx;
+	return s->nd.via[id] & NODE_CLOSED;
+}
+
+/* Take the next node off the open list: its id and primary key.  fess
+ * takes every other node from the next feature cell instead; each node
+ * sits in both lists, and the copy left behind is skipped once the node
+ * is closed, so that every turn is an expansion. */
 static int pop(search *s, uint32_t *k1, uint32_t *id)
 {
 	uint32_t k2;
-	if (s->o->algorithm == SD_FESS)
-		return sd_cells_pop(&s->cells, k1, id, &k2);
-	return sd_queue_pop(&s->q, k1, &k2, id);
+	if (s->o->algorithm != SD_FESS)
+		return sd_queue_pop(&s->q, k1, &k2, id);
+	int found = (s->turn++ & 1) &&
+	            sd_cells_pop(&s->cells, is_closed, s, k1, id, &k2);
+	while (!found && sd_queue_pop(&s->q, k1, &k2, id))
+		found = !is_closed(s, *id);
+	s->open -= (uint64_t)found;
+	return found;
 }
 
 /* Look at successor i of node id: store it, or improve the stored copy
@@ -925,6 +951,19 @@ done:
 
 /* ---- entry point ----------------------------------------------------- */
 
+/* fess: learn from the start state how many features the plugin gives.
+ * 0, or -1 with a message. */
+static int fess_init(search *s, const void *start)
+{
+	unsigned nf = s->p->features(s->self, start, s->feat);
+	if (!nf || nf > SD_MAX_FEATURES || sd_cells_init(&s->cells, nf)) {
+		snprintf(s->err, s->errlen, "plugin's features() gave %u "
+		         "values; it must give 1 to %d", nf, SD_MAX_FEATURES);
+		return -1;
+	}
+	return 0;
+}
+
 static int bad_opts(char *err, size_t len, const char *msg)
 {
 	snprintf(err, len, "%s", msg);
@@ -958,7 +997,9 @@ static void keep_tree(search *s)
 
 /* Fill in the statistics at the end of a search.  engine_bytes is the
  * peak of the storage held: the registry and the node data only grow,
- * so their bytes now are their peak; the open list's peak is its own. */
+ * so their bytes now are their peak; the open list's peak is its own
+ * (fess: the sum of both lists' peaks, an upper bound, as the two grow
+ * together). */
 static void finish_stats(search *s)
 {
 	sd_stats *st = &s->res->stats;
@@ -994,21 +1035,9 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 		                "or successor count");
 	if (o->algorithm == SD_WASTAR && !(o->weight >= 1))
 		return bad_opts(err, errlen, "weight must be at least 1");
-	if (o->algorithm == SD_FESS) {
-		if (!p->features)
-			return bad_opts(err, errlen, "algorithm fess needs "
-			                "features() from the plugin, and this "
-			                "one has none");
-		unsigned char *st = calloc(1, s.ssz);
-		unsigned nf = st ? (p->initial(inst->self, st),
-		                    p->features(inst->self, st, s.feat)) : 0;
-		free(st);
-		if (!st)
-			return bad_opts(err, errlen, "out of memory");
-		if (sd_cells_init(&s.cells, nf) || nf > SD_MAX_FEATURES)
-			return bad_opts(err, errlen, "the plugin's features() "
-			                "returned no values or too many");
-	}
+	if (o->algorithm == SD_FESS && !p->features)
+		return bad_opts(err, errlen, "plugin has no features(), which "
+		                "algorithm fess needs");
 	s.stride = (s.ssz + 7) & ~(size_t)7;
 	s.blind = o->heuristic == SD_NO_HEURISTIC || o->algorithm == SD_BFS ||
 	          o->algorithm == SD_UCS;
@@ -1033,6 +1062,8 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 		goto out;
 	}
 	p->initial(inst->self, start);
+	if (o->algorithm == SD_FESS && fess_init(&s, start))
+		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &s.t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s.c0);
 	interrupted = 0;

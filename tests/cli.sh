@@ -44,7 +44,7 @@ expect 2 "unknown option '--bogus'" "$sd" --bogus
 expect 0 "plan        S>A A>B B>G" "$sd" --config "$tmp/g.ini"
 expect 0 '"cost":3' "$sd" --config "$tmp/g.ini" --format json
 expect 0 '"plan":"S>G"' "$sd" --config "$tmp/g.ini" --set search.algorithm=bfs --format json
-for a in bfs ucs astar wastar greedy idastar; do
+for a in bfs ucs astar wastar greedy idastar fess; do
 	expect 0 '"status":"solved"' "$sd" -c "$tmp/g.ini" -s search.algorithm=$a -f json
 done
 expect 0 '"algorithm":"idastar","heuristic":"table"' "$sd" -c "$tmp/g.ini" -s search.algorithm=idastar -f json

@@ -56,7 +56,7 @@ static void many_and_too_large(void **unused)
 }
 
 /* Cells in the order they were made, each popped by smallest key; an
- * empty cell is skipped; sizes and bytes add up. */
+ * empty cell is skipped; the sizes add up. */
 static void cells_in_turn(void **unused)
 {
 	(void)unused;
@@ -76,13 +76,45 @@ static void cells_in_turn(void **unused)
 	                       { 5, 10, 0 }, { 9, 20, 1 } };
 	uint32_t key, id, cell;
 	for (int i = 0; i < 5; i++) {
-		assert_int_equal(sd_cells_pop(&c, &key, &id, &cell), 1);
+		assert_int_equal(sd_cells_pop(&c, NULL, NULL, &key, &id, &cell), 1);
 		assert_int_equal(key, want[i][0]);
 		assert_int_equal(id, want[i][1]);
 		assert_int_equal(cell, want[i][2]);
 	}
-	assert_int_equal(sd_cells_pop(&c, &key, &id, &cell), 0);
+	assert_int_equal(sd_cells_pop(&c, NULL, NULL, &key, &id, &cell), 0);
 	assert_int_equal(sd_cells_push(&c, d, SD_QUEUE_MAX_KEY + 1, 1), -2);
+	assert_int_equal(c.size, 0);
+	sd_cells_free(&c);
+}
+
+/* Odd ids are stale. */
+static int odd(void *ctx, uint32_t id)
+{
+	(void)ctx;
+	return id & 1;
+}
+
+/* Stale ids are dropped without costing their cell its turn: cell 0's
+ * stale 1 and 3 go, and 4 still comes out before cell 1's 10. */
+static void cells_skip_stale(void **unused)
+{
+	(void)unused;
+	sd_cells c;
+	assert_int_equal(sd_cells_init(&c, 1), 0);
+	const uint32_t a[1] = { 0 }, b[1] = { 1 };
+	assert_int_equal(sd_cells_push(&c, a, 1, 1), 0);
+	assert_int_equal(sd_cells_push(&c, a, 2, 3), 0);
+	assert_int_equal(sd_cells_push(&c, a, 3, 4), 0);
+	assert_int_equal(sd_cells_push(&c, b, 1, 10), 0);
+	assert_int_equal(sd_cells_push(&c, b, 2, 11), 0);
+	uint32_t key, id, cell;
+	assert_int_equal(sd_cells_pop(&c, odd, NULL, &key, &id, &cell), 1);
+	assert_int_equal(id, 4);
+	assert_int_equal(cell, 0);
+	assert_int_equal(sd_cells_pop(&c, odd, NULL, &key, &id, &cell), 1);
+	assert_int_equal(id, 10);
+	/* only the stale 11 is left */
+	assert_int_equal(sd_cells_pop(&c, odd, NULL, &key, &id, &cell), 0);
 	assert_int_equal(c.size, 0);
 	sd_cells_free(&c);
 }
@@ -100,7 +132,7 @@ static void many_cells(void **unused)
 	}
 	assert_int_equal(c.n, 1000);
 	uint32_t key, id, cell, n = 0;
-	while (sd_cells_pop(&c, &key, &id, &cell)) {
+	while (sd_cells_pop(&c, NULL, NULL, &key, &id, &cell)) {
 		assert_int_equal(id % 1000, cell);
 		assert_int_equal(key, id % 7);
 		n++;
@@ -115,6 +147,7 @@ int main(void)
 		cmocka_unit_test(order),
 		cmocka_unit_test(many_and_too_large),
 		cmocka_unit_test(cells_in_turn),
+		cmocka_unit_test(cells_skip_stale),
 		cmocka_unit_test(many_cells),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -241,25 +241,29 @@ static void many_nodes_past_16_bits(void **unused)
 	graph.plugin->destroy(inst.self);
 }
 
-/* Greedy follows the plateau of the chain T1..T4 (h 1) before it tries
- * A (h 5); fess puts A and G in a cell of their own and takes the cells
- * in turn: S (cell 0), A (cell 1), T1 (cell 0), then G (cell 1). */
+/* Greedy follows the plateau of the chain T1..T6 (h 1) before it tries
+ * A (h 5).  fess puts A and G in a cell of their own and pops by turns
+ * from the whole open list (by h) and from the next cell: S (open list),
+ * T1 (cell 0, after dropping the closed S), T2 (open list), A (cell 1),
+ * then G (open list, h 0): the goal after four expansions. */
 static void fess_takes_cells_in_turn(void **unused)
 {
 	(void)unused;
 	static const char *const kv[] = {
-		"edges", "S>T1:1 T1>T2:1 T2>T3:1 T3>T4:1 S>A:1 A>G:1",
-		"start", "S", "goal", "G", "h", "T1:1 T2:1 T3:1 T4:1 A:5",
-		"cell", "A:1 G:1", NULL
+		"edges", "S>T1:1 T1>T2:1 T2>T3:1 T3>T4:1 T4>T5:1 T5>T6:1 "
+		         "S>A:1 A>G:1",
+		"start", "S", "goal", "G",
+		"h", "T1:1 T2:1 T3:1 T4:1 T5:1 T6:1 A:5", "cell", "A:1 G:1", NULL
 	};
 	sd_instance inst = make(kv);
 	sd_result r = solve(&inst, SD_GREEDY, 0);
 	assert_int_equal(r.status, SD_SOLVED);
-	assert_int_equal(r.stats.expanded, 6);  /* S T1 T2 T3 T4 A */
+	assert_int_equal(r.stats.expanded, 8);  /* S T1 .. T6 A */
 	sd_result_free(&r);
 	r = solve(&inst, SD_FESS, 0);
 	assert_int_equal(r.status, SD_SOLVED);
-	assert_int_equal(r.stats.expanded, 3);  /* S A T1 */
+	assert_int_equal(r.stats.expanded, 4);  /* S T1 T2 A */
+	assert_int_equal(r.stats.peak_open, 2);
 	check_plan(&inst, &r, "S>A A>G");
 	sd_result_free(&r);
 	graph.plugin->destroy(inst.self);

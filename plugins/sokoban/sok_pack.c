@@ -124,7 +124,8 @@ static int sok_pack_rounds(sok_packer *pk, int *round, int *leaving)
 
 /* Compute s->pack_goal (the goals, first-packed layer first) and
  * s->pack_end (pack_end[l] = end of layer l in pack_goal).  0 or -1 if
- * out of memory. */
+ * out of memory (the two arrays are then freed by sok_destroy).  Once
+ * per level, at create(). */
 int sok_packing_order(sok *s)
 {
 	int n = s->nfloor, N = s->nboxes;

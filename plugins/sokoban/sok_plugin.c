@@ -183,7 +183,7 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 		s->model = c.model;
 		s->deadlocks = c.dl;
 		s->heur = SD_NO_HEURISTIC;
-		rc = sok_make_start(s);
+		rc = sok_make_start(s) || sok_packing_order(s) ? -1 : 0;
 	}
 	if (rc) {
 		if (!s || !err[0])
@@ -209,11 +209,6 @@ static int sok_select_heuristic(void *self, int index, char *err,
 		return -1;
 	}
 	s->heur = index;
-	if (index == SOK_H_PACKING && !s->pack_layers &&
-	    sok_packing_order(s)) {
-		snprintf(err, len, "sokoban: out of memory");
-		return -1;
-	}
 	return 0;
 }
 
@@ -263,8 +258,6 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 {
 	sok *s = self;
 	int player;
-	if (!s->pack_layers)
-		sok_packing_order(s);  /* if out of memory, nothing is packed */
 	sok_decode(s, state, &player);
 	int areas = sok_live_areas(s);
 	f[0] = (uint32_t)(s->nboxes - sok_packed(s));
