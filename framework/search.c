@@ -1035,9 +1035,11 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 		                "or successor count");
 	if (o->algorithm == SD_WASTAR && !(o->weight >= 1))
 		return bad_opts(err, errlen, "weight must be at least 1");
-	if (o->algorithm == SD_FESS && !p->features)
-		return bad_opts(err, errlen, "plugin has no features(), which "
-		                "algorithm fess needs");
+	if (o->algorithm == SD_FESS && !p->features) {
+		snprintf(err, errlen, "plugin '%s' has no features(), which "
+		         "algorithm fess needs", p->name);
+		return -1;
+	}
 	s.stride = (s.ssz + 7) & ~(size_t)7;
 	s.blind = o->heuristic == SD_NO_HEURISTIC || o->algorithm == SD_BFS ||
 	          o->algorithm == SD_UCS;

@@ -47,6 +47,8 @@ expect 0 '"plan":"S>G"' "$sd" --config "$tmp/g.ini" --set search.algorithm=bfs -
 for a in bfs ucs astar wastar greedy idastar fess; do
 	expect 0 '"status":"solved"' "$sd" -c "$tmp/g.ini" -s search.algorithm=$a -f json
 done
+expect 2 "plugin 'npuzzle' has no features(), which algorithm fess needs" \
+	"$sd" -c "$src/config/npuzzle.ini" -s search.algorithm=fess
 expect 0 '"algorithm":"idastar","heuristic":"table"' "$sd" -c "$tmp/g.ini" -s search.algorithm=idastar -f json
 expect 1 "status      no solution" "$sd" -c "$tmp/g.ini" --set problem.goal=Z
 expect 3 "status      limit reached (nodes)" "$sd" -c "$tmp/g.ini" \
