@@ -388,6 +388,22 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
 	return sok_expand_pushes(s, state, succ, states, stride);
 }
 
+/* Where the player of state (stored at cell `player`) really stands, as
+ * far as the plugin knows: in the normalised push model the state holds
+ * only the smallest cell of the player's area, but the start and the
+ * position the last formatted push led to are known exactly. */
+static int sok_known_player(const sok *s, const unsigned char *state,
+                            int player)
+{
+	if (s->model != SOK_PUSHES)
+		return player;
+	if (s->fmt_valid && !memcmp(state, s->fmt_to, s->state_size))
+		return s->fmt_to_player;
+	if (!memcmp(state, s->start, s->state_size))
+		return s->start_player;
+	return player;
+}
+
 /* Where the player really stands in `from` before `action` in the
  * normalised push model, given the plan is formatted in order. */
 static int sok_real_player(sok *s, const unsigned char *from,
@@ -396,11 +412,7 @@ static int sok_real_player(sok *s, const unsigned char *from,
 	if (s->fmt_valid && action == s->fmt_action &&
 	    !memcmp(from, s->fmt_from, s->state_size))
 		return s->fmt_start;
-	if (s->fmt_valid && !memcmp(from, s->fmt_to, s->state_size))
-		return s->fmt_to_player;
-	if (!memcmp(from, s->start, s->state_size))
-		return s->start_player;
-	return player;
+	return sok_known_player(s, from, player);
 }
 
 /* Remember the push just formatted, so that the next one starts where
@@ -465,12 +477,16 @@ static int sok_has_floor_neighbour(const sok *s, int x, int y)
 	return 0;
 }
 
-/* Draw a position in XSB. */
+/* Draw a position in XSB.  In the push model the player is drawn where
+ * it really stands when that is known (a replay formats each push just
+ * before it draws the position the push led to), else at the smallest
+ * cell of its area. */
 static void sok_print_state(void *self, const void *state, FILE *out)
 {
 	sok *s = self;
 	int player;
 	sok_decode(s, state, &player);
+	player = sok_known_player(s, state, player);
 	for (int y = 0; y < s->h; y++) {
 		char row[SOK_MAX_SIDE + 2];
 		int w = 0;

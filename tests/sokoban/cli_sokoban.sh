@@ -26,6 +26,16 @@ grep -q "heuristic 'packing' is not admissible" <<<"$out" ||
 "$searchd" --config config/sokoban.ini --list-heuristics |
 	grep -Eq '^packing +no ' || fail "packing not listed as inadmissible"
 
+# --replay in the push model draws the player where it stands, not at
+# the smallest cell of its area (that is the state's normalised form)
+printf '######\n# @$.#\n######\n' >"${TMPDIR:-/tmp}/sd_replay_$$.xsb"
+out=$("$searchd" --config config/sokoban.ini --replay \
+      --set problem.file="${TMPDIR:-/tmp}/sd_replay_$$.xsb" \
+      --set problem.cost=pushes 2>&1) || fail "replay: exit $?: $out"
+rm -f "${TMPDIR:-/tmp}/sd_replay_$$.xsb"
+grep -q '^# @\$\.#$' <<<"$out" || fail "replay start board: $out"
+grep -q '^#  @\*#$' <<<"$out" || fail "replay board after the push: $out"
+
 out=$("$searchd" --config config/sokoban.ini --set problem.colour=red 2>&1)
 [ $? -eq 2 ] || fail "unknown key: wrong exit status: $out"
 grep -q "colour" <<<"$out" || fail "unknown key not named: $out"
