@@ -251,19 +251,6 @@ static sd_cost sok_heuristic(void *self, const void *state)
 	return h;
 }
 
-/* The features of a position for the feature-space search (Festival's
- * packing and connectivity): boxes not yet packed in the goals' order,
- * and areas of free cells beyond the first that still matter. */
-static unsigned sok_features(void *self, const void *state, uint32_t *f)
-{
-	sok *s = self;
-	int player;
-	sok_decode(s, state, &player);
-	int areas = sok_live_areas(s);
-	f[0] = (uint32_t)(s->nboxes - sok_packed(s));
-	f[1] = areas > 1 ? (uint32_t)areas - 1 : 0;
-	return 2;
-}
 
 /* Write a successor state: parent with the box moved from b to t (b < 0:
  * no push) and the player at p. */
@@ -341,6 +328,22 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
 		k++;
 	}
 	return (unsigned)k;
+}
+
+/* The features of a position for the feature-space search: boxes not
+ * yet packed in the goals' order and areas of free cells beyond the
+ * first that still matter (Festival's packing and connectivity), and
+ * boxes off goal, in any order. */
+static unsigned sok_features(void *self, const void *state, uint32_t *f)
+{
+	sok *s = self;
+	int player;
+	sok_decode(s, state, &player);
+	int areas = sok_live_areas(s);
+	f[0] = (uint32_t)(s->nboxes - sok_packed(s));
+	f[1] = areas > 1 ? (uint32_t)areas - 1 : 0;
+	f[2] = (uint32_t)sok_off_goal(s);
+	return 3;
 }
 
 /* The push models: one successor per push the player can reach. */
