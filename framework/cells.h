@@ -30,8 +30,6 @@ typedef struct sd_cells {
 	size_t peak_bytes; /* the most at any time */
 } sd_cells;
 
-#define SD_CELLS_INIT { 0 }
-
 /* Start an empty set of cells for vectors of nf features.  0, or -1 if
  * nf is 0. */
 int sd_cells_init(sd_cells *c, unsigned nf);

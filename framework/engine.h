@@ -48,8 +48,9 @@ typedef enum sd_algorithm {
 	SD_WASTAR,  /* weighted A*: f = g + weight * h */
 	SD_GREEDY,  /* greedy best-first: order by h */
 	SD_IDASTAR, /* iterative-deepening A* */
-	SD_FESS,    /* feature-space search: greedy by h within cells of
-	               equal plugin features, the cells taken in turn */
+	SD_FESS,    /* feature-space search: greedy pops by h alternate
+	               with pops from cells of equal plugin features, the
+	               cells taken in turn */
 } sd_algorithm;
 
 typedef enum sd_status {

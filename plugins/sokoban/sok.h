@@ -135,6 +135,7 @@ int sok_reached(const sok *s, int cell);
 int sok_min_reached(sok *s, int from);
 int sok_walk(sok *s, int from, int to, char *path, size_t len);
 int sok_candidates(sok *s, int player);
+int sok_off_goal(const sok *s);
 
 /* sok_deadlock.c */
 int sok_deadlocked(sok *s, int box);
@@ -156,6 +157,7 @@ sd_cost sok_box_bound(sok *s);
 sd_cost sok_moved_bound(sok *s, int b, int t);
 sd_cost sok_player_bound(const sok *s, int player);
 int sok_live_areas(sok *s);
+void sok_progress(sok *s, int *p);
 int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
                      int *p, int *way, int64_t *minv, unsigned char *used);
 

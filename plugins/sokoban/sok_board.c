@@ -439,6 +439,15 @@ int sok_walk(sok *s, int from, int to, char *path, size_t len)
 	return n;
 }
 
+/* Number of boxes of s->occ off their goals. */
+int sok_off_goal(const sok *s)
+{
+	int n = 0;
+	for (int c = 0; c < s->nfloor; c++)
+		n += s->occ[c] && !s->goal[c];
+	return n;
+}
+
 /* List the pushes open to the player at `player`: s->cand gets
  * box * 4 + dir and s->cwalk the walk before the push.  Returns how
  * many. */

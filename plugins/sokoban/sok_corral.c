@@ -90,15 +90,6 @@ static int sok_rx_add(sok *s, const unsigned char *p)
 	return 1;
 }
 
-/* True iff every box of s->occ stands on a goal. */
-static int sok_rx_done(const sok *s)
-{
-	for (int c = 0; c < s->nfloor; c++)
-		if (s->occ[c] && !s->goal[c])
-			return 0;
-	return 1;
-}
-
 /* Add the successors of the position in s->occ, whose n pushes are
  * listed in s->cand; -1 if the store overflows. */
 static int sok_rx_expand(sok *s, int n, unsigned char *child)
@@ -133,7 +124,7 @@ static int sok_rx_run(sok *s, int k, unsigned char *buf)
 	for (int i = 0; i < rx->n; i++) {
 		int pl;
 		sok_decode(s, rx->pos + (size_t)i * s->state_size, &pl);
-		if (sok_rx_done(s))
+		if (!sok_off_goal(s))
 			return 0;
 		int n = sok_candidates(s, pl);
 		for (int c = 0; c < s->nfloor; c++)

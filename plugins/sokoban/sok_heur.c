@@ -168,18 +168,28 @@ int sok_live_areas(sok *s)
 	return n;
 }
 
-/* The packing estimate: the matching bound m, plus SOK_PACK_WEIGHT for
- * every box not yet packed in order (see sok_pack.c), plus
- * SOK_AREA_WEIGHT for every area of free cells beyond the first that
- * still matters (boxes that cut the level into pieces are in the way:
- * Festival's connectivity feature).  Not admissible. */
+/* Festival's packing and connectivity measures of s->occ: p[0] = boxes
+ * not yet packed in order (see sok_pack.c), p[1] = areas of free cells
+ * beyond the first that still matter (boxes that cut the level into
+ * pieces are in the way). */
+void sok_progress(sok *s, int *p)
+{
+	int n = sok_live_areas(s);
+	p[0] = s->nboxes - sok_packed(s);
+	p[1] = n > 1 ? n - 1 : 0;
+}
+
+/* The packing estimate: the matching bound m, plus SOK_PACK_WEIGHT per
+ * box not yet packed and SOK_AREA_WEIGHT per extra area (sok_progress).
+ * Not admissible. */
 static sd_cost sok_pack_penalty(sok *s, sd_cost m)
 {
 	if (m == SD_DEAD_END)
 		return m;
-	int n = sok_live_areas(s);
-	return m + (sd_cost)(s->nboxes - sok_packed(s)) * SOK_PACK_WEIGHT +
-	       (sd_cost)(n > 1 ? n - 1 : 0) * SOK_AREA_WEIGHT;
+	int p[2];
+	sok_progress(s, p);
+	return m + (sd_cost)p[0] * SOK_PACK_WEIGHT +
+	       (sd_cost)p[1] * SOK_AREA_WEIGHT;
 }
 
 /* Lower bound on the pushes still needed for the boxes of s->occ under

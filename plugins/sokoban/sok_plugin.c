@@ -251,7 +251,6 @@ static sd_cost sok_heuristic(void *self, const void *state)
 	return h;
 }
 
-
 /* Write a successor state: parent with the box moved from b to t (b < 0:
  * no push) and the player at p. */
 static void sok_child(const sok *s, const unsigned char *parent, int b,
@@ -264,15 +263,6 @@ static void sok_child(const sok *s, const unsigned char *parent, int b,
 		out[2 + (b >> 3)] &= (unsigned char)~(1u << (b & 7));
 		out[2 + (t >> 3)] |= (unsigned char)(1u << (t & 7));
 	}
-}
-
-/* Number of boxes of s->occ off their goals. */
-static int sok_off_goal(const sok *s)
-{
-	int n = 0;
-	for (int c = 0; c < s->nfloor; c++)
-		n += s->occ[c] && !s->goal[c];
-	return n;
 }
 
 /* Apply the push of the box at b to t in s->occ and judge it (the
@@ -337,11 +327,11 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
 static unsigned sok_features(void *self, const void *state, uint32_t *f)
 {
 	sok *s = self;
-	int player;
+	int player, p[2];
 	sok_decode(s, state, &player);
-	int areas = sok_live_areas(s);
-	f[0] = (uint32_t)(s->nboxes - sok_packed(s));
-	f[1] = areas > 1 ? (uint32_t)areas - 1 : 0;
+	sok_progress(s, p);
+	f[0] = (uint32_t)p[0];
+	f[1] = (uint32_t)p[1];
 	f[2] = (uint32_t)sok_off_goal(s);
 	return 3;
 }
