@@ -8,8 +8,8 @@ peak memory, bytes per stored state).
 
   bench/sokoban.py microban-opt      # push-optimal A* + matching, vs the .tsv
   bench/sokoban.py microban-moves    # move-optimal A* over walk+push actions
-  bench/sokoban.py microban-fast     # fess + packing, all 155
-  bench/sokoban.py xsokoban-fast     # fess + packing, 60 s per level
+  bench/sokoban.py microban-fast     # fess + packing + macros, all 155
+  bench/sokoban.py xsokoban-fast     # fess + packing + macros, 60 s/level
   bench/sokoban.py boxoban-fast      # greedy + matching, 1000 Boxoban levels
 
 Options: --searchd PATH (default build/bin/searchd, then build-sok/bin),
@@ -30,7 +30,7 @@ DATA = os.path.normpath(os.path.join(ROOT, "..", "shared", "data", "sokoban"))
 FAST = ["search.algorithm=greedy", "search.heuristic=matching",
         "problem.cost=pushes"]
 FESS = ["search.algorithm=fess", "search.heuristic=packing",
-        "problem.cost=pushes"]
+        "problem.cost=pushes", "problem.macros=all"]
 SUITES = {
     "microban-opt": ("microban.xsb", 155, 60,
                      ["search.algorithm=astar", "search.heuristic=matching",

@@ -63,6 +63,12 @@ enum {
 	SOK_DL_CORRAL = 16, SOK_DL_CSEARCH = 32, SOK_DL_ALL = 63
 };
 
+/* Macro pushes (sok_macro.c), as bits of sok.macros. */
+enum { SOK_MACRO_GOAL = 1, SOK_MACRO_TUNNEL = 2, SOK_MACRO_ALL = 3 };
+
+/* Set in an action of the push models that stands for a whole macro. */
+#define SOK_ACT_MACRO (1u << 20)
+
 /* Heuristics, in the order the plugin lists them. */
 enum { SOK_H_MATCHING, SOK_H_NEAREST, SOK_H_PACKING, SOK_H_COUNT };
 
@@ -95,6 +101,8 @@ typedef struct sok {
 	int *pack_end;         /* end of layer l in pack_goal */
 	int pack_layers;       /* layers in pack_goal (0: not computed) */
 	struct sok_rx *rx;     /* corral deadlock search (sok_corral.c) */
+	unsigned macros;       /* SOK_MACRO_* bits */
+	struct sok_mac *mac;   /* macro tables (sok_macro.c), or NULL */
 
 	/* scratch */
 	unsigned char *occ;    /* per floor index: box here */
@@ -147,6 +155,13 @@ enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 /* sok_corral.c */
 int sok_corral_deadlock(sok *s, int player);
 void sok_corral_free(sok *s);
+
+/* sok_macro.c */
+int sok_macro_init(sok *s);
+void sok_macro_free(sok *s);
+unsigned sok_macro_extra(const sok *s);
+int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep);
+int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves);
 
 /* sok_pack.c */
 int sok_packing_order(sok *s);

@@ -322,6 +322,7 @@ void sok_board_free(sok *s)
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	sok_corral_free(s);
+	sok_macro_free(s);
 }
 
 /* Unpack state into s->occ and *player. */

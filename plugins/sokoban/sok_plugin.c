@@ -13,8 +13,9 @@ static const char sok_dir_char[4] = { 'u', 'd', 'l', 'r' };
 /* The [problem] settings before the level is read. */
 typedef struct sok_conf {
 	const sd_param *file, *level, *format, *cost, *actions, *deadlocks;
+	const sd_param *macros;
 	sok_model model;
-	unsigned dl;
+	unsigned dl, macro;
 } sok_conf;
 
 /* Write "file:line: msg" for parameter p into err; returns -1. */
@@ -30,18 +31,31 @@ static int sok_param_err(const sd_param *p, char *err, size_t len,
 	return -1;
 }
 
-/* Parse a deadlocks list ("dead-squares, corner ...", "all", "none")
- * into SOK_DL_* bits.  0 or -1 with a message naming the bad word. */
-static int sok_parse_deadlocks(const sd_param *p, unsigned *out, char *err,
-                               size_t len)
+/* A word of a list setting and its bits. */
+typedef struct sok_word {
+	const char *name;
+	unsigned bits;
+} sok_word;
+
+static const sok_word sok_deadlock_words[] = {
+	{ "dead-squares", SOK_DL_DEAD }, { "corner", SOK_DL_CORNER },
+	{ "freeze", SOK_DL_FREEZE }, { "block", SOK_DL_BLOCK },
+	{ "pi-corral", SOK_DL_CORRAL }, { "corral-search", SOK_DL_CSEARCH },
+	{ "all", SOK_DL_ALL }, { "none", 0 }, { NULL, 0 },
+};
+
+static const sok_word sok_macro_words[] = {
+	{ "goal-room", SOK_MACRO_GOAL }, { "tunnel", SOK_MACRO_TUNNEL },
+	{ "all", SOK_MACRO_ALL }, { "none", 0 }, { NULL, 0 },
+};
+
+/* Parse a list of words ("dead-squares, corner ...") from the table
+ * `words` into the union of their bits.  0, or -1 with a message that
+ * names the bad word and, in `what`, the words allowed. */
+static int sok_parse_list(const sd_param *p, const sok_word *words,
+                          const char *what, unsigned *out, char *err,
+                          size_t len)
 {
-	static const struct { const char *name; unsigned bit; } names[] = {
-		{ "dead-squares", SOK_DL_DEAD }, { "corner", SOK_DL_CORNER },
-		{ "freeze", SOK_DL_FREEZE }, { "block", SOK_DL_BLOCK },
-		{ "pi-corral", SOK_DL_CORRAL },
-		{ "corral-search", SOK_DL_CSEARCH },
-		{ "all", SOK_DL_ALL }, { "none", 0 },
-	};
 	const char *v = p->value;
 	*out = 0;
 	while (*v) {
@@ -49,17 +63,12 @@ static int sok_parse_deadlocks(const sd_param *p, unsigned *out, char *err,
 		if (n) {
 			char word[32];
 			snprintf(word, sizeof word, "%.*s", (int)n, v);
-			size_t i = 0;
-			while (i < sizeof names / sizeof names[0] &&
-			       strcmp(names[i].name, word))
-				i++;
-			if (i == sizeof names / sizeof names[0])
-				return sok_param_err(p, err, len, "unknown deadlock "
-				                     "rule (dead-squares, corner, "
-				                     "freeze, block, pi-corral, "
-				                     "corral-search, all, none):",
-				                     word);
-			*out |= names[i].bit;
+			const sok_word *w = words;
+			while (w->name && strcmp(w->name, word))
+				w++;
+			if (!w->name)
+				return sok_param_err(p, err, len, what, word);
+			*out |= w->bits;
 		}
 		v += n;
 		v += *v != 0;
@@ -82,11 +91,13 @@ static int sok_read_params(const sd_param *ps, size_t n, sok_conf *c,
 			!strcmp(p->key, "format") ? &c->format :
 			!strcmp(p->key, "cost") ? &c->cost :
 			!strcmp(p->key, "actions") ? &c->actions :
-			!strcmp(p->key, "deadlocks") ? &c->deadlocks : NULL;
+			!strcmp(p->key, "deadlocks") ? &c->deadlocks :
+			!strcmp(p->key, "macros") ? &c->macros : NULL;
 		if (!slot)
 			return sok_param_err(p, err, len, "unknown key in "
 			                     "[problem] (file, level, format, "
-			                     "cost, actions, deadlocks):", p->key);
+			                     "cost, actions, deadlocks, macros):",
+			                     p->key);
 		*slot = p;
 	}
 	if (!c->file) {
@@ -118,8 +129,21 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 		                     "pushes):", cost);
 	}
 	c->dl = SOK_DL_ALL;
-	if (c->deadlocks)
-		return sok_parse_deadlocks(c->deadlocks, &c->dl, err, len);
+	if (c->deadlocks &&
+	    sok_parse_list(c->deadlocks, sok_deadlock_words, "unknown deadlock "
+	                   "rule (dead-squares, corner, freeze, block, "
+	                   "pi-corral, corral-search, all, none):", &c->dl,
+	                   err, len))
+		return -1;
+	if (c->macros &&
+	    sok_parse_list(c->macros, sok_macro_words, "unknown macro "
+	                   "(goal-room, tunnel, all, none):", &c->macro, err,
+	                   len))
+		return -1;
+	if (c->macro && c->model == SOK_STEPS)
+		return sok_param_err(c->macros, err, len, "macros need actions "
+		                     "= pushes (or cost = pushes), not steps:",
+		                     c->macros->value);
 	return 0;
 }
 
@@ -182,8 +206,10 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	if (s && !rc) {
 		s->model = c.model;
 		s->deadlocks = c.dl;
+		s->macros = c.macro;
 		s->heur = SD_NO_HEURISTIC;
-		rc = sok_make_start(s) || sok_packing_order(s) ? -1 : 0;
+		rc = sok_make_start(s) || sok_packing_order(s) ||
+		     sok_macro_init(s) ? -1 : 0;
 	}
 	if (rc) {
 		if (!s || !err[0])
@@ -196,6 +222,7 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	inst->state_size = s->state_size;
 	inst->max_successors = s->model == SOK_STEPS ? 4
 	                       : 4 * (unsigned)(s->nboxes ? s->nboxes : 1);
+	inst->max_successors += sok_macro_extra(s);
 	return 0;
 }
 
@@ -336,12 +363,28 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 	return 3;
 }
 
-/* The push models: one successor per push the player can reach. */
+/* One successor of the push models: the box at b taken to t, the
+ * player left at cell p (normalised to its area in the push model). */
+static void sok_push_child(sok *s, const unsigned char *st, int b, int t,
+                           int p, int off, sd_succ *o, unsigned char *out)
+{
+	sok_judge_push(s, b, t, off, o);
+	if (s->model == SOK_PUSHES && o->h != SD_DEAD_END)
+		p = sok_min_reached(s, p);
+	s->occ[t] = 0;
+	s->occ[b] = 1;
+	sok_child(s, st, b, t, p, out);
+}
+
+/* The push models: one successor per push the player can reach; a push
+ * that starts a macro gives the macro instead, or as well for a
+ * goal-room macro. */
 static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
                                   sd_succ *succ, unsigned char *states,
                                   size_t stride)
 {
 	int player;
+	unsigned k = 0;
 	sok_decode(s, st, &player);
 	if ((s->deadlocks & SOK_DL_CSEARCH) && sok_corral_deadlock(s, player))
 		return 0;
@@ -351,19 +394,29 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 	if (s->heur != SD_NO_HEURISTIC)
 		sok_box_bound(s);
 	for (int i = 0; i < n; i++) {
-		int b = s->cand[i] >> 2, d = s->cand[i] & 3;
-		int t = s->nb[b * 4 + d], p = b;
-		sd_succ *o = &succ[i];
-		sok_judge_push(s, b, t, off, o);
-		if (s->model == SOK_PUSHES && o->h != SD_DEAD_END)
-			p = sok_min_reached(s, b);
-		s->occ[t] = 0;
-		s->occ[b] = 1;
-		o->action = (uint32_t)s->cand[i];
-		o->cost = s->model == SOK_PUSHES ? 1 : (sd_cost)s->cwalk[i] + 1;
-		sok_child(s, st, b, t, p, states + (size_t)i * stride);
+		int b = s->cand[i] >> 2, d = s->cand[i] & 3, to, p, keep = 1;
+		int pushes = sok_macro(s, b, d, &to, &p, &keep), moves = 0;
+		if (pushes && s->model == SOK_PUSH_MOVES &&
+		    sok_macro_text(s, b, NULL, 0, &moves) < 0)
+			pushes = 0;
+		if (pushes) {
+			succ[k].action = (uint32_t)s->cand[i] | SOK_ACT_MACRO;
+			succ[k].cost = s->model == SOK_PUSHES ? (sd_cost)pushes
+			               : (sd_cost)(s->cwalk[i] + 1 + moves);
+			sok_push_child(s, st, b, to, p, off, &succ[k],
+			               states + (size_t)k * stride);
+			k++;
+		}
+		if (!keep)
+			continue;
+		succ[k].action = (uint32_t)s->cand[i];
+		succ[k].cost = s->model == SOK_PUSHES ? 1
+		               : (sd_cost)(s->cwalk[i] + 1);
+		sok_push_child(s, st, b, s->nb[b * 4 + d], b, off, &succ[k],
+		               states + (size_t)k * stride);
+		k++;
 	}
-	return (unsigned)n;
+	return k;
 }
 
 /* All successors of a position under the instance's model; none if
@@ -408,41 +461,38 @@ static int sok_real_player(sok *s, const unsigned char *from,
 	return sok_known_player(s, from, player);
 }
 
-/* Remember the push just formatted, so that the next one starts where
- * this one left the player. */
+/* Remember the push (or macro) just formatted, which took the box at b
+ * to t and left the player at `player`, so that the next one starts
+ * where this one left the player. */
 static void sok_remember(sok *s, const unsigned char *from, uint32_t action,
-                         int start)
+                         int start, int b, int t, int player)
 {
-	int b = (int)(action >> 2), t = s->nb[b * 4 + (action & 3)];
 	memcpy(s->fmt_from, from, s->state_size);
 	s->fmt_action = action;
 	s->fmt_start = start;
 	s->occ[b] = 0;
 	s->occ[t] = 1;
-	sok_child(s, from, b, t, sok_min_reached(s, b), s->fmt_to);
+	sok_child(s, from, b, t, sok_min_reached(s, player), s->fmt_to);
 	s->occ[t] = 0;
 	s->occ[b] = 1;
-	s->fmt_to_player = b;
+	s->fmt_to_player = player;
 	s->fmt_valid = 1;
 }
 
-/* LURD text of an action: one step in the step model, the walk and the
- * push in the push models (snprintf-like). */
-static int sok_format_action(void *self, const void *from, uint32_t action,
-                             char *buf, size_t len)
+/* LURD text of an action in the push models: the walk, the push and,
+ * for a macro, the walks and pushes after it (snprintf-like). */
+static int sok_format_push(sok *s, const unsigned char *from,
+                           uint32_t action, int player, char *buf,
+                           size_t len)
 {
-	sok *s = self;
-	int player;
-	sok_decode(s, from, &player);
-	if (s->model == SOK_STEPS) {
-		int n = s->nb[player * 4 + (action & 3)];
-		char c = sok_dir_char[action & 3];
-		if (n >= 0 && s->occ[n])
-			c = (char)(c - 'a' + 'A');
-		return snprintf(buf, len, "%c", c);
-	}
-	int b = (int)(action >> 2), d = (int)(action & 3);
-	if (b >= s->nfloor || s->nb[b * 4 + (d ^ 1)] < 0)
+	uint32_t a = action & ~SOK_ACT_MACRO;
+	int b = (int)(a >> 2), d = (int)(a & 3);
+	if (b >= s->nfloor || !s->occ[b] || s->nb[b * 4 + (d ^ 1)] < 0 ||
+	    s->nb[b * 4 + d] < 0 || s->occ[s->nb[b * 4 + d]])
+		return snprintf(buf, len, "?");
+	int t = s->nb[b * 4 + d], to_player = b, keep, moves;
+	if ((action & SOK_ACT_MACRO) &&
+	    !sok_macro(s, b, d, &t, &to_player, &keep))
 		return snprintf(buf, len, "?");
 	if (s->model == SOK_PUSHES)
 		player = sok_real_player(s, from, action, player);
@@ -450,10 +500,32 @@ static int sok_format_action(void *self, const void *from, uint32_t action,
 	int w = sok_walk(s, start, s->nb[b * 4 + (d ^ 1)], s->path,
 	                 (size_t)s->nfloor + 2);
 	if (s->model == SOK_PUSHES)
-		sok_remember(s, from, action, start);
+		sok_remember(s, from, action, start, b, t, to_player);
 	if (w < 0)
 		return snprintf(buf, len, "?");
-	return snprintf(buf, len, "%s%c", s->path, sok_dir_char[d] - 'a' + 'A');
+	int n = snprintf(buf, len, "%s%c", s->path, sok_dir_char[d] - 'a' + 'A');
+	if (!(action & SOK_ACT_MACRO))
+		return n;
+	size_t room = (size_t)n < len ? len - (size_t)n : 0;
+	int k = sok_macro_text(s, b, room ? buf + n : NULL, room, &moves);
+	return k < 0 ? snprintf(buf, len, "?") : n + k;
+}
+
+/* LURD text of an action: one step in the step model, the walk and the
+ * push (or macro) in the push models (snprintf-like). */
+static int sok_format_action(void *self, const void *from, uint32_t action,
+                             char *buf, size_t len)
+{
+	sok *s = self;
+	int player;
+	sok_decode(s, from, &player);
+	if (s->model != SOK_STEPS)
+		return sok_format_push(s, from, action, player, buf, len);
+	int n = s->nb[player * 4 + (action & 3)];
+	char c = sok_dir_char[action & 3];
+	if (n >= 0 && s->occ[n])
+		c = (char)(c - 'a' + 'A');
+	return snprintf(buf, len, "%c", c);
 }
 
 /* True iff grid cell (x, y) touches a floor cell, diagonals included:

@@ -24,6 +24,7 @@
 
 static sd_loaded plug;
 static uint64_t last_expanded; /* of the last solve_file() */
+static size_t last_length;     /* actions in the last plan found */
 
 /* ---- the independent replay checker ------------------------------------ */
 
@@ -160,7 +161,7 @@ static void temp_level(const char *text, char *path, size_t len)
 
 /* Options of one run: NULL fields keep the plugin's defaults. */
 typedef struct run {
-	const char *cost, *actions, *deadlocks, *level, *format;
+	const char *cost, *actions, *deadlocks, *level, *format, *macros;
 	sd_algorithm alg;
 	const char *heur;    /* NULL: zero */
 	double weight;
@@ -172,11 +173,11 @@ static size_t run_params(const run *r, const char *path, sd_param *ps)
 {
 	size_t n = 0;
 	const char *keys[] = { "cost", "actions", "deadlocks", "level",
-	                       "format" };
+	                       "format", "macros" };
 	const char *vals[] = { r->cost, r->actions, r->deadlocks, r->level,
-	                       r->format };
+	                       r->format, r->macros };
 	ps[n++] = (sd_param){ "file", path, "test.ini", 1, "." };
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		if (vals[i])
 			ps[n++] = (sd_param){ keys[i], vals[i], "test.ini", i + 2,
 			                      "." };
@@ -206,6 +207,7 @@ static sd_status solve_file(const char *path, const run *r, char **plan,
 		fail_msg("search: %s", err);
 	sd_status st = res.status;
 	last_expanded = res.stats.expanded;
+	last_length = res.length;
 	if (st == SD_SOLVED) {
 		*plan = sd_plan_text(plug.plugin, &inst, &res);
 		assert_non_null(*plan);
@@ -454,9 +456,13 @@ static void level_errors(void **unused)
 	free(big);
 	expect_error(tiny, "colour", "red", "t.ini:4: unknown key in "
 	             "[problem] (file, level, format, cost, actions, "
-	             "deadlocks): 'colour'");
+	             "deadlocks, macros): 'colour'");
 	expect_error(tiny, "cost", "walks", "t.ini:4: unknown cost");
 	expect_error(tiny, "deadlocks", "corner,bogus", "'bogus'");
+	expect_error(tiny, "macros", "tunnel rooms", "t.ini:4: unknown macro "
+	             "(goal-room, tunnel, all, none): 'rooms'");
+	expect_error(tiny, "macros", "tunnel", "t.ini:4: macros need actions "
+	             "= pushes");
 	expect_error(tiny, "level", "7", "no level '7'");
 	expect_error("%%%%%\n%AB#%\n%%%%%\n", NULL, NULL,
 	             "unknown character '#' in letter notation");
@@ -652,6 +658,80 @@ static void feature_search(void **unused)
 	free(lv);
 }
 
+/* Solve level text by BFS over push actions with macros (push model,
+ * then walk + push model), replay, and check the plan's actions and
+ * pushes; a macro's cost counts every push or move it spells out. */
+static void macro_plan(const char *level, const char *macros,
+                       size_t actions, int pushes)
+{
+	const char *cost[] = { "pushes", "moves" };
+	for (int i = 0; i < 2; i++) {
+		int m, p;
+		sd_cost c;
+		run r = { .alg = SD_BFS, .cost = cost[i], .actions = "pushes",
+		          .macros = macros };
+		solve_check(level, NULL, &r, &m, &p, &c);
+		assert_int_equal(last_length, actions);
+		assert_int_equal(p, pushes);
+		assert_int_equal(c, i ? m : p);
+	}
+}
+
+/* Tunnel macros: down a whole corridor to the goal in one action; onto
+ * a goal in the tunnel, where the box stops although the tunnel goes
+ * on; out of the tunnel's mouth, where it stops and a plain push
+ * finishes. */
+static void tunnel_macro(void **unused)
+{
+	(void)unused;
+	macro_plan("##########\n#@$    . #\n##########\n", "tunnel", 1, 5);
+	macro_plan("##########\n#@$ .    #\n#######  #\n##########\n",
+	           "tunnel", 1, 2);
+	macro_plan("#########\n#@$  .  #\n####    #\n#########\n", "tunnel", 2,
+	           3);
+	macro_plan("#########\n#@$  .  #\n####    #\n#########\n", "none", 3,
+	           3);
+}
+
+/* Goal-room macros on XSokoban 1 (six goals in a room): fewer
+ * expansions than plain pushes under greedy search, macros used (fewer
+ * actions than pushes), the plan replays and its cost is its pushes
+ * (push model) or moves (walk + push model).  Then Microban levels
+ * whose boxes must pass over goals, which a first version that dropped
+ * the plain push for a goal-room macro found unsolvable. */
+static void goal_room_macro(void **unused)
+{
+	(void)unused;
+	char *lv = level_titled(XSOKOBAN, ";screen.01");
+	int m, p;
+	sd_cost c;
+	run plain = { .alg = SD_GREEDY, .cost = "pushes", .heur = "matching" };
+	solve_check(lv, NULL, &plain, &m, &p, &c);
+	uint64_t without = last_expanded;
+	run mac = plain;
+	mac.macros = "goal-room";
+	solve_check(lv, NULL, &mac, &m, &p, &c);
+	assert_true(last_expanded < without);
+	assert_true(last_length < (size_t)p);
+	assert_int_equal(c, p);
+	run mv = mac;
+	mv.cost = "moves";
+	mv.actions = "pushes";
+	solve_check(lv, NULL, &mv, &m, &p, &c);
+	assert_true(last_length < (size_t)p);
+	assert_int_equal(c, m);
+	free(lv);
+	const int through[] = { 26, 43, 48, 54 };
+	for (size_t i = 0; i < sizeof through / sizeof through[0]; i++) {
+		lv = level_from(MICROBAN, through[i]);
+		run f = { .alg = SD_FESS, .cost = "pushes", .heur = "packing",
+		          .macros = "all" };
+		solve_check(lv, NULL, &f, &m, &p, &c);
+		assert_int_equal(c, p);
+		free(lv);
+	}
+}
+
 static int setup(void **unused)
 {
 	(void)unused;
@@ -683,6 +763,8 @@ int main(void)
 		cmocka_unit_test(packing_order),
 		cmocka_unit_test(features),
 		cmocka_unit_test(feature_search),
+		cmocka_unit_test(tunnel_macro),
+		cmocka_unit_test(goal_room_macro),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

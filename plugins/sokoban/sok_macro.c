@@ -1,0 +1,295 @@
+/*
+ * sok_macro.c -- macro pushes for the fast mode: several pushes of one
+ * box taken as one action.
+ *
+ * Goal-room macros (Junghanns and Schaeffer's Rolling Stone calls them
+ * goal macros): the goals of many levels lie together in a room.  A box
+ * pushed into such an area of goals goes on, in the same action, to the
+ * empty goal of the area that the packing order (sok_pack.c) fills
+ * first among those it can reach.  The plain push stays on offer too
+ * (boxes of some levels must pass through an area of goals), but a
+ * greedy search prefers the macro and so seldom tries the many ways of
+ * shuffling boxes about inside the room.
+ *
+ * Tunnel macros: a box pushed along a one-wide tunnel, with the player
+ * in the tunnel behind it, can do nothing useful but go on; it is
+ * pushed until it leaves the tunnel, reaches a goal, or would next
+ * meet a box, a dead square or (with goal-room macros on) an area of
+ * goals, which it then enters by a push of its own.  The plain push is
+ * not offered.
+ *
+ * Both give up optimality (a macro may take a detour, and the plain
+ * push it replaces may have been needed), so both are off by default.
+ * An action with SOK_ACT_MACRO set stands for the whole macro; the plan
+ * text replays it from the position it was taken in, the same way.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sok.h"
+
+/* Macro tables and the route of the last macro found. */
+struct sok_mac {
+	int *area;       /* per floor index: goal area id, or -1 */
+	int *layer;      /* per floor index: packing layer of a goal, or -1 */
+	int entries;     /* pushes from outside into an area (cell, dir) */
+	int *tunnel;     /* nfloor * 4: a box at c pushed in direction d,
+	                    player behind it, is in a tunnel (0 / 1) */
+	unsigned *seen;  /* nfloor * 4: BFS stamps of (box cell, side) */
+	unsigned stamp;
+	int *q, *par;    /* BFS queue of box cell * 4 + side, parents */
+	int *route;      /* the route found: box cell * 4 + side */
+	int nroute;
+};
+
+/* Free the macro tables (NULL is fine). */
+void sok_macro_free(sok *s)
+{
+	struct sok_mac *m = s->mac;
+	if (!m)
+		return;
+	free(m->area);
+	free(m->layer);
+	free(m->tunnel);
+	free(m->seen);
+	free(m->q);
+	free(m->par);
+	free(m->route);
+	free(m);
+	s->mac = NULL;
+}
+
+/* Label the connected areas of goal cells; areas of one goal get -1,
+ * since a box entering them has nowhere further to go. */
+static void sok_macro_areas(sok *s, struct sok_mac *m)
+{
+	int id = 0, *q = m->q;
+	for (int c = 0; c < s->nfloor; c++)
+		m->area[c] = -1;
+	for (int c = 0; c < s->nfloor; c++) {
+		if (!s->goal[c] || m->area[c] >= 0)
+			continue;
+		int head = 0, tail = 0;
+		m->area[c] = id;
+		q[tail++] = c;
+		while (head < tail) {
+			int x = q[head++];
+			for (int d = 0; d < 4; d++) {
+				int n = s->nb[x * 4 + d];
+				if (n >= 0 && s->goal[n] && m->area[n] < 0) {
+					m->area[n] = id;
+					q[tail++] = n;
+				}
+			}
+		}
+		if (tail == 1)
+			m->area[c] = -1;
+		else
+			id++;
+	}
+}
+
+/* True iff floor cell c has walls on both sides across direction d. */
+static int sok_narrow(const sok *s, int c, int d)
+{
+	int a = d < 2 ? SOK_LEFT : SOK_UP;
+	return s->nb[c * 4 + a] < 0 && s->nb[c * 4 + (a ^ 1)] < 0;
+}
+
+/* Mark the tunnel pushes: the box at c pushed in direction d to a free
+ * cell, with the player at c's back, where both c and the cell behind
+ * it are walled in across d. */
+static void sok_macro_tunnels(sok *s, struct sok_mac *m)
+{
+	for (int c = 0; c < s->nfloor; c++)
+		for (int d = 0; d < 4; d++) {
+			int p = s->nb[c * 4 + (d ^ 1)], t = s->nb[c * 4 + d];
+			m->tunnel[c * 4 + d] = p >= 0 && t >= 0 &&
+			                       sok_narrow(s, c, d) &&
+			                       sok_narrow(s, p, d);
+		}
+}
+
+/* Build the macro tables for the SOK_MACRO_* bits in s->macros, after
+ * the packing order.  0, or -1 if out of memory. */
+int sok_macro_init(sok *s)
+{
+	if (!s->macros)
+		return 0;
+	size_t n = (size_t)s->nfloor;
+	struct sok_mac *m = calloc(1, sizeof *m);
+	if (!m)
+		return -1;
+	s->mac = m;
+	m->area = malloc(sizeof(int) * n);
+	m->layer = malloc(sizeof(int) * n);
+	m->tunnel = malloc(sizeof(int) * 4 * n);
+	m->seen = calloc(4 * n, sizeof(unsigned));
+	m->q = malloc(sizeof(int) * 4 * n);
+	m->par = malloc(sizeof(int) * 4 * n);
+	m->route = malloc(sizeof(int) * 4 * n);
+	if (!m->area || !m->layer || !m->tunnel || !m->seen || !m->q ||
+	    !m->par || !m->route)
+		return -1;
+	sok_macro_areas(s, m);
+	sok_macro_tunnels(s, m);
+	for (int c = 0; c < s->nfloor; c++) {
+		m->layer[c] = -1;
+		for (int d = 0; d < 4; d++) {
+			int t = s->nb[c * 4 + d];
+			m->entries += t >= 0 && m->area[t] >= 0 &&
+			              m->area[t] != m->area[c];
+		}
+	}
+	for (int l = 0, k = 0; l < s->pack_layers; l++)
+		for (; k < s->pack_end[l]; k++)
+			m->layer[s->pack_goal[k]] = l;
+	return 0;
+}
+
+/* How many successors macros may add to one expansion beyond one per
+ * push (tunnel macros replace their push; goal-room macros come on top
+ * of it, one per push into an area of goals). */
+unsigned sok_macro_extra(const sok *s)
+{
+	if (!s->mac || !(s->macros & SOK_MACRO_GOAL))
+		return 0;
+	int most = 4 * s->nboxes;
+	return (unsigned)(s->mac->entries < most ? s->mac->entries : most);
+}
+
+/* Keep the route from BFS entry k back to the root in m->route. */
+static void sok_macro_keep(struct sok_mac *m, int k)
+{
+	int n = 0;
+	for (int i = k; i >= 0; i = m->par[i])
+		n++;
+	m->nroute = n;
+	for (int i = k; i >= 0; i = m->par[i])
+		m->route[--n] = m->q[i];
+}
+
+/* Breadth-first search of the box at t (player on side `side`) over
+ * the cells of goal area a, other boxes of s->occ standing.  Returns
+ * the BFS entry of the empty goal packed first, fewest pushes on ties,
+ * or -1. */
+static int sok_macro_room(sok *s, int t, int side, int a)
+{
+	struct sok_mac *m = s->mac;
+	if (++m->stamp == 0) {
+		memset(m->seen, 0, sizeof(unsigned) * 4 * (size_t)s->nfloor);
+		m->stamp = 1;
+	}
+	int head = 0, tail = 0, best = -1;
+	m->seen[t * 4 + side] = m->stamp;
+	m->par[tail] = -1;
+	m->q[tail++] = t * 4 + side;
+	while (head < tail) {
+		int c = m->q[head] >> 2, sd = m->q[head] & 3;
+		if (best < 0 || m->layer[c] < m->layer[m->q[best] >> 2])
+			best = head;
+		s->occ[c] = 1;
+		sok_fill(s, s->nb[c * 4 + sd]);
+		s->occ[c] = 0;
+		for (int d = 0; d < 4; d++) {
+			int p = s->nb[c * 4 + (d ^ 1)], n = s->nb[c * 4 + d];
+			int key = n * 4 + (d ^ 1);
+			if (p < 0 || n < 0 || m->area[n] != a || s->occ[n] ||
+			    !sok_reached(s, p) || m->seen[key] == m->stamp)
+				continue;
+			m->seen[key] = m->stamp;
+			m->par[tail] = head;
+			m->q[tail++] = key;
+		}
+		head++;
+	}
+	return best;
+}
+
+/* The cells a tunnel macro pushes the box at t on to, in direction d,
+ * into m->route (t first).  Stops on a goal or out of the tunnel, and
+ * before a box, a dead square or (with goal-room macros on) an area
+ * of goals. */
+static void sok_macro_tunnel(sok *s, int t, int d)
+{
+	struct sok_mac *m = s->mac;
+	int c = t, rooms = s->macros & SOK_MACRO_GOAL;
+	m->nroute = 0;
+	m->route[m->nroute++] = c * 4 + (d ^ 1);
+	while (!s->goal[c] && m->tunnel[c * 4 + d]) {
+		int n = s->nb[c * 4 + d];
+		if (s->occ[n] || s->dead[n] || (rooms && m->area[n] >= 0))
+			break;
+		c = n;
+		m->route[m->nroute++] = c * 4 + (d ^ 1);
+	}
+}
+
+/* The macro that starts with the push of the box at b in direction d,
+ * s->occ holding the position before it: returns its pushes (2 or
+ * more), the box's last cell in *to and the player's in *player, and
+ * keeps its route for sok_macro_text(); or 0 if the push is no macro.
+ * *keep tells whether the plain push should be offered as well.
+ * s->occ is unchanged on return; the marks of sok_fill() are not. */
+int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep)
+{
+	struct sok_mac *m = s->mac;
+	int t = s->nb[b * 4 + d];
+	*keep = 1;
+	if (!m)
+		return 0;
+	m->nroute = 0;
+	s->occ[b] = 0;
+	if ((s->macros & SOK_MACRO_GOAL) && m->area[t] >= 0 &&
+	    m->area[b] != m->area[t]) {
+		int k = sok_macro_room(s, t, d ^ 1, m->area[t]);
+		if (k > 0)
+			sok_macro_keep(m, k);
+	} else if (s->macros & SOK_MACRO_TUNNEL) {
+		sok_macro_tunnel(s, t, d);
+		*keep = m->nroute < 2;
+	}
+	s->occ[b] = 1;
+	if (m->nroute < 2)
+		return 0;
+	int last = m->route[m->nroute - 1];
+	*to = last >> 2;
+	*player = s->nb[*to * 4 + (last & 3)];
+	return m->nroute;
+}
+
+/* The LURD text of the pushes after the first of the macro last found
+ * by sok_macro() on the box at b (the player stands at b, the box one
+ * push on), into buf like snprintf; *moves gets the steps and pushes.
+ * -1 if a walk cannot be made (the route and the text disagree: a
+ * bug).  s->occ holds the position before the macro and is unchanged
+ * on return. */
+int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves)
+{
+	static const char push_char[4] = { 'U', 'D', 'L', 'R' };
+	struct sok_mac *m = s->mac;
+	int out = 0, player = b, box = m->route[0] >> 2;
+	size_t pathlen = (size_t)s->nfloor + 2;
+	s->occ[b] = 0;
+	*moves = 0;
+	for (int i = 1; i < m->nroute; i++) {
+		int side = m->route[i] & 3, behind = s->nb[box * 4 + side];
+		s->occ[box] = 1;
+		int w = sok_walk(s, player, behind, s->path, pathlen);
+		s->occ[box] = 0;
+		if (w < 0) {
+			out = -1;
+			break;
+		}
+		char push = push_char[side ^ 1];
+		size_t room = (size_t)out < len ? len - (size_t)out : 0;
+		int k = snprintf(room ? buf + out : NULL, room, "%s%c",
+		                 w ? s->path : "", push);
+		out += k;
+		*moves += w + 1;
+		player = box;
+		box = m->route[i] >> 2;
+	}
+	s->occ[b] = 1;
+	return out;
+}
