@@ -36,6 +36,21 @@ rm -f "${TMPDIR:-/tmp}/sd_replay_$$.xsb"
 grep -q '^# @\$\.#$' <<<"$out" || fail "replay start board: $out"
 grep -q '^#  @\*#$' <<<"$out" || fail "replay board after the push: $out"
 
+# a tunnel macro is one step of the replay, spelled out in full, after
+# which the player stands behind the box; the step model has no macros
+printf '#######\n#@$  .#\n#######\n' >"${TMPDIR:-/tmp}/sd_tunnel_$$.xsb"
+out=$("$searchd" --config config/sokoban.ini --replay \
+      --set problem.file="${TMPDIR:-/tmp}/sd_tunnel_$$.xsb" \
+      --set problem.cost=pushes --set problem.macros=tunnel 2>&1) ||
+	fail "tunnel replay: exit $?: $out"
+rm -f "${TMPDIR:-/tmp}/sd_tunnel_$$.xsb"
+grep -q '^step 1 of 1: RRR$' <<<"$out" || fail "tunnel macro step: $out"
+grep -q '^#   @\*#$' <<<"$out" || fail "board after the tunnel macro: $out"
+out=$("$searchd" --config config/sokoban.ini --set problem.macros=tunnel 2>&1)
+[ $? -eq 2 ] || fail "macros in the step model: wrong exit status: $out"
+grep -q "macros need actions = pushes" <<<"$out" ||
+	fail "macros in the step model: $out"
+
 out=$("$searchd" --config config/sokoban.ini --set problem.colour=red 2>&1)
 [ $? -eq 2 ] || fail "unknown key: wrong exit status: $out"
 grep -q "colour" <<<"$out" || fail "unknown key not named: $out"
