@@ -24,6 +24,15 @@
 /* Directions: up, down, left, right; the opposite of d is d ^ 1. */
 enum { SOK_UP, SOK_DOWN, SOK_LEFT, SOK_RIGHT };
 
+/* LURD letter of a step in direction d ('u', 'd', 'l', 'r'); a push is
+ * the same letter in upper case (sok_push_char). */
+extern const char sok_dir_char[4];
+
+static inline char sok_push_char(int d)
+{
+	return (char)(sok_dir_char[d] - 'a' + 'A');
+}
+
 /* A parsed level in XSB characters ('#', ' ', '.', '$', '*', '@', '+'),
  * rows padded with spaces to width w. */
 typedef struct sok_grid {

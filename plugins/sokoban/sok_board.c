@@ -7,7 +7,7 @@
 #include <string.h>
 #include "sok.h"
 
-static const char sok_dir_char[4] = { 'u', 'd', 'l', 'r' };
+const char sok_dir_char[4] = { 'u', 'd', 'l', 'r' };
 
 /* Flood the grid from cell p over non-wall cells, writing the floor
  * index of every reached cell into fi (others stay -1).  Returns the

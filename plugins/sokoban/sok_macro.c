@@ -266,7 +266,6 @@ int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep)
  * on return. */
 int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves)
 {
-	static const char push_char[4] = { 'U', 'D', 'L', 'R' };
 	struct sok_mac *m = s->mac;
 	int out = 0, player = b, box = m->route[0] >> 2;
 	size_t pathlen = (size_t)s->nfloor + 2;
@@ -281,10 +280,9 @@ int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves)
 			out = -1;
 			break;
 		}
-		char push = push_char[side ^ 1];
 		size_t room = (size_t)out < len ? len - (size_t)out : 0;
-		int k = snprintf(room ? buf + out : NULL, room, "%s%c",
-		                 w ? s->path : "", push);
+		int k = snprintf(room ? buf + out : NULL, room, "%s%c", s->path,
+		                 sok_push_char(side ^ 1));
 		out += k;
 		*moves += w + 1;
 		player = box;

@@ -8,8 +8,6 @@
 #include <strings.h>
 #include "sok.h"
 
-static const char sok_dir_char[4] = { 'u', 'd', 'l', 'r' };
-
 /* The [problem] settings before the level is read. */
 typedef struct sok_conf {
 	const sd_param *file, *level, *format, *cost, *actions, *deadlocks;
@@ -503,7 +501,7 @@ static int sok_format_push(sok *s, const unsigned char *from,
 		sok_remember(s, from, action, start, b, t, to_player);
 	if (w < 0)
 		return snprintf(buf, len, "?");
-	int n = snprintf(buf, len, "%s%c", s->path, sok_dir_char[d] - 'a' + 'A');
+	int n = snprintf(buf, len, "%s%c", s->path, sok_push_char(d));
 	if (!(action & SOK_ACT_MACRO))
 		return n;
 	size_t room = (size_t)n < len ? len - (size_t)n : 0;
@@ -521,11 +519,9 @@ static int sok_format_action(void *self, const void *from, uint32_t action,
 	sok_decode(s, from, &player);
 	if (s->model != SOK_STEPS)
 		return sok_format_push(s, from, action, player, buf, len);
-	int n = s->nb[player * 4 + (action & 3)];
-	char c = sok_dir_char[action & 3];
-	if (n >= 0 && s->occ[n])
-		c = (char)(c - 'a' + 'A');
-	return snprintf(buf, len, "%c", c);
+	int d = (int)(action & 3), n = s->nb[player * 4 + d];
+	int push = n >= 0 && s->occ[n];
+	return snprintf(buf, len, "%c", push ? sok_push_char(d) : sok_dir_char[d]);
 }
 
 /* True iff grid cell (x, y) touches a floor cell, diagonals included:
