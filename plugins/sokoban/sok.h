@@ -69,7 +69,8 @@ typedef enum sok_model {
 /* Deadlock rules, as bits of sok.deadlocks. */
 enum {
 	SOK_DL_DEAD = 1, SOK_DL_CORNER = 2, SOK_DL_FREEZE = 4, SOK_DL_BLOCK = 8,
-	SOK_DL_CORRAL = 16, SOK_DL_CSEARCH = 32, SOK_DL_ALL = 63
+	SOK_DL_CORRAL = 16, SOK_DL_CSEARCH = 32, SOK_DL_SEALED = 64,
+	SOK_DL_ALL = 127
 };
 
 /* Macro pushes (sok_macro.c), as bits of sok.macros. */
@@ -112,11 +113,14 @@ typedef struct sok {
 	struct sok_rx *rx;     /* corral deadlock search (sok_corral.c) */
 	unsigned macros;       /* SOK_MACRO_* bits */
 	struct sok_mac *mac;   /* macro tables (sok_macro.c), or NULL */
+	struct sok_seal *seal; /* sealed-goal test (sok_sealed.c), or NULL */
 
 	/* scratch */
 	unsigned char *occ;    /* per floor index: box here */
 	unsigned *mark;        /* flood-fill stamps of sok_fill() */
 	unsigned stamp;
+	int fill_min, fill_min2; /* two smallest cells of the last fill */
+	unsigned parent_stamp; /* stamp of the expanded position's fill */
 	unsigned *mark2;       /* stamps of sok_min_reached() */
 	unsigned stamp2;
 	int *queue, *dist, *from;
@@ -150,20 +154,27 @@ void sok_encode(const sok *s, int player, void *state);
 int sok_fill(sok *s, int from);
 int sok_reached(const sok *s, int cell);
 int sok_min_reached(sok *s, int from);
+int sok_pushed_player(sok *s, int b, int t, int d);
 int sok_walk(sok *s, int from, int to, char *path, size_t len);
+int sok_list_pushes(sok *s);
 int sok_candidates(sok *s, int player);
 int sok_off_goal(const sok *s);
 
 /* sok_deadlock.c */
 int sok_deadlocked(sok *s, int box);
-int sok_pi_corral(sok *s, int ncand);
+int sok_frozen(sok *s, int c, int *nongoal);
+int sok_pi_corral(sok *s, int ncand, int ncorral);
 int sok_label_area(sok *s, int c, int k);
 int sok_label_areas(sok *s, int outside);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
 /* sok_corral.c */
-int sok_corral_deadlock(sok *s, int player);
+int sok_corral_deadlock(sok *s, int player, int ncorral);
 void sok_corral_free(sok *s);
+
+/* sok_sealed.c */
+int sok_sealed(sok *s, int c);
+void sok_seal_free(sok *s);
 
 /* sok_macro.c */
 int sok_macro_init(sok *s);

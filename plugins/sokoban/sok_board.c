@@ -323,6 +323,7 @@ void sok_board_free(sok *s)
 		free(p[i]);
 	sok_corral_free(s);
 	sok_macro_free(s);
+	sok_seal_free(s);
 }
 
 /* Unpack state into s->occ and *player. */
@@ -348,15 +349,16 @@ void sok_encode(const sok *s, int player, void *state)
 
 /* Breadth-first fill of the player from cell `from` around the boxes of
  * s->occ: afterwards sok_reached() tells the reached cells, s->dist
- * their distance and s->from the direction that entered them.  Returns
- * the smallest reached floor index. */
+ * their distance and s->from the direction that entered them, and
+ * s->fill_min2 the second smallest reached cell (s->nfloor if none).
+ * Returns the smallest reached floor index. */
 int sok_fill(sok *s, int from)
 {
 	if (++s->stamp == 0) {
 		memset(s->mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
 		s->stamp = 1;
 	}
-	int head = 0, tail = 0, min = from;
+	int head = 0, tail = 0, min = from, min2 = s->nfloor;
 	unsigned st = s->stamp;
 	s->mark[from] = st;
 	s->dist[from] = 0;
@@ -373,10 +375,16 @@ int sok_fill(sok *s, int from)
 			s->dist[q] = s->dist[c] + 1;
 			s->from[q] = d;
 			s->queue[tail++] = q;
-			if (q < min)
+			if (q < min) {
+				min2 = min;
 				min = q;
+			} else if (q < min2) {
+				min2 = q;
+			}
 		}
 	}
+	s->fill_min = min;
+	s->fill_min2 = min2;
 	return min;
 }
 
@@ -417,6 +425,62 @@ int sok_min_reached(sok *s, int from)
 	return min;
 }
 
+/* True iff the free cells beside t (in s->occ) stay joined without t:
+ * they all lie in one run of free cells round the ring of the eight
+ * cells about t. */
+static int sok_ring_joins(const sok *s, int t)
+{
+	static const int rx[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+	static const int ry[8] = { -1, -1, 0, 1, 1, 1, 0, -1 };
+	int open[8], start = -1, runs = 0;
+	for (int i = 0; i < 8; i++) {
+		int gx = s->x[t] + rx[i], gy = s->y[t] + ry[i];
+		int c = gx < 0 || gy < 0 || gx >= s->w || gy >= s->h ? -1
+		        : s->fi[gy * s->w + gx];
+		open[i] = c >= 0 && !s->occ[c];
+		if (!open[i])
+			start = i;
+	}
+	if (start < 0)
+		return 1;
+	for (int k = 1, side = 0; k <= 8; k++) {
+		int i = (start + k) % 8;
+		if (open[i]) {
+			side |= !(i & 1); /* even: beside t, not diagonal */
+		} else {
+			runs += side;
+			side = 0;
+		}
+	}
+	return runs <= 1;
+}
+
+/* The normalised player of the child position in which the box at b
+ * went one cell in direction d to t (s->occ already holds the child):
+ * its smallest reachable cell.  If the last sok_fill() was the
+ * parent's (s->stamp == s->parent_stamp), the push changes the player's
+ * region only by b, which joins it, and t, which leaves it, as long as
+ * b opens onto no other area and t does not cut the region in two; the
+ * answer is then read off the parent's fill.  Else a fill. */
+int sok_pushed_player(sok *s, int b, int t, int d)
+{
+	if (s->stamp != s->parent_stamp)
+		return sok_min_reached(s, b);
+	for (int k = 2; k < 4; k++) {
+		int l = s->nb[b * 4 + (d ^ k)];
+		if (l >= 0 && !s->occ[l] && !sok_reached(s, l))
+			return sok_min_reached(s, b);
+	}
+	int low = s->fill_min;
+	if (sok_reached(s, t)) {
+		if (!sok_ring_joins(s, t))
+			return sok_min_reached(s, b);
+		if (t == low)
+			low = s->fill_min2;
+	}
+	return b < low ? b : low;
+}
+
 /* Write the player's shortest walk from `from` to `to` around the boxes
  * of s->occ as lower-case LURD into path (NUL-terminated if len > 0).
  * Returns its length, or -1 if `to` cannot be reached. */
@@ -449,13 +513,12 @@ int sok_off_goal(const sok *s)
 	return n;
 }
 
-/* List the pushes open to the player at `player`: s->cand gets
- * box * 4 + dir and s->cwalk the walk before the push.  Returns how
- * many. */
-int sok_candidates(sok *s, int player)
+/* List the pushes open to the player of the last sok_fill(): s->cand
+ * gets box * 4 + dir and s->cwalk the walk before the push.  Returns
+ * how many. */
+int sok_list_pushes(sok *s)
 {
 	int k = 0;
-	sok_fill(s, player);
 	for (int b = 0; b < s->nfloor; b++) {
 		if (!s->occ[b])
 			continue;
@@ -468,4 +531,11 @@ int sok_candidates(sok *s, int player)
 		}
 	}
 	return k;
+}
+
+/* The same for the player at `player`, after a fill from there. */
+int sok_candidates(sok *s, int player)
+{
+	sok_fill(s, player);
+	return sok_list_pushes(s);
 }

@@ -10,7 +10,12 @@
  * the kept boxes is also possible in the small problem; if no sequence
  * there puts all kept boxes on goals, the real position is dead.  The
  * search gives up (and proves nothing) after SOK_CORRAL_NODES
- * positions, or as soon as the player walks into the corral.
+ * positions.
+ *
+ * A corral with an empty goal inside needs more: some box must get in,
+ * and nothing gets in before a fence box moves.  With every fence box
+ * kept, the position is dead if no sequence of pushes there lets the
+ * player or a box into the corral, even if the fence stands on goals.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,9 +34,11 @@ struct sok_rx {
 	int n;                /* positions stored */
 	unsigned char *save;  /* the real s->occ while searching */
 	int *keep;            /* floor indices of the kept boxes */
-	unsigned char *cache; /* SOK_CORRAL_CACHE entries of state_size + 1
-	                         bytes: a small problem's start position and
-	                         its verdict (0 unused, 1 open, 2 dead) */
+	unsigned char *cache; /* SOK_CORRAL_CACHE entries of state_size + 3
+	                         bytes: a small problem's start position, the
+	                         corral's smallest cell for one that needs a
+	                         box, else 0xffff (2 bytes), and the verdict
+	                         (0 unused, 1 open, 2 dead) */
 };
 
 /* Allocate s->rx.  0, or -1 (and s->rx NULL) if out of memory. */
@@ -43,7 +50,7 @@ static int sok_rx_alloc(sok *s)
 	rx->pos = malloc(s->state_size * SOK_CORRAL_NODES);
 	rx->save = malloc((size_t)s->nfloor);
 	rx->keep = malloc(sizeof(int) * (size_t)s->nfloor);
-	rx->cache = calloc(SOK_CORRAL_CACHE, s->state_size + 1);
+	rx->cache = calloc(SOK_CORRAL_CACHE, s->state_size + 3);
 	s->rx = rx;
 	if (rx->pos && rx->save && rx->keep && rx->cache)
 		return 0;
@@ -91,16 +98,17 @@ static int sok_rx_add(sok *s, const unsigned char *p)
 }
 
 /* Add the successors of the position in s->occ, whose n pushes are
- * listed in s->cand; -1 if the store overflows. */
+ * listed in s->cand (the last fill being its player's); -1 if the
+ * store overflows. */
 static int sok_rx_expand(sok *s, int n, unsigned char *child)
 {
 	for (int i = 0; i < n; i++) {
-		int b = s->cand[i] >> 2, t = s->nb[b * 4 + (s->cand[i] & 3)];
+		int b = s->cand[i] >> 2, d = s->cand[i] & 3, t = s->nb[b * 4 + d];
 		int rc = 0;
 		s->occ[b] = 0;
 		s->occ[t] = 1;
 		if (!sok_deadlocked(s, t)) {
-			sok_encode(s, sok_min_reached(s, b), child);
+			sok_encode(s, sok_pushed_player(s, b, t, d), child);
 			rc = sok_rx_add(s, child);
 		}
 		s->occ[t] = 0;
@@ -111,11 +119,21 @@ static int sok_rx_expand(sok *s, int n, unsigned char *child)
 	return 0;
 }
 
+/* True iff the player (as last filled) or a box stands in corral k. */
+static int sok_rx_entered(const sok *s, int k)
+{
+	for (int c = 0; c < s->nfloor; c++)
+		if (s->clab[c] == k && (s->occ[c] || sok_reached(s, c)))
+			return 1;
+	return 0;
+}
+
 /* Breadth-first search of the pushes of the boxes in s->occ (the kept
  * ones) from the packed position in buf (which it reuses).  1 iff it
- * exhausts every position without one that has all boxes on goals and
- * without the player entering corral k (labels in s->clab). */
-static int sok_rx_run(sok *s, int k, unsigned char *buf)
+ * exhausts every position without the player or a box entering corral
+ * k (labels in s->clab) and, unless the corral needs a box, without
+ * one that has all boxes on goals. */
+static int sok_rx_run(sok *s, int k, int needs_box, unsigned char *buf)
 {
 	struct sok_rx *rx = s->rx;
 	memset(rx->slot, 0, sizeof rx->slot);
@@ -124,51 +142,62 @@ static int sok_rx_run(sok *s, int k, unsigned char *buf)
 	for (int i = 0; i < rx->n; i++) {
 		int pl;
 		sok_decode(s, rx->pos + (size_t)i * s->state_size, &pl);
-		if (!sok_off_goal(s))
+		if (!needs_box && !sok_off_goal(s))
 			return 0;
 		int n = sok_candidates(s, pl);
-		for (int c = 0; c < s->nfloor; c++)
-			if (s->clab[c] == k && sok_reached(s, c) && !s->occ[c])
-				return 0;
+		s->parent_stamp = s->stamp;
+		if (needs_box && sok_rx_entered(s, k))
+			return 0;
 		if (sok_rx_expand(s, n, buf) < 0)
 			return 0;
 	}
 	return 1;
 }
 
-/* sok_rx_run() from the boxes in s->occ and the player at `player`,
- * unless the verdict on that start is remembered.  A verdict of "dead"
- * holds whatever corral asked (no position had all boxes on goals), so
- * the cache is keyed by the position alone; entries are overwritten on
+/* sok_rx_run() from the boxes in s->occ and the player at `player`
+ * (any cell of its area: its area in the small problem holds the real
+ * one, so the smallest cell of the real area names it well enough),
+ * unless the verdict is remembered.  For a corral that needs no box it
+ * depends on the start alone; for one that needs a box, on the corral
+ * too (named by its smallest cell).  Entries are overwritten on
  * collision. */
-static int sok_rx_search(sok *s, int player, int k)
+static int sok_rx_search(sok *s, int player, int k, int needs_box)
 {
 	struct sok_rx *rx = s->rx;
-	unsigned char buf[SOK_MAX_FLOOR / 8 + 2];
+	unsigned char buf[SOK_MAX_FLOOR / 8 + 4];
 	size_t n = s->state_size;
-	sok_encode(s, sok_min_reached(s, player), buf);
-	unsigned char *e = rx->cache + (size_t)(sok_rx_hash(buf, n) &
-	                   (SOK_CORRAL_CACHE - 1)) * (n + 1);
-	if (!e[n] || memcmp(e, buf, n)) {
-		memcpy(e, buf, n);
-		e[n] = (unsigned char)(1 + sok_rx_run(s, k, buf));
+	int tag = needs_box ? 0 : 0xffff;
+	while (tag < s->nfloor && s->clab[tag] != k)
+		tag++;
+	sok_encode(s, player, buf);
+	buf[n] = (unsigned char)(tag & 0xff);
+	buf[n + 1] = (unsigned char)(tag >> 8);
+	unsigned char *e = rx->cache + (size_t)(sok_rx_hash(buf, n + 2) &
+	                   (SOK_CORRAL_CACHE - 1)) * (n + 3);
+	if (!e[n + 2] || memcmp(e, buf, n + 2)) {
+		memcpy(e, buf, n + 2);
+		e[n + 2] = (unsigned char)(1 + sok_rx_run(s, k, needs_box, buf));
 	}
-	return e[n] == 2;
+	return e[n + 2] == 2;
 }
 
 /* Collect into rx->keep the fence boxes of corral k and the boxes
  * touching them (diagonals included), at most SOK_CORRAL_BOXES.
- * Returns how many, or 0 if all of them stand on goals. */
-static int sok_rx_keep(sok *s, int k)
+ * Returns how many, or 0 if there is nothing to prove: all of them
+ * stand on goals and the corral needs no box, or it needs one and the
+ * fence is too long to keep whole. */
+static int sok_rx_keep(sok *s, int k, int needs_box)
 {
 	struct sok_rx *rx = s->rx;
 	int n = 0, off = 0;
-	for (int c = 0; c < s->nfloor && n < SOK_CORRAL_BOXES; c++) {
+	for (int c = 0; c < s->nfloor; c++) {
 		if (!rx->save[c])
 			continue;
 		for (int d = 0; d < 4; d++) {
 			int q = s->nb[c * 4 + d];
 			if (q >= 0 && s->clab[q] == k) {
+				if (n == SOK_CORRAL_BOXES)
+					return needs_box ? 0 : n;
 				rx->keep[n++] = c;
 				off |= !s->goal[c];
 				break;
@@ -191,29 +220,31 @@ static int sok_rx_keep(sok *s, int k)
 			off |= !s->goal[c];
 		}
 	}
-	return off ? n : 0;
+	return off || needs_box ? n : 0;
 }
 
 /* True iff the position in s->occ, player at `player`, is a corral
- * deadlock (see the top of the file).  s->occ is left as it was; the
- * player's fill (sok_fill), s->cand and s->clab are not. */
-int sok_corral_deadlock(sok *s, int player)
+ * deadlock (see the top of the file).  The last sok_fill() must be the
+ * player's and its ncorral corrals labelled by sok_label_areas(s, 1).
+ * s->occ and the labels are left as they were; the fill and s->cand
+ * are not. */
+int sok_corral_deadlock(sok *s, int player, int ncorral)
 {
 	if (!s->rx && sok_rx_alloc(s))
 		return 0;
 	struct sok_rx *rx = s->rx;
 	int dead = 0;
 	memcpy(rx->save, s->occ, (size_t)s->nfloor);
-	sok_fill(s, player);
-	int ncorral = sok_label_areas(s, 1);
+	player = s->fill_min;
 	for (int k = 0; k < ncorral && !dead; k++) {
-		int n = sok_rx_keep(s, k);
+		int needs_box = s->cinfo[3 * k] & SOK_AREA_GOAL;
+		int n = sok_rx_keep(s, k, needs_box);
 		if (!n)
 			continue;
 		memset(s->occ, 0, (size_t)s->nfloor);
 		for (int i = 0; i < n; i++)
 			s->occ[rx->keep[i]] = 1;
-		dead = sok_rx_search(s, player, k);
+		dead = sok_rx_search(s, player, k, needs_box);
 		memcpy(s->occ, rx->save, (size_t)s->nfloor);
 	}
 	return dead;

@@ -51,7 +51,7 @@ static int sok_block(const sok *s, int c)
 /* True iff the box at c can never move again, with the boxes marked in
  * s->frz counted as walls.  *nongoal is set iff a box of the frozen
  * group that decides this is off its goal. */
-static int sok_frozen(sok *s, int c, int *nongoal)
+int sok_frozen(sok *s, int c, int *nongoal)
 {
 	int ng = !s->goal[c];
 	s->frz[c] = 1;
@@ -91,7 +91,7 @@ int sok_deadlocked(sok *s, int c)
 	int ng = 0;
 	if ((dl & SOK_DL_FREEZE) && sok_frozen(s, c, &ng) && ng)
 		return 1;
-	return 0;
+	return (dl & SOK_DL_SEALED) && s->goal[c] && sok_sealed(s, c);
 }
 
 /* Label with k the free cells connected to cell c (in s->clab, which
@@ -207,11 +207,12 @@ static void sok_judge_corrals(sok *s)
  * its goal), any solution must push one of its fence boxes into it
  * before it moves a fence box any other way, and pushes elsewhere can
  * wait: keep only the pushes of its fence boxes among the candidates
- * s->cand / s->cwalk (the last sok_fill() being the player's area).
- * Returns how many remain. */
-int sok_pi_corral(sok *s, int ncand)
+ * s->cand / s->cwalk (the last sok_fill() being the player's area, its
+ * k corrals labelled by sok_label_areas(s, 1)).  Returns how many
+ * remain. */
+int sok_pi_corral(sok *s, int ncand, int k)
 {
-	int best = -1, k = sok_label_areas(s, 1);
+	int best = -1;
 	if (k == 0)
 		return ncand;
 	sok_judge_corrals(s);

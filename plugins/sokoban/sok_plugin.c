@@ -39,6 +39,7 @@ static const sok_word sok_deadlock_words[] = {
 	{ "dead-squares", SOK_DL_DEAD }, { "corner", SOK_DL_CORNER },
 	{ "freeze", SOK_DL_FREEZE }, { "block", SOK_DL_BLOCK },
 	{ "pi-corral", SOK_DL_CORRAL }, { "corral-search", SOK_DL_CSEARCH },
+	{ "frozen-goals", SOK_DL_SEALED },
 	{ "all", SOK_DL_ALL }, { "none", 0 }, { NULL, 0 },
 };
 
@@ -130,8 +131,8 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 	if (c->deadlocks &&
 	    sok_parse_list(c->deadlocks, sok_deadlock_words, "unknown deadlock "
 	                   "rule (dead-squares, corner, freeze, block, "
-	                   "pi-corral, corral-search, all, none):", &c->dl,
-	                   err, len))
+	                   "pi-corral, corral-search, frozen-goals, all, "
+	                   "none):", &c->dl, err, len))
 		return -1;
 	if (c->macros &&
 	    sok_parse_list(c->macros, sok_macro_words, "unknown macro "
@@ -362,13 +363,15 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 }
 
 /* One successor of the push models: the box at b taken to t, the
- * player left at cell p (normalised to its area in the push model). */
+ * player left at cell p (normalised to its area in the push model);
+ * d is the direction of a single push, or -1 for a macro. */
 static void sok_push_child(sok *s, const unsigned char *st, int b, int t,
-                           int p, int off, sd_succ *o, unsigned char *out)
+                           int p, int d, int off, sd_succ *o,
+                           unsigned char *out)
 {
 	sok_judge_push(s, b, t, off, o);
 	if (s->model == SOK_PUSHES && o->h != SD_DEAD_END)
-		p = sok_min_reached(s, p);
+		p = d < 0 ? sok_min_reached(s, p) : sok_pushed_player(s, b, t, d);
 	s->occ[t] = 0;
 	s->occ[b] = 1;
 	sok_child(s, st, b, t, p, out);
@@ -384,11 +387,19 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 	int player;
 	unsigned k = 0;
 	sok_decode(s, st, &player);
-	if ((s->deadlocks & SOK_DL_CSEARCH) && sok_corral_deadlock(s, player))
+	sok_fill(s, player);
+	unsigned filled = s->stamp;
+	int pi = s->model == SOK_PUSHES && (s->deadlocks & SOK_DL_CORRAL);
+	int cs = s->deadlocks & SOK_DL_CSEARCH;
+	int ncorral = pi || cs ? sok_label_areas(s, 1) : 0;
+	if (cs && sok_corral_deadlock(s, player, ncorral))
 		return 0;
-	int off = sok_off_goal(s), n = sok_candidates(s, player);
-	if (s->model == SOK_PUSHES && (s->deadlocks & SOK_DL_CORRAL))
-		n = sok_pi_corral(s, n);
+	if (s->stamp != filled)
+		sok_fill(s, player);
+	s->parent_stamp = s->stamp;
+	int off = sok_off_goal(s), n = sok_list_pushes(s);
+	if (pi)
+		n = sok_pi_corral(s, n, ncorral);
 	if (s->heur != SD_NO_HEURISTIC)
 		sok_box_bound(s);
 	for (int i = 0; i < n; i++) {
@@ -397,11 +408,15 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 		if (pushes && s->model == SOK_PUSH_MOVES &&
 		    sok_macro_text(s, b, NULL, 0, &moves) < 0)
 			pushes = 0;
+		if (s->stamp != s->parent_stamp) { /* the macro walked */
+			sok_fill(s, player);
+			s->parent_stamp = s->stamp;
+		}
 		if (pushes) {
 			succ[k].action = (uint32_t)s->cand[i] | SOK_ACT_MACRO;
 			succ[k].cost = s->model == SOK_PUSHES ? (sd_cost)pushes
 			               : (sd_cost)(s->cwalk[i] + 1 + moves);
-			sok_push_child(s, st, b, to, p, off, &succ[k],
+			sok_push_child(s, st, b, to, p, -1, off, &succ[k],
 			               states + (size_t)k * stride);
 			k++;
 		}
@@ -410,7 +425,7 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 		succ[k].action = (uint32_t)s->cand[i];
 		succ[k].cost = s->model == SOK_PUSHES ? 1
 		               : (sd_cost)(s->cwalk[i] + 1);
-		sok_push_child(s, st, b, s->nb[b * 4 + d], b, off, &succ[k],
+		sok_push_child(s, st, b, s->nb[b * 4 + d], b, d, off, &succ[k],
 		               states + (size_t)k * stride);
 		k++;
 	}

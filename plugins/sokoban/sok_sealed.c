@@ -1,0 +1,203 @@
+/*
+ * sok_sealed.c -- goals sealed off by boxes frozen on goals.
+ *
+ * A box frozen on its goal never moves again (in a solution), so for
+ * the other boxes it is a wall.  Such walls can cut goals off: a dead-
+ * end row of goals must be filled from its far end, and a box frozen at
+ * its mouth seals the rest.  The test: with the frozen goal boxes as
+ * walls, find by pulls (as for dead squares) the cells from which a box
+ * can still reach each free goal, and look for a perfect matching of
+ * the free boxes to the free goals along those links.  Without one the
+ * position is dead.  The reach tables depend only on which goals hold
+ * frozen boxes, so they are cached by that set.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sok.h"
+
+#define SOK_SEAL_SETS 64           /* cached sets of frozen goal boxes, */
+#define SOK_SEAL_BYTES (4 << 20)   /* as far as their tables fit here */
+
+struct sok_seal {
+	int *gidx;              /* per floor index: goal number, or -1 */
+	unsigned char *frozen;  /* per floor index: a frozen goal box */
+	size_t words;           /* 64-bit words in one set of goals */
+	size_t sets;            /* cache entries */
+	uint64_t *keys;         /* per cache entry: its set of goals */
+	unsigned char *full;    /* per cache entry: in use */
+	unsigned char *reach;   /* per cache entry, nboxes * nfloor bytes:
+	                           reach[j * nfloor + c] = a box at c can
+	                           still reach goal j */
+	int *queue;             /* nfloor: pull BFS */
+	int *boxes;             /* nboxes: floor indices of the free boxes */
+	int *owner;             /* per goal: matched box number, or -1 */
+	int *visit;             /* per goal: stamp of the last augmenting
+	                           search that looked at it */
+	uint64_t *set;          /* words: the set being looked up */
+};
+
+/* Free what sok_seal_alloc() made (NULL is fine). */
+void sok_seal_free(sok *s)
+{
+	struct sok_seal *z = s->seal;
+	if (!z)
+		return;
+	free(z->gidx);
+	free(z->frozen);
+	free(z->keys);
+	free(z->full);
+	free(z->reach);
+	free(z->queue);
+	free(z->boxes);
+	free(z->owner);
+	free(z->visit);
+	free(z->set);
+	free(z);
+	s->seal = NULL;
+}
+
+/* Allocate s->seal.  0, or -1 (and s->seal NULL) if out of memory. */
+static int sok_seal_alloc(sok *s)
+{
+	struct sok_seal *z = calloc(1, sizeof *z);
+	size_t n = (size_t)s->nfloor, N = (size_t)s->nboxes;
+	if (!z)
+		return -1;
+	s->seal = z;
+	z->words = (N + 63) / 64;
+	z->sets = SOK_SEAL_BYTES / (N * n + 1);
+	z->sets = z->sets < 1 ? 1 : z->sets > SOK_SEAL_SETS ? SOK_SEAL_SETS
+	          : z->sets;
+	z->gidx = malloc(sizeof(int) * n);
+	z->frozen = calloc(n, 1);
+	z->keys = calloc(z->sets * z->words, sizeof(uint64_t));
+	z->full = calloc(z->sets, 1);
+	z->reach = malloc(z->sets * N * n + 1);
+	z->queue = malloc(sizeof(int) * n);
+	z->boxes = malloc(sizeof(int) * N + 1);
+	z->owner = malloc(sizeof(int) * N + 1);
+	z->visit = calloc(N + 1, sizeof(int));
+	z->set = calloc(z->words, sizeof(uint64_t));
+	if (!z->gidx || !z->frozen || !z->keys || !z->full || !z->reach ||
+	    !z->queue || !z->boxes || !z->owner || !z->visit || !z->set) {
+		sok_seal_free(s);
+		return -1;
+	}
+	for (size_t c = 0; c < n; c++)
+		z->gidx[c] = -1;
+	for (int j = 0; j < s->nboxes; j++)
+		z->gidx[s->goals[j]] = j;
+	return 0;
+}
+
+/* Mark in z->frozen the boxes frozen on their goals and their set in
+ * z->set.  Returns 1 if a frozen group has a box off its goal (dead
+ * anyway), else 0. */
+static int sok_seal_collect(sok *s, struct sok_seal *z)
+{
+	memset(z->set, 0, z->words * sizeof(uint64_t));
+	for (int j = 0; j < s->nboxes; j++) {
+		int g = s->goals[j], ng = 0;
+		z->frozen[g] = s->occ[g] && sok_frozen(s, g, &ng);
+		if (z->frozen[g] && ng)
+			return 1;
+		if (z->frozen[g])
+			z->set[j / 64] |= (uint64_t)1 << (j % 64);
+	}
+	return 0;
+}
+
+/* Fill reach (nboxes * nfloor) for the frozen boxes in z->frozen: pull
+ * a box back from each free goal, the box and the player never on a
+ * frozen box. */
+static void sok_seal_reach(sok *s, struct sok_seal *z, unsigned char *reach)
+{
+	size_t n = (size_t)s->nfloor;
+	memset(reach, 0, (size_t)s->nboxes * n);
+	for (int j = 0; j < s->nboxes; j++) {
+		int g = s->goals[j], head = 0, tail = 0;
+		unsigned char *r = reach + (size_t)j * n;
+		if (z->frozen[g])
+			continue;
+		r[g] = 1;
+		z->queue[tail++] = g;
+		while (head < tail) {
+			int c = z->queue[head++];
+			for (int d = 0; d < 4; d++) {
+				int b = s->nb[c * 4 + d];
+				int p = b >= 0 ? s->nb[b * 4 + d] : -1;
+				if (p < 0 || r[b] || z->frozen[b] || z->frozen[p])
+					continue;
+				r[b] = 1;
+				z->queue[tail++] = b;
+			}
+		}
+	}
+}
+
+/* The reach tables of the set in z->set, from the cache or computed
+ * into it. */
+static const unsigned char *sok_seal_tables(sok *s, struct sok_seal *z)
+{
+	uint32_t h = 2166136261u;
+	for (size_t w = 0; w < z->words; w++)
+		h = (h ^ (uint32_t)(z->set[w] ^ z->set[w] >> 32)) * 16777619u;
+	size_t e = h % z->sets, bytes = z->words * sizeof(uint64_t);
+	unsigned char *reach = z->reach + e * (size_t)s->nboxes * s->nfloor;
+	if (!z->full[e] || memcmp(z->keys + e * z->words, z->set, bytes)) {
+		sok_seal_reach(s, z, reach);
+		memcpy(z->keys + e * z->words, z->set, bytes);
+		z->full[e] = 1;
+	}
+	return reach;
+}
+
+/* Augmenting path from free box i (Kuhn's algorithm) over the goals
+ * it can still reach.  1 if box i got a goal. */
+static int sok_seal_augment(const sok *s, struct sok_seal *z,
+                            const unsigned char *reach, int i, int stamp)
+{
+	size_t n = (size_t)s->nfloor;
+	for (int j = 0; j < s->nboxes; j++) {
+		if (z->visit[j] == stamp || !reach[(size_t)j * n + z->boxes[i]])
+			continue;
+		z->visit[j] = stamp;
+		if (z->owner[j] < 0 ||
+		    sok_seal_augment(s, z, reach, z->owner[j], stamp)) {
+			z->owner[j] = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* True iff the box just pushed to goal cell c (already in s->occ) is
+ * frozen there and, with every box frozen on a goal taken as a wall,
+ * the free boxes can no longer be matched to the free goals. */
+int sok_sealed(sok *s, int c)
+{
+	int ng = 0;
+	if (!s->goal[c] || !sok_frozen(s, c, &ng))
+		return 0;
+	if (ng)
+		return 1;
+	if (!s->seal && sok_seal_alloc(s))
+		return 0;
+	struct sok_seal *z = s->seal;
+	if (sok_seal_collect(s, z))
+		return 1;
+	const unsigned char *reach = sok_seal_tables(s, z);
+	int nfree = 0;
+	for (int b = 0; b < s->nfloor; b++)
+		if (s->occ[b] && !z->frozen[b])
+			z->boxes[nfree++] = b;
+	for (int j = 0; j < s->nboxes; j++) {
+		z->owner[j] = -1;
+		z->visit[j] = 0;
+	}
+	for (int i = 0; i < nfree; i++)
+		if (!sok_seal_augment(s, z, reach, i, i + 1))
+			return 1;
+	return 0;
+}
