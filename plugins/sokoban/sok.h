@@ -120,7 +120,12 @@ typedef struct sok {
 	unsigned *mark;        /* flood-fill stamps of sok_fill() */
 	unsigned stamp;
 	int fill_min, fill_min2; /* two smallest cells of the last fill */
+	int fill_goals;        /* goals the last fill reached */
 	unsigned parent_stamp; /* stamp of the expanded position's fill */
+	int parent_live;       /* live areas of the expanded position (see
+	                          sok_live_areas), or -1 if not counted */
+	int parent_rlive;      /* 1 if the player's area there is live */
+	int last_live;         /* live areas counted by sok_box_bound() */
 	unsigned *mark2;       /* stamps of sok_min_reached() */
 	unsigned stamp2;
 	int *queue, *dist, *from;
@@ -155,6 +160,7 @@ int sok_fill(sok *s, int from);
 int sok_reached(const sok *s, int cell);
 int sok_min_reached(sok *s, int from);
 int sok_pushed_player(sok *s, int b, int t, int d);
+int sok_push_is_local(const sok *s, int b, int t, int d);
 int sok_walk(sok *s, int from, int to, char *path, size_t len);
 int sok_list_pushes(sok *s);
 int sok_candidates(sok *s, int player);
@@ -169,7 +175,7 @@ int sok_label_areas(sok *s, int outside);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
 /* sok_corral.c */
-int sok_corral_deadlock(sok *s, int player, int ncorral);
+int sok_corral_deadlock(sok *s, int ncorral);
 void sok_corral_free(sok *s);
 
 /* sok_sealed.c */

@@ -349,8 +349,9 @@ void sok_encode(const sok *s, int player, void *state)
 
 /* Breadth-first fill of the player from cell `from` around the boxes of
  * s->occ: afterwards sok_reached() tells the reached cells, s->dist
- * their distance and s->from the direction that entered them, and
- * s->fill_min2 the second smallest reached cell (s->nfloor if none).
+ * their distance and s->from the direction that entered them,
+ * s->fill_min2 the second smallest reached cell (s->nfloor if none) and
+ * s->fill_goals the goals reached.
  * Returns the smallest reached floor index. */
 int sok_fill(sok *s, int from)
 {
@@ -358,7 +359,7 @@ int sok_fill(sok *s, int from)
 		memset(s->mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
 		s->stamp = 1;
 	}
-	int head = 0, tail = 0, min = from, min2 = s->nfloor;
+	int head = 0, tail = 0, min = from, min2 = s->nfloor, goals = 0;
 	unsigned st = s->stamp;
 	s->mark[from] = st;
 	s->dist[from] = 0;
@@ -383,8 +384,11 @@ int sok_fill(sok *s, int from)
 			}
 		}
 	}
+	for (int i = 0; i < tail; i++)
+		goals += s->goal[s->queue[i]];
 	s->fill_min = min;
 	s->fill_min2 = min2;
+	s->fill_goals = goals;
 	return min;
 }
 
@@ -455,22 +459,43 @@ static int sok_ring_joins(const sok *s, int t)
 	return runs <= 1;
 }
 
-/* The normalised player of the child position in which the box at b
- * went one cell in direction d to t (s->occ already holds the child):
- * its smallest reachable cell.  If the last sok_fill() was the
- * parent's (s->stamp == s->parent_stamp), the push changes the player's
- * region only by b, which joins it, and t, which leaves it, as long as
- * b opens onto no other area and t does not cut the region in two; the
- * answer is then read off the parent's fill.  Else a fill. */
-int sok_pushed_player(sok *s, int b, int t, int d)
+/* True iff the last sok_fill() is the parent's (s->stamp ==
+ * s->parent_stamp) and the cells beside b across the push direction d
+ * are walls, boxes or in the player's area: b, freed, joins that area
+ * and no other. */
+static int sok_opens_nothing(const sok *s, int b, int d)
 {
 	if (s->stamp != s->parent_stamp)
-		return sok_min_reached(s, b);
+		return 0;
 	for (int k = 2; k < 4; k++) {
 		int l = s->nb[b * 4 + (d ^ k)];
 		if (l >= 0 && !s->occ[l] && !sok_reached(s, l))
-			return sok_min_reached(s, b);
+			return 0;
 	}
+	return 1;
+}
+
+/* True iff the push of the box at b in direction d to t (s->occ
+ * holding the child) changes only the player's area of the parent's
+ * fill, which gains b and loses t without being cut in two: every
+ * other area of free cells stays as it was, cell for cell. */
+int sok_push_is_local(const sok *s, int b, int t, int d)
+{
+	return sok_opens_nothing(s, b, d) && sok_reached(s, t) &&
+	       sok_ring_joins(s, t);
+}
+
+/* The normalised player of the child position in which the box at b
+ * went one cell in direction d to t (s->occ already holds the child):
+ * its smallest reachable cell.  If the last sok_fill() was the
+ * parent's, the push changes the player's region only by b, which
+ * joins it, and t, which leaves it, as long as b opens onto no other
+ * area and t does not cut the region in two; the answer is then read
+ * off the parent's fill.  Else a fill. */
+int sok_pushed_player(sok *s, int b, int t, int d)
+{
+	if (!sok_opens_nothing(s, b, d))
+		return sok_min_reached(s, b);
 	int low = s->fill_min;
 	if (sok_reached(s, t)) {
 		if (!sok_ring_joins(s, t))

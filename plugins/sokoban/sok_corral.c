@@ -130,9 +130,10 @@ static int sok_rx_entered(const sok *s, int k)
 
 /* Breadth-first search of the pushes of the boxes in s->occ (the kept
  * ones) from the packed position in buf (which it reuses).  1 iff it
- * exhausts every position without the player or a box entering corral
- * k (labels in s->clab) and, unless the corral needs a box, without
- * one that has all boxes on goals. */
+ * exhausts every position without finding what would let a solution
+ * through: for a corral that needs a box (k, labels in s->clab), the
+ * player or a box entering it; for one that needs none, a position
+ * with all boxes on goals. */
 static int sok_rx_run(sok *s, int k, int needs_box, unsigned char *buf)
 {
 	struct sok_rx *rx = s->rx;
@@ -182,26 +183,30 @@ static int sok_rx_search(sok *s, int player, int k, int needs_box)
 }
 
 /* Collect into rx->keep the fence boxes of corral k and the boxes
- * touching them (diagonals included), at most SOK_CORRAL_BOXES.
- * Returns how many, or 0 if there is nothing to prove: all of them
- * stand on goals and the corral needs no box, or it needs one and the
- * fence is too long to keep whole. */
-static int sok_rx_keep(sok *s, int k, int needs_box)
+ * touching them (diagonals included), at most SOK_CORRAL_BOXES.  A
+ * corral that needs a box but whose fence is too long to keep whole is
+ * tested as one that needs none (*needs_box cleared).  Returns how
+ * many, or 0 if there is nothing to prove: the corral needs no box and
+ * all of them stand on goals. */
+static int sok_rx_keep(sok *s, int k, int *needs_box)
 {
 	struct sok_rx *rx = s->rx;
-	int n = 0, off = 0;
-	for (int c = 0; c < s->nfloor; c++) {
+	int n = 0, off = 0, full = 0;
+	for (int c = 0; c < s->nfloor && !full; c++) {
 		if (!rx->save[c])
 			continue;
 		for (int d = 0; d < 4; d++) {
 			int q = s->nb[c * 4 + d];
-			if (q >= 0 && s->clab[q] == k) {
-				if (n == SOK_CORRAL_BOXES)
-					return needs_box ? 0 : n;
-				rx->keep[n++] = c;
-				off |= !s->goal[c];
+			if (q < 0 || s->clab[q] != k)
+				continue;
+			if (n == SOK_CORRAL_BOXES) {
+				*needs_box = 0;
+				full = 1;
 				break;
 			}
+			rx->keep[n++] = c;
+			off |= !s->goal[c];
+			break;
 		}
 	}
 	int fence = n;
@@ -220,25 +225,23 @@ static int sok_rx_keep(sok *s, int k, int needs_box)
 			off |= !s->goal[c];
 		}
 	}
-	return off || needs_box ? n : 0;
+	return off || *needs_box ? n : 0;
 }
 
-/* True iff the position in s->occ, player at `player`, is a corral
- * deadlock (see the top of the file).  The last sok_fill() must be the
- * player's and its ncorral corrals labelled by sok_label_areas(s, 1).
- * s->occ and the labels are left as they were; the fill and s->cand
- * are not. */
-int sok_corral_deadlock(sok *s, int player, int ncorral)
+/* True iff the position in s->occ is a corral deadlock (see the top of
+ * the file).  The last sok_fill() must be the player's, and its ncorral
+ * corrals labelled by sok_label_areas(s, 1).  s->occ and the labels are
+ * left as they were; the fill and s->cand are not. */
+int sok_corral_deadlock(sok *s, int ncorral)
 {
 	if (!s->rx && sok_rx_alloc(s))
 		return 0;
 	struct sok_rx *rx = s->rx;
-	int dead = 0;
+	int dead = 0, player = s->fill_min;
 	memcpy(rx->save, s->occ, (size_t)s->nfloor);
-	player = s->fill_min;
 	for (int k = 0; k < ncorral && !dead; k++) {
 		int needs_box = s->cinfo[3 * k] & SOK_AREA_GOAL;
-		int n = sok_rx_keep(s, k, needs_box);
+		int n = sok_rx_keep(s, k, &needs_box);
 		if (!n)
 			continue;
 		memset(s->occ, 0, (size_t)s->nfloor);

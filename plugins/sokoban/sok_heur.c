@@ -180,24 +180,44 @@ void sok_progress(sok *s, int *p)
 }
 
 /* The packing estimate: the matching bound m, plus SOK_PACK_WEIGHT per
- * box not yet packed and SOK_AREA_WEIGHT per extra area (sok_progress).
- * Not admissible. */
-static sd_cost sok_pack_penalty(sok *s, sd_cost m)
+ * box not yet packed and SOK_AREA_WEIGHT per live area beyond the first
+ * (as sok_progress() counts them; live = the live areas).  Not
+ * admissible. */
+static sd_cost sok_pack_penalty(sok *s, sd_cost m, int live)
 {
 	if (m == SD_DEAD_END)
 		return m;
-	int p[2];
-	sok_progress(s, p);
-	return m + (sd_cost)p[0] * SOK_PACK_WEIGHT +
-	       (sd_cost)p[1] * SOK_AREA_WEIGHT;
+	return m + (sd_cost)(s->nboxes - sok_packed(s)) * SOK_PACK_WEIGHT +
+	       (sd_cost)(live > 1 ? live - 1 : 0) * SOK_AREA_WEIGHT;
+}
+
+/* The live areas of the child in which the box at b went to t, after
+ * the parent's were counted (s->parent_live >= 0): when the push
+ * changes only the player's area (sok_push_is_local) and that area
+ * stays live (a goal in it, or the pushed box off goal on its rim), the
+ * parent's count with the player's area counted live; else afresh. */
+static int sok_child_live(sok *s, int b, int t)
+{
+	for (int d = 0; d < 4 && s->parent_live >= 0; d++) {
+		if (s->nb[b * 4 + d] != t)
+			continue;
+		int goals = s->fill_goals - s->goal[t] + s->goal[b];
+		if (sok_push_is_local(s, b, t, d) && (goals > 0 || !s->goal[t]))
+			return s->parent_live - s->parent_rlive + 1;
+		break;
+	}
+	return sok_live_areas(s);
 }
 
 /* Lower bound on the pushes still needed for the boxes of s->occ under
- * the selected heuristic (0 if none), or SD_DEAD_END. */
+ * the selected heuristic (0 if none), or SD_DEAD_END.  Under packing,
+ * s->last_live gets the live areas (and s->clab their labels). */
 sd_cost sok_box_bound(sok *s)
 {
-	if (s->heur == SOK_H_PACKING)
-		return sok_pack_penalty(s, sok_match(s));
+	if (s->heur == SOK_H_PACKING) {
+		s->last_live = sok_live_areas(s);
+		return sok_pack_penalty(s, sok_match(s), s->last_live);
+	}
 	if (s->heur == SOK_H_MATCHING)
 		return sok_match(s);
 	s->base_h = s->heur == SOK_H_NEAREST ? sok_nearest(s) : 0;
@@ -208,8 +228,11 @@ sd_cost sok_box_bound(sok *s)
  * with the box at cell b pushed to cell t. */
 sd_cost sok_moved_bound(sok *s, int b, int t)
 {
-	if (s->heur == SOK_H_PACKING)
-		return sok_pack_penalty(s, sok_match_moved(s, b, t));
+	if (s->heur == SOK_H_PACKING) {
+		sd_cost m = sok_match_moved(s, b, t);
+		return m == SD_DEAD_END ? m
+		       : sok_pack_penalty(s, m, sok_child_live(s, b, t));
+	}
 	if (s->heur == SOK_H_MATCHING)
 		return sok_match_moved(s, b, t);
 	if (s->heur != SOK_H_NEAREST)

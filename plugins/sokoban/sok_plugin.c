@@ -392,7 +392,7 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 	int pi = s->model == SOK_PUSHES && (s->deadlocks & SOK_DL_CORRAL);
 	int cs = s->deadlocks & SOK_DL_CSEARCH;
 	int ncorral = pi || cs ? sok_label_areas(s, 1) : 0;
-	if (cs && sok_corral_deadlock(s, player, ncorral))
+	if (cs && sok_corral_deadlock(s, ncorral))
 		return 0;
 	if (s->stamp != filled)
 		sok_fill(s, player);
@@ -402,6 +402,10 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 		n = sok_pi_corral(s, n, ncorral);
 	if (s->heur != SD_NO_HEURISTIC)
 		sok_box_bound(s);
+	if (s->heur == SOK_H_PACKING) {
+		s->parent_live = s->last_live;
+		s->parent_rlive = s->cinfo[3 * s->clab[s->fill_min]] != 0;
+	}
 	for (int i = 0; i < n; i++) {
 		int b = s->cand[i] >> 2, d = s->cand[i] & 3, to, p, keep = 1;
 		int pushes = sok_macro(s, b, d, &to, &p, &keep), moves = 0;
@@ -440,6 +444,7 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
 {
 	sok *s = self;
 	(void)h;
+	s->parent_live = -1;
 	if (s->start_dead && sok_start_boxes(s, state))
 		return 0;
 	if (s->model == SOK_STEPS)

@@ -17,7 +17,8 @@
 #include "sok.h"
 
 #define SOK_SEAL_SETS 64           /* cached sets of frozen goal boxes, */
-#define SOK_SEAL_BYTES (4 << 20)   /* as far as their tables fit here */
+#define SOK_SEAL_BYTES (4 << 20)   /* as far as their tables fit here
+                                      (one set at least) */
 
 struct sok_seal {
 	int *gidx;              /* per floor index: goal number, or -1 */
