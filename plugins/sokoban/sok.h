@@ -159,6 +159,7 @@ void sok_encode(const sok *s, int player, void *state);
 int sok_fill(sok *s, int from);
 int sok_reached(const sok *s, int cell);
 int sok_min_reached(sok *s, int from);
+int sok_cell_at(const sok *s, int c, int dx, int dy);
 int sok_pushed_player(sok *s, int b, int t, int d);
 int sok_push_is_local(const sok *s, int b, int t, int d);
 int sok_walk(sok *s, int from, int to, char *path, size_t len);
@@ -172,6 +173,7 @@ int sok_frozen(sok *s, int c, int *nongoal);
 int sok_pi_corral(sok *s, int ncand, int ncorral);
 int sok_label_area(sok *s, int c, int k);
 int sok_label_areas(sok *s, int outside);
+int sok_fences(const sok *s, int f, int k);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
 /* sok_corral.c */

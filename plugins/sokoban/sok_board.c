@@ -359,7 +359,8 @@ int sok_fill(sok *s, int from)
 		memset(s->mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
 		s->stamp = 1;
 	}
-	int head = 0, tail = 0, min = from, min2 = s->nfloor, goals = 0;
+	int head = 0, tail = 0, min = from, min2 = s->nfloor;
+	int goals = s->goal[from];
 	unsigned st = s->stamp;
 	s->mark[from] = st;
 	s->dist[from] = 0;
@@ -376,6 +377,7 @@ int sok_fill(sok *s, int from)
 			s->dist[q] = s->dist[c] + 1;
 			s->from[q] = d;
 			s->queue[tail++] = q;
+			goals += s->goal[q];
 			if (q < min) {
 				min2 = min;
 				min = q;
@@ -384,8 +386,6 @@ int sok_fill(sok *s, int from)
 			}
 		}
 	}
-	for (int i = 0; i < tail; i++)
-		goals += s->goal[s->queue[i]];
 	s->fill_min = min;
 	s->fill_min2 = min2;
 	s->fill_goals = goals;
@@ -429,6 +429,16 @@ int sok_min_reached(sok *s, int from)
 	return min;
 }
 
+/* The floor index of the cell dx columns and dy rows from cell c, or
+ * -1 (a wall, or off the grid). */
+int sok_cell_at(const sok *s, int c, int dx, int dy)
+{
+	int gx = s->x[c] + dx, gy = s->y[c] + dy;
+	if (gx < 0 || gy < 0 || gx >= s->w || gy >= s->h)
+		return -1;
+	return s->fi[gy * s->w + gx];
+}
+
 /* True iff the free cells beside t (in s->occ) stay joined without t:
  * they all lie in one run of free cells round the ring of the eight
  * cells about t. */
@@ -438,9 +448,7 @@ static int sok_ring_joins(const sok *s, int t)
 	static const int ry[8] = { -1, -1, 0, 1, 1, 1, 0, -1 };
 	int open[8], start = -1, runs = 0;
 	for (int i = 0; i < 8; i++) {
-		int gx = s->x[t] + rx[i], gy = s->y[t] + ry[i];
-		int c = gx < 0 || gy < 0 || gx >= s->w || gy >= s->h ? -1
-		        : s->fi[gy * s->w + gx];
+		int c = sok_cell_at(s, t, rx[i], ry[i]);
 		open[i] = c >= 0 && !s->occ[c];
 		if (!open[i])
 			start = i;

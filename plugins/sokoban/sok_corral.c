@@ -191,23 +191,16 @@ static int sok_rx_search(sok *s, int player, int k, int needs_box)
 static int sok_rx_keep(sok *s, int k, int *needs_box)
 {
 	struct sok_rx *rx = s->rx;
-	int n = 0, off = 0, full = 0;
-	for (int c = 0; c < s->nfloor && !full; c++) {
-		if (!rx->save[c])
+	int n = 0, off = 0;
+	for (int c = 0; c < s->nfloor; c++) {
+		if (!rx->save[c] || !sok_fences(s, c, k))
 			continue;
-		for (int d = 0; d < 4; d++) {
-			int q = s->nb[c * 4 + d];
-			if (q < 0 || s->clab[q] != k)
-				continue;
-			if (n == SOK_CORRAL_BOXES) {
-				*needs_box = 0;
-				full = 1;
-				break;
-			}
-			rx->keep[n++] = c;
-			off |= !s->goal[c];
+		if (n == SOK_CORRAL_BOXES) {
+			*needs_box = 0;
 			break;
 		}
+		rx->keep[n++] = c;
+		off |= !s->goal[c];
 	}
 	int fence = n;
 	for (int c = 0; c < s->nfloor && n < SOK_CORRAL_BOXES; c++) {

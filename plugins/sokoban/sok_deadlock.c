@@ -23,11 +23,7 @@ static int sok_corner(const sok *s, int c)
 /* The floor index of the cell diagonal to c (dy then dx), or -1. */
 static int sok_diagonal(const sok *s, int c, int dy, int dx)
 {
-	int gx = s->x[c] + (dx == SOK_LEFT ? -1 : 1);
-	int gy = s->y[c] + (dy == SOK_UP ? -1 : 1);
-	if (gx < 0 || gy < 0 || gx >= s->w || gy >= s->h)
-		return -1;
-	return s->fi[gy * s->w + gx];
+	return sok_cell_at(s, c, dx == SOK_LEFT ? -1 : 1, dy == SOK_UP ? -1 : 1);
 }
 
 /* True iff one of the four 2x2 squares holding the box at c is made of
@@ -143,7 +139,7 @@ int sok_label_areas(sok *s, int outside)
 }
 
 /* True iff the box at f touches corral k. */
-static int sok_fences(const sok *s, int f, int k)
+int sok_fences(const sok *s, int f, int k)
 {
 	for (int d = 0; d < 4; d++) {
 		int n = s->nb[f * 4 + d];
