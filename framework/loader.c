@@ -16,11 +16,17 @@ static int error(char *err, size_t len, const char *fmt, const char *a,
 	return -1;
 }
 
-/* Bytes of a descriptor of ABI minor version `minor`: each minor
- * appends fields to the one before. */
+/* Bytes of a descriptor of each ABI minor version: each minor appends
+ * fields to the one before. */
+static const size_t descriptor_sizes[SD_ABI_MINOR + 1] = {
+	offsetof(sd_plugin, features),   /* 1.0 */
+	offsetof(sd_plugin, set_host),   /* 1.1: features */
+	sizeof(sd_plugin),               /* 1.2: set_host */
+};
+
 static size_t descriptor_size(unsigned minor)
 {
-	return minor == 0 ? offsetof(sd_plugin, features) : sizeof(sd_plugin);
+	return descriptor_sizes[minor];
 }
 
 /* Refuse a descriptor this host cannot use: another ABI major, a newer

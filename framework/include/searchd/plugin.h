@@ -13,6 +13,7 @@
  * The life of an instance:
  *
  *   create()            parse the [problem] section, choose the state size
+ *   set_host()          (ABI 1.2, optional) what the engine offers back
  *   select_heuristic()  once, before the search (index, or SD_NO_HEURISTIC)
  *   initial()           write the start state
  *   heuristic()         h of the start state, from scratch
@@ -22,8 +23,22 @@
  *   format_action()     to print the plan
  *   destroy()
  *
- * Costs and heuristic values are non-negative integers (sd_cost).  A
- * plugin that must be built out of tree needs nothing but this header
+ * Costs and heuristic values are non-negative integers (sd_cost).
+ *
+ * Limits the engine enforces (a plugin beyond them is refused with a
+ * message naming it, exit status 2):
+ *
+ *   state size       1 .. SD_MAX_STATE_SIZE bytes
+ *   successors       0 .. SD_MAX_SUCCESSORS per expand(), and never more
+ *                    than the max_successors the instance declared
+ *   step cost        0 .. SD_MAX_COST (32 bits); the engine adds path
+ *                    costs (g, f, the plan's cost) in 64 bits, so no
+ *                    plan cost wraps
+ *   heuristic        0 .. SD_MAX_COST, or SD_DEAD_END
+ *   heuristics table n_heuristics > 0 needs a non-NULL heuristics array
+ *                    whose entries all have a name
+ *
+ * A plugin that must be built out of tree needs nothing but this header
  * (installed with a pkg-config file; if the prefix is not a standard
  * one, point PKG_CONFIG_PATH at PREFIX/share/pkgconfig):
  *
@@ -32,9 +47,12 @@
 #ifndef SEARCHD_PLUGIN_H
 #define SEARCHD_PLUGIN_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,7 +61,7 @@ extern "C" {
 /* ABI version.  The host refuses a plugin with another major, or with a
  * newer minor than its own.  Minor versions only append fields. */
 #define SD_ABI_MAJOR 1
-#define SD_ABI_MINOR 1
+#define SD_ABI_MINOR 2
 
 /* Name of the one symbol a plugin exports. */
 #define SD_PLUGIN_ENTRY "searchd_plugin"
@@ -57,6 +75,9 @@ extern "C" {
 /* A step cost or heuristic value. */
 typedef uint32_t sd_cost;
 
+/* Largest step cost or (finite) heuristic value. */
+#define SD_MAX_COST (UINT32_MAX - 1)
+
 /* Returned as h by heuristic() or expand() for a state that provably
  * cannot reach a goal (a deadlock): the engine drops it and counts it as
  * pruned, whatever the heuristic (also when searching blind). */
@@ -68,6 +89,9 @@ typedef uint32_t sd_cost;
 
 /* Largest number of successors one expand() may return. */
 #define SD_MAX_SUCCESSORS 16383
+
+/* Largest state_size an instance may declare, in bytes. */
+#define SD_MAX_STATE_SIZE 65536
 
 /* Largest number of values one features() may write. */
 #define SD_MAX_FEATURES 8
@@ -115,6 +139,20 @@ typedef struct sd_heuristic_info {
 	const char *description; /* one line, for --list-heuristics */
 	int admissible;          /* nonzero if it never overestimates */
 } sd_heuristic_info;
+
+/* ABI 1.2: what the engine offers a plugin, handed to set_host().  It
+ * stays valid until destroy().  Fields may be appended in later minor
+ * versions; size says how many there are. */
+typedef struct sd_host {
+	uint32_t size;  /* sizeof(sd_host) of the engine */
+	/* Nonzero once the run is to end: the time limit has passed, or the
+	 * user pressed Ctrl-C or sent SIGTERM.  Cheap (it reads a flag):
+	 * long work outside expand() -- building tables in
+	 * select_heuristic() -- should call it every few thousand steps
+	 * and, when it says so, stop and return -1.  The engine then
+	 * reports the limit, not an error. */
+	int (*stop_requested)(void);
+} sd_host;
 
 /* The descriptor.  Fields marked optional may be NULL. */
 typedef struct sd_plugin {
@@ -204,6 +242,11 @@ typedef struct sd_plugin {
 	 * States with equal vectors share a cell of the feature space; the
 	 * search expands from every cell in turn. */
 	unsigned (*features)(void *self, const void *state, uint32_t *f);
+
+	/* ABI 1.2.  Optional.  Called once, right after create() succeeded
+	 * and before any other call on the instance, with what the engine
+	 * offers (see sd_host).  Keep the pointer; do not write through it. */
+	void (*set_host)(void *self, const sd_host *host);
 } sd_plugin;
 
 /* Start a descriptor: the ABI fields filled in.  Use as
@@ -229,6 +272,58 @@ static inline const char *sd_param_path(const sd_param *p, char *buf,
 	else
 		n = snprintf(buf, len, "%s/%s", p->dir, p->value);
 	return n >= 0 && (size_t)n < len ? buf : NULL;
+}
+
+/* Helper: write where param p was set, "FILE:LINE" (or "<command line>"
+ * for a --set value), to buf like snprintf, for the start of a message:
+ *     char at[256]; sd_param_where(p, at, sizeof at);
+ *     snprintf(err, len, "%s: bad value '%s'", at, p->value);  */
+static inline int sd_param_where(const sd_param *p, char *buf, size_t len)
+{
+	if (!p->file || p->line <= 0)
+		return snprintf(buf, len, "%s",
+		                p->file ? p->file : "<command line>");
+	return snprintf(buf, len, "%s:%d", p->file, p->line);
+}
+
+/* Helper: open the file that param p names (a path relative to p->dir,
+ * as sd_param_path joins it) for reading.  Refuses what is not a
+ * regular file -- a directory, a FIFO (which would block), a device such
+ * as /dev/zero (which never ends) -- and, if max_bytes is not 0, a file
+ * larger than max_bytes.  Returns the open file, or NULL with a message
+ * "FILE:LINE: PATH: reason" in err.  The caller still reads with a
+ * bound: the file may grow after the check. */
+static inline FILE *sd_param_fopen(const sd_param *p, uint64_t max_bytes,
+                                   char *err, size_t errlen)
+{
+	char path[4096], at[512];
+	struct stat st;
+	FILE *f = NULL;
+	const char *why = NULL;
+	sd_param_where(p, at, sizeof at);
+	if (!sd_param_path(p, path, sizeof path)) {
+		snprintf(err, errlen, "%s: path too long", at);
+		return NULL;
+	}
+	if (stat(path, &st))
+		why = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		why = S_ISDIR(st.st_mode) ? "is a directory"
+		                          : "not a regular file";
+	else if (max_bytes && (uint64_t)st.st_size > max_bytes)
+		why = "file too large";
+	else if (!(f = fopen(path, "rb")))
+		why = strerror(errno);
+	if (!why)
+		return f;
+	if (max_bytes && !strcmp(why, "file too large"))
+		snprintf(err, errlen, "%s: %s: file too large (%llu bytes; at "
+		         "most %llu)", at, path,
+		         (unsigned long long)st.st_size,
+		         (unsigned long long)max_bytes);
+	else
+		snprintf(err, errlen, "%s: %s: %s", at, path, why);
+	return NULL;
 }
 
 #ifdef __cplusplus
