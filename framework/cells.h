@@ -36,7 +36,7 @@ int sd_cells_init(sd_cells *c, unsigned nf);
 
 /* Add id with key to the cell of feature vector f (made if new).  0; -1
  * if out of memory; -2 if key is above SD_QUEUE_MAX_KEY. */
-int sd_cells_push(sd_cells *c, const uint32_t *f, uint32_t key,
+int sd_cells_push(sd_cells *c, const uint32_t *f, uint64_t key,
                   uint32_t id);
 
 /* Remove an id from the next non-empty cell into *id, its key and its
@@ -45,7 +45,7 @@ int sd_cells_push(sd_cells *c, const uint32_t *f, uint32_t key,
  * and a cell that held only those does not count as having had its
  * turn. */
 int sd_cells_pop(sd_cells *c, int (*skip)(void *ctx, uint32_t id),
-                 void *ctx, uint32_t *key, uint32_t *id, uint32_t *cell);
+                 void *ctx, uint64_t *key, uint32_t *id, uint32_t *cell);
 
 void sd_cells_free(sd_cells *c);
 

@@ -41,6 +41,13 @@ int sd_heuristic_index(const sd_plugin *p, const char *name);
 
 /* ---- search.c ---------------------------------------------------------- */
 
+/* The cost of a path: step costs (32 bits each) added in 64 bits, so
+ * that no plan cost wraps. */
+typedef uint64_t sd_path_cost;
+
+/* Largest weight of weighted A* (keeps g + weight * h within 64 bits). */
+#define SD_MAX_WEIGHT 1e6
+
 typedef enum sd_algorithm {
 	SD_BFS,     /* breadth-first, goal test at generation */
 	SD_UCS,     /* uniform cost (Dijkstra): order by g */
@@ -69,9 +76,10 @@ typedef struct sd_event {
 	sd_event_kind kind;
 	uint64_t order;          /* 1 for the first expansion, 2... */
 	uint32_t id;             /* state id (IDA*: depth on the stack) */
-	sd_cost g, h, f;         /* of the expanded state; f = the queue key
-	                            (IDA*: g + h); for SD_EV_ITERATION, f is
-	                            the bound */
+	sd_path_cost g;          /* of the expanded state */
+	sd_cost h;
+	sd_path_cost f;          /* the queue key (IDA*: g + h); for
+	                            SD_EV_ITERATION, the bound */
 	const void *state;       /* the expanded state */
 	const void *parent;      /* its parent's state, or NULL at the start */
 	uint32_t action;         /* action from parent that reached it */
@@ -84,8 +92,9 @@ typedef struct sd_search_opts {
 	sd_algorithm algorithm; /* which search */
 	int heuristic;          /* index into plugin->heuristics, or
 	                           SD_NO_HEURISTIC */
-	double weight;          /* for SD_WASTAR, >= 1 */
-	double time_limit;      /* seconds of wall time, 0 = none */
+	double weight;          /* for SD_WASTAR, 1..SD_MAX_WEIGHT */
+	double time_limit;      /* seconds of wall time, 0 = none; it
+	                           covers select_heuristic() (tables) too */
 	uint64_t node_limit;    /* expansions, 0 = none */
 	uint64_t memory_limit;  /* bytes of engine storage, 0 = none */
 	FILE *progress;         /* per-iteration lines (IDA*), or NULL */
@@ -122,7 +131,7 @@ typedef struct sd_result {
 	sd_status status;
 	const char *limit;      /* for SD_LIMIT: "time", "nodes", "memory",
 	                           "interrupt" */
-	sd_cost cost;           /* plan cost (SD_SOLVED) */
+	sd_path_cost cost;      /* plan cost (SD_SOLVED) */
 	size_t length;          /* number of actions in the plan */
 	uint32_t *actions;      /* length actions */
 	unsigned char *states;  /* length + 1 states, state_size bytes each:
@@ -133,7 +142,7 @@ typedef struct sd_result {
 	unsigned char *tree_states; /* tree_n states; id order */
 	uint32_t *tree_parent;  /* parent id of each, SD_TREE_ROOT for the
 	                           start */
-	sd_cost *tree_g;        /* g of each */
+	sd_path_cost *tree_g;   /* g of each */
 	uint8_t *tree_closed;   /* nonzero if it was expanded */
 } sd_result;
 
@@ -153,7 +162,8 @@ void sd_result_free(sd_result *res);
 char *sd_plan_text(const sd_plugin *p, const sd_instance *inst,
                    const sd_result *res);
 
-/* Ask a running search to stop (safe from a signal handler). */
+/* Ask a running search to stop (safe from a signal handler); the
+ * request stays until the run ends (guard.h). */
 void sd_interrupt(void);
 
 #endif

@@ -32,8 +32,8 @@ void sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r)
 		fprintf(out, " (%s)", r->limit ? r->limit : "?");
 	fputc('\n', out);
 	if (r->status == SD_SOLVED) {
-		fprintf(out, "cost        %u\nlength      %zu\n", r->cost,
-		        r->length);
+		fprintf(out, "cost        %llu\nlength      %zu\n",
+		        (unsigned long long)r->cost, r->length);
 		if (run->plan)
 			fprintf(out, "plan        %s\n", run->plan);
 	}
@@ -105,8 +105,10 @@ int sd_print_json(FILE *out, const sd_run_info *run, const sd_result *r)
 	if (ok && !run->error && r->status == SD_LIMIT)
 		ok = !!cJSON_AddStringToObject(o, "limit",
 		                               r->limit ? r->limit : "?");
+	char cost[24];  /* exact: a double would round costs above 2^53 */
+	snprintf(cost, sizeof cost, "%llu", (unsigned long long)r->cost);
 	if (ok && !run->error && r->status == SD_SOLVED)
-		ok = cJSON_AddNumberToObject(o, "cost", r->cost) &&
+		ok = cJSON_AddRawToObject(o, "cost", cost) &&
 		     cJSON_AddNumberToObject(o, "length", (double)r->length) &&
 		     (!run->plan ||
 		      cJSON_AddStringToObject(o, "plan", run->plan));
@@ -170,7 +172,8 @@ void sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r)
 	csv_field(out, run->heuristic);
 	fprintf(out, ",%s,", row_status(run, r));
 	if (solved)
-		fprintf(out, "%zu,%u", r->length, r->cost);
+		fprintf(out, "%zu,%llu", r->length,
+		        (unsigned long long)r->cost);
 	else
 		fputc(',', out);
 	fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%.3f,%.3f\n",
@@ -199,7 +202,7 @@ void sd_print_table_row(FILE *out, const sd_run_info *run,
 	     t[24];
 	if (!run->error && r->status == SD_SOLVED) {
 		snprintf(len, sizeof len, "%zu", r->length);
-		snprintf(cost, sizeof cost, "%u", r->cost);
+		snprintf(cost, sizeof cost, "%llu", (unsigned long long)r->cost);
 	}
 	snprintf(e, sizeof e, "%llu", (unsigned long long)s->expanded);
 	snprintf(g, sizeof g, "%llu", (unsigned long long)s->generated);
@@ -245,11 +248,12 @@ void sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
 	if (ev->kind == SD_EV_ITERATION) {
 		if (json)
 			fprintf(out, "{\"event\":\"iteration\",\"iteration\":%llu,"
-			        "\"bound\":%u}\n", (unsigned long long)ev->order,
-			        ev->f);
+			        "\"bound\":%llu}\n", (unsigned long long)ev->order,
+			        (unsigned long long)ev->f);
 		else
-			fprintf(out, "iteration %llu: bound %u\n",
-			        (unsigned long long)ev->order, ev->f);
+			fprintf(out, "iteration %llu: bound %llu\n",
+			        (unsigned long long)ev->order,
+			        (unsigned long long)ev->f);
 		return;
 	}
 	const char *a = action_text(p, inst, ev->parent, ev->action, act,
@@ -259,9 +263,9 @@ void sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
 		cJSON_AddStringToObject(o, "event", "expand");
 		cJSON_AddNumberToObject(o, "order", (double)ev->order);
 		cJSON_AddNumberToObject(o, "id", ev->id);
-		cJSON_AddNumberToObject(o, "g", ev->g);
+		cJSON_AddNumberToObject(o, "g", (double)ev->g);
 		cJSON_AddNumberToObject(o, "h", ev->h);
-		cJSON_AddNumberToObject(o, "f", ev->f);
+		cJSON_AddNumberToObject(o, "f", (double)ev->f);
 		cJSON_AddStringToObject(o, "action", a);
 		cJSON_AddNumberToObject(o, "children", ev->children);
 		cJSON_AddNumberToObject(o, "duplicates", ev->duplicates);
@@ -272,10 +276,12 @@ void sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
 		free(text);
 		cJSON_Delete(o);
 	} else {
-		fprintf(out, "expand %6llu  id %6u  g %4u  h %4u  f %4u  "
+		fprintf(out, "expand %6llu  id %6u  g %4llu  h %4u  f %4llu  "
 		        "via %-6s children %u  duplicates %u  pruned %u\n",
-		        (unsigned long long)ev->order, ev->id, ev->g, ev->h,
-		        ev->f, a, ev->children, ev->duplicates, ev->pruned);
+		        (unsigned long long)ev->order, ev->id,
+		        (unsigned long long)ev->g, ev->h,
+		        (unsigned long long)ev->f, a, ev->children,
+		        ev->duplicates, ev->pruned);
 	}
 	if (boards && !json)
 		print_state(out, p, inst, ev->state);
@@ -312,7 +318,7 @@ void sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
 
 /* A DOT string literal of a state's printed form ("\l" line ends). */
 static void dot_label(FILE *out, const sd_plugin *p, const sd_instance *inst,
-                      const void *state, uint32_t id, sd_cost g)
+                      const void *state, uint32_t id, sd_path_cost g)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -321,7 +327,7 @@ static void dot_label(FILE *out, const sd_plugin *p, const sd_instance *inst,
 		print_state(m, p, inst, state);
 		fclose(m);
 	}
-	fprintf(out, "label=\"#%u g=%u\\l", id, g);
+	fprintf(out, "label=\"#%u g=%llu\\l", id, (unsigned long long)g);
 	for (const char *c = buf ? buf : ""; *c; c++) {
 		if (*c == '\n')
 			fputs("\\l", out);

@@ -34,15 +34,15 @@ static int grow(sd_queue *q, void **arr, uint32_t *n, size_t sz, uint32_t i)
 	return 0;
 }
 
-int sd_queue_push(sd_queue *q, uint32_t key1, uint32_t key2, uint32_t id)
+int sd_queue_push(sd_queue *q, uint64_t key1, uint64_t key2, uint32_t id)
 {
 	if (key1 > SD_QUEUE_MAX_KEY || key2 > SD_QUEUE_MAX_KEY)
-		return -2;
-	if (grow(q, (void **)&q->b, &q->n_b, sizeof *q->b, key1))
+		return -1;
+	if (grow(q, (void **)&q->b, &q->n_b, sizeof *q->b, (uint32_t)key1))
 		return -1;
 	sd_bucket *b = &q->b[key1];
 	if (grow(q, (void **)&b->by_key2, &b->n_key2, sizeof *b->by_key2,
-	         key2))
+	         (uint32_t)key2))
 		return -1;
 	sd_idvec *v = &b->by_key2[key2];
 	if (v->n == v->cap) {
@@ -56,15 +56,15 @@ int sd_queue_push(sd_queue *q, uint32_t key1, uint32_t key2, uint32_t id)
 	}
 	v->v[v->n++] = id;
 	if (key2 > b->top || !b->size)
-		b->top = key2;
+		b->top = (uint32_t)key2;
 	if (key1 < q->min || !q->size)
-		q->min = key1;
+		q->min = (uint32_t)key1;
 	b->size++;
 	q->size++;
 	return 0;
 }
 
-int sd_queue_pop(sd_queue *q, uint32_t *key1, uint32_t *key2, uint32_t *id)
+int sd_queue_pop(sd_queue *q, uint64_t *key1, uint64_t *key2, uint32_t *id)
 {
 	if (!q->size)
 		return 0;

@@ -42,11 +42,11 @@ typedef struct sd_queue {
 
 /* Add id with keys (key1, key2).  0; -1 if out of memory; -2 if a key
  * is above SD_QUEUE_MAX_KEY. */
-int sd_queue_push(sd_queue *q, uint32_t key1, uint32_t key2, uint32_t id);
+int sd_queue_push(sd_queue *q, uint64_t key1, uint64_t key2, uint32_t id);
 
 /* Remove the first id (see above) into *id and its keys; 0 if the queue
  * was empty. */
-int sd_queue_pop(sd_queue *q, uint32_t *key1, uint32_t *key2, uint32_t *id);
+int sd_queue_pop(sd_queue *q, uint64_t *key1, uint64_t *key2, uint32_t *id);
 
 void sd_queue_free(sd_queue *q);
 

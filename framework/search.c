@@ -10,20 +10,18 @@
  */
 #include "cells.h"
 #include "engine.h"
+#include "guard.h"
 #include "queue.h"
 #include "registry.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
-static volatile sig_atomic_t interrupted;
-
 void sd_interrupt(void)
 {
-	interrupted = 1;
+	sd_guard_interrupted = 1;
 }
 
 /* Per-node data beside the registry, indexed by state id.  The two top
@@ -33,9 +31,11 @@ enum { NODE_CLOSED = 0x8000, NODE_GOAL = 0x4000, NODE_INDEX = 0x3fff };
 typedef struct node_data {
 	union {          /* cost of the best known path from the start: */
 		uint16_t *g16;  /* while every g stored fits in 16 bits, */
-		sd_cost *g32;   /* after the first that does not (wide) */
+		uint32_t *g32;  /* then while every one fits in 32, */
+		uint64_t *g64;  /* then in 64 */
+		void *g;
 	};
-	int wide;        /* g is g32 */
+	unsigned gbytes; /* 2, 4 or 8: the width of g */
 	uint32_t *parent;/* id of the predecessor on that path (SD_NO_ID) */
 	uint16_t *via;   /* index of the successor, in the parent's
 	                    expansion, | NODE_CLOSED | NODE_GOAL */
@@ -83,14 +83,16 @@ static double clock_since(clockid_t clock, const struct timespec *t0)
 static uint64_t hash_state(void *ctx, const void *state)
 {
 	search *s = ctx;
-	return s->p->hash(s->self, state);
+	sd_guard_enter("hash");
+	uint64_t h = s->p->hash(s->self, state);
+	sd_guard_leave();
+	return h;
 }
 
 /* Bytes of one node's data. */
 static size_t node_bytes(const node_data *nd)
 {
-	return (nd->wide ? sizeof *nd->g32 : sizeof *nd->g16) +
-	       sizeof *nd->parent + sizeof *nd->via +
+	return nd->gbytes + sizeof *nd->parent + sizeof *nd->via +
 	       (nd->h ? sizeof *nd->h : 0);
 }
 
@@ -111,18 +113,23 @@ static size_t engine_bytes(const search *s)
 	       s->q.bytes + s->cells.bytes + buffer_bytes(s);
 }
 
-/* Has a limit been reached?  Sets res->limit and says so.  Reads the
- * clock: call it every thousand expansions or so. */
+/* How many expansions apart the memory limit is checked (it sums the
+ * sizes of every structure; the other limits are read every time). */
+#define MEMORY_CHECK_PERIOD 1024
+
+/* Has a limit been reached?  Sets res->limit and says so.  The time
+ * limit and interrupts are flags set by guard.c's handlers, so reading
+ * them costs nothing; the memory limit adds up the structures' sizes:
+ * call it every MEMORY_CHECK_PERIOD expansions or so. */
 static int limits_hit(search *s)
 {
 	const sd_stats *st = &s->res->stats;
 	const sd_search_opts *o = s->o;
 	if (o->node_limit && st->expanded >= o->node_limit)
 		s->res->limit = "nodes";
-	else if (interrupted)
+	else if (sd_guard_interrupted)
 		s->res->limit = "interrupt";
-	else if (o->time_limit > 0 &&
-	         clock_since(CLOCK_MONOTONIC, &s->t0) >= o->time_limit)
+	else if (sd_guard_time_up)
 		s->res->limit = "time";
 	else if (o->memory_limit && engine_bytes(s) >= o->memory_limit)
 		s->res->limit = "memory";
@@ -131,12 +138,14 @@ static int limits_hit(search *s)
 	return 1;
 }
 
-/* limits_hit(), for once per expansion: the node limit every time, the
- * rest every 1024 expansions. */
+/* limits_hit(), for once per expansion: the node limit, the time limit
+ * and interrupts every time, the memory limit every
+ * MEMORY_CHECK_PERIOD expansions. */
 static int limit_reached(search *s)
 {
 	uint64_t e = s->res->stats.expanded;
-	if ((e & 1023) && !(s->o->node_limit && e >= s->o->node_limit))
+	if ((e % MEMORY_CHECK_PERIOD) && !sd_guard_stop() &&
+	    !(s->o->node_limit && e >= s->o->node_limit))
 		return 0;
 	return limits_hit(s);
 }
@@ -165,7 +174,7 @@ static int nodes_reserve(node_data *nd, uint32_t id)
 			return -1; \
 		(a) = t; \
 	} while (0)
-	GROW(nd->g16, nd->wide ? sizeof *nd->g32 : sizeof *nd->g16);
+	GROW(nd->g, nd->gbytes);
 	GROW(nd->parent, sizeof *nd->parent);
 	GROW(nd->via, sizeof *nd->via);
 	if (nd->h)
@@ -175,51 +184,70 @@ static int nodes_reserve(node_data *nd, uint32_t id)
 	return 0;
 }
 
-/* Widen g from 16 to 32 bits: the array doubles in place and is
+/* Read entry i of an array of unsigned integers `bytes` wide. */
+static inline uint64_t g_read(const void *a, unsigned bytes, size_t i)
+{
+	if (bytes == 2)
+		return ((const uint16_t *)a)[i];
+	if (bytes == 4)
+		return ((const uint32_t *)a)[i];
+	return ((const uint64_t *)a)[i];
+}
+
+/* Widen g to `bytes` (4 or 8): the array grows in place and is
  * converted from the top down, each value read before the bytes it
  * lies in are overwritten.  0, or -1 if out of memory. */
-static int nodes_widen(node_data *nd)
+static int nodes_widen(node_data *nd, unsigned bytes)
 {
-	unsigned char *b = realloc(nd->g16, nd->cap * sizeof *nd->g32);
+	unsigned char *b = realloc(nd->g, nd->cap * bytes);
 	if (!b)
 		return -1;
 	for (size_t i = nd->cap; i-- > 0;) {
-		uint16_t v;
-		memcpy(&v, b + i * sizeof v, sizeof v);
-		sd_cost w = v;
-		memcpy(b + i * sizeof w, &w, sizeof w);
+		uint64_t v = g_read(b, nd->gbytes, i);
+		if (bytes == 4) {
+			uint32_t w = (uint32_t)v;
+			memcpy(b + i * 4, &w, 4);
+		} else {
+			memcpy(b + i * 8, &v, 8);
+		}
 	}
-	nd->g32 = (sd_cost *)b;
-	nd->wide = 1;
+	nd->g = b;
+	nd->gbytes = bytes;
 	return 0;
 }
 
 /* g of node id. */
-static inline sd_cost node_g(const node_data *nd, uint32_t id)
+static inline sd_path_cost node_g(const node_data *nd, uint32_t id)
 {
-	return nd->wide ? nd->g32[id] : nd->g16[id];
+	if (nd->gbytes == 2)
+		return nd->g16[id];
+	return nd->gbytes == 4 ? nd->g32[id] : nd->g64[id];
 }
 
 /* Set g of node id (already reserved).  g is kept in 16 bits until one
- * does not fit, as in most searches none does; then in 32.  0, or -1 if
- * out of memory. */
-static inline int node_set_g(node_data *nd, uint32_t id, sd_cost g)
+ * does not fit, as in most searches none does; then in 32, then in 64.
+ * 0, or -1 if out of memory. */
+static inline int node_set_g(node_data *nd, uint32_t id, sd_path_cost g)
 {
-	if (!nd->wide) {
-		if (g <= UINT16_MAX) {
-			nd->g16[id] = (uint16_t)g;
-			return 0;
-		}
-		if (nodes_widen(nd))
-			return -1;
+	if (nd->gbytes == 2 && g <= UINT16_MAX) {
+		nd->g16[id] = (uint16_t)g;
+		return 0;
 	}
-	nd->g32[id] = g;
+	if (nd->gbytes == 2 && nodes_widen(nd, g <= UINT32_MAX ? 4 : 8))
+		return -1;
+	if (nd->gbytes == 4 && g <= UINT32_MAX) {
+		nd->g32[id] = (uint32_t)g;
+		return 0;
+	}
+	if (nd->gbytes == 4 && nodes_widen(nd, 8))
+		return -1;
+	nd->g64[id] = g;
 	return 0;
 }
 
 static void nodes_free(node_data *nd)
 {
-	free(nd->g16);
+	free(nd->g);
 	free(nd->parent);
 	free(nd->via);
 	free(nd->h);
@@ -240,18 +268,54 @@ static int fail(search *s, const char *msg)
 	return -1;
 }
 
+/* The plugin's goal test of the start state. */
+static int start_is_goal(search *s, const void *start)
+{
+	sd_guard_enter("is_goal");
+	int goal = s->p->is_goal(s->self, start);
+	sd_guard_leave();
+	return goal;
+}
+
 static sd_cost initial_h(search *s, const void *state)
 {
 	if (s->blind || !s->p->heuristic)
 		return 0;
-	return s->p->heuristic(s->self, state);
+	sd_guard_enter("heuristic");
+	sd_cost h = s->p->heuristic(s->self, state);
+	sd_guard_leave();
+	return h;
+}
+
+/* The plugin said it made n successors where at most s->maxs fit: the
+ * contract is broken and nothing it wrote can be trusted.  -1 with a
+ * message naming the plugin. */
+static int too_many(search *s, unsigned n)
+{
+	snprintf(s->err, s->errlen, "plugin '%s' broke the contract: "
+	         "expand() returned %u successors, more than the "
+	         "max_successors (%u) its instance declared", s->p->name, n,
+	         s->maxs);
+	return -1;
+}
+
+/* Call the plugin's expand() on state into succ / kids (buffers of
+ * s->maxs).  Returns the number of successors, or -1 (message set) if
+ * the plugin returned more than fit. */
+static long plugin_expand(search *s, const void *state, sd_cost h,
+                          sd_succ *succ, unsigned char *kids)
+{
+	sd_guard_enter("expand");
+	unsigned n = s->p->expand(s->self, state, h, succ, kids, s->stride);
+	sd_guard_leave();
+	return n > s->maxs ? too_many(s, n) : (long)n;
 }
 
 /* Expand state into s->succ / s->kids and count it. */
-static unsigned expand(search *s, const void *state, sd_cost h)
+static long expand(search *s, const void *state, sd_cost h)
 {
 	s->res->stats.expanded++;
-	return s->p->expand(s->self, state, h, s->succ, s->kids, s->stride);
+	return plugin_expand(s, state, h, s->succ, s->kids);
 }
 
 /* Record the plan that ends at state `goal`: walk the parent links back
@@ -276,9 +340,11 @@ static int extract_plan(search *s, uint32_t goal)
 	r->cost = 0;
 	for (size_t i = 0; i < len; i++) {
 		const unsigned char *from = r->states + i * s->ssz;
-		unsigned n = s->p->expand(s->self, from, initial_h(s, from),
-		                          s->succ, s->kids, s->stride);
-		unsigned k = 0;
+		long n = plugin_expand(s, from, initial_h(s, from), s->succ,
+		                       s->kids);
+		long k = 0;
+		if (n < 0)
+			return -1;
 		while (k < n && memcmp(s->kids + k * s->stride,
 		                       r->states + (i + 1) * s->ssz, s->ssz))
 			k++;
@@ -329,8 +395,9 @@ static uint32_t store(search *s, const void *state, int *is_new)
 /* Tell the trace callback that node id was expanded, with counters
  * taken as differences from `before`.  Finds the action that reached id
  * by re-expanding its parent (tracing is for small runs). */
-static void trace_expansion(search *s, uint32_t id, sd_cost h, sd_cost f,
-                            unsigned n, const sd_stats *before)
+static void trace_expansion(search *s, uint32_t id, sd_cost h,
+                            sd_path_cost f, unsigned n,
+                            const sd_stats *before)
 {
 	const sd_stats *st = &s->res->stats;
 	sd_event ev = { .kind = SD_EV_EXPAND, .order = st->expanded, .id = id,
@@ -343,9 +410,10 @@ static void trace_expansion(search *s, uint32_t id, sd_cost h, sd_cost f,
 	uint32_t p = s->nd.parent[id];
 	if (p != SD_NO_ID) {
 		ev.parent = sd_registry_state(&s->reg, p);
-		s->p->expand(s->self, ev.parent, initial_h(s, ev.parent),
-		             s->tsucc, s->tkids, s->stride);
-		ev.action = s->tsucc[s->nd.via[id] & NODE_INDEX].action;
+		unsigned k = s->nd.via[id] & NODE_INDEX;
+		if (plugin_expand(s, ev.parent, initial_h(s, ev.parent),
+		                  s->tsucc, s->tkids) > (long)k)
+			ev.action = s->tsucc[k].action;
 	}
 	s->o->trace(s->o->trace_ctx, &ev);
 }
@@ -392,7 +460,7 @@ static int bfs(search *s, const unsigned char *start)
 	node_set_g(&s->nd, root, 0);
 	s->nd.parent[root] = SD_NO_ID;
 	s->nd.via[root] = 0;
-	if (s->p->is_goal(s->self, start))
+	if (start_is_goal(s, start))
 		return extract_plan(s, root);
 	for (uint32_t id = 0; id < s->reg.count; id++) {
 		if (limit_reached(s))
@@ -400,14 +468,16 @@ static int bfs(search *s, const unsigned char *start)
 		if (s->reg.count - id > st->peak_open)
 			st->peak_open = s->reg.count - id;
 		sd_stats before = *st;
-		unsigned n = expand(s, sd_registry_state(&s->reg, id), 0);
-		prepare_kids(s, n);
+		long n = expand(s, sd_registry_state(&s->reg, id), 0);
+		if (n < 0)
+			return -1;
+		prepare_kids(s, (unsigned)n);
 		for (unsigned i = 0; i < n && goal == SD_NO_ID && !oom; i++)
 			goal = bfs_child(s, id, i, &oom);
 		s->nd.via[id] |= NODE_CLOSED;
 		if (s->o->trace)
-			trace_expansion(s, id, 0, node_g(&s->nd, id), n,
-			                &before);
+			trace_expansion(s, id, 0, node_g(&s->nd, id),
+			                (unsigned)n, &before);
 		if (oom)
 			return out_of_memory(s);
 		if (goal != SD_NO_ID)
@@ -419,8 +489,8 @@ static int bfs(search *s, const unsigned char *start)
 
 /* The queue keys of a node with cost g and heuristic h: primary key f
  * and secondary key (ties go to the larger). */
-static void keys(const search *s, sd_cost g, sd_cost h, uint32_t *k1,
-                 uint32_t *k2)
+static void keys(const search *s, sd_path_cost g, sd_cost h, uint64_t *k1,
+                 uint64_t *k2)
 {
 	switch (s->o->algorithm) {
 	case SD_UCS:
@@ -431,7 +501,7 @@ static void keys(const search *s, sd_cost g, sd_cost h, uint32_t *k1,
 		*k1 = h, *k2 = 0;
 		break;
 	case SD_WASTAR:
-		*k1 = g + (sd_cost)(s->o->weight * h + 1e-9), *k2 = g;
+		*k1 = g + (uint64_t)(s->o->weight * h + 1e-9), *k2 = g;
 		break;
 	default:
 		*k1 = g + h, *k2 = g;
@@ -439,28 +509,30 @@ static void keys(const search *s, sd_cost g, sd_cost h, uint32_t *k1,
 }
 
 /* The heuristic value of a node popped with primary key k1. */
-static sd_cost popped_h(const search *s, uint32_t id, uint32_t k1)
+static sd_cost popped_h(const search *s, uint32_t id, uint64_t k1)
 {
 	switch (s->o->algorithm) {
 	case SD_UCS:
 		return 0;
 	case SD_GREEDY:
 	case SD_FESS:
-		return k1;
+		return (sd_cost)k1;
 	case SD_WASTAR:
 		return s->nd.h[id];
 	default:
-		return k1 - node_g(&s->nd, id);
+		return (sd_cost)(k1 - node_g(&s->nd, id));
 	}
 }
 
 /* fess: put node id with key k1 into the cell of its features as well.
  * 0, or sd_cells_push()'s -1 / -2, or -3 with a message (the plugin broke
  * the features() contract). */
-static int push_cell(search *s, uint32_t id, uint32_t k1)
+static int push_cell(search *s, uint32_t id, uint64_t k1)
 {
+	sd_guard_enter("features");
 	unsigned n = s->p->features(s->self, sd_registry_state(&s->reg, id),
 	                            s->feat);
+	sd_guard_leave();
 	if (n != s->cells.nf) {
 		snprintf(s->err, s->errlen, "plugin's features() gave %u values "
 		         "for one state and %u for another", s->cells.nf, n);
@@ -473,16 +545,13 @@ static int push_cell(search *s, uint32_t id, uint32_t k1)
  * Returns -1 if the search must end (error, or out of memory). */
 static int push(search *s, uint32_t id, sd_cost h)
 {
-	uint32_t k1, k2;
+	uint64_t k1, k2;
 	keys(s, node_g(&s->nd, id), h, &k1, &k2);
 	if (s->nd.h)
 		s->nd.h[id] = h;
 	int rc = s->o->algorithm == SD_FESS ? push_cell(s, id, k1) : 0;
 	if (!rc)
 		rc = sd_queue_push(&s->q, k1, k2, id);
-	if (rc == -2)
-		return fail(s, "an f value is too large for the bucket queue "
-		            "(costs or heuristic values too big)");
 	if (rc == -3)
 		return -1;
 	if (rc)
@@ -503,13 +572,14 @@ static int is_closed(void *ctx, uint32_t id)
  * takes every other node from the next feature cell instead; each node
  * sits in both lists, and the copy left behind is skipped once the node
  * is closed, so that every turn is an expansion. */
-static int pop(search *s, uint32_t *k1, uint32_t *id)
+static int pop(search *s, uint64_t *k1, uint32_t *id)
 {
-	uint32_t k2;
+	uint64_t k2;
+	uint32_t cell;
 	if (s->o->algorithm != SD_FESS)
 		return sd_queue_pop(&s->q, k1, &k2, id);
 	int found = (s->turn++ & 1) &&
-	            sd_cells_pop(&s->cells, is_closed, s, k1, id, &k2);
+	            sd_cells_pop(&s->cells, is_closed, s, k1, id, &cell);
 	while (!found && sd_queue_pop(&s->q, k1, &k2, id))
 		found = !is_closed(s, *id);
 	s->open -= (uint64_t)found;
@@ -522,7 +592,7 @@ static int relax(search *s, uint32_t id, unsigned i)
 {
 	sd_stats *st = &s->res->stats;
 	const sd_succ *c = &s->succ[i];
-	sd_cost g = node_g(&s->nd, id) + c->cost;
+	sd_path_cost g = node_g(&s->nd, id) + c->cost;
 	int is_new;
 	st->generated++;
 	if (c->h == SD_DEAD_END) {
@@ -555,12 +625,13 @@ static int relax(search *s, uint32_t id, unsigned i)
 static int best_first(search *s, const unsigned char *start)
 {
 	int is_new;
-	uint32_t root = store(s, start, &is_new), k1, id;
+	uint32_t root = store(s, start, &is_new), id;
+	uint64_t k1;
 	if (root == SD_NO_ID)
 		return out_of_memory(s);
 	node_set_g(&s->nd, root, 0);
 	s->nd.parent[root] = SD_NO_ID;
-	s->nd.via[root] = s->p->is_goal(s->self, start) ? NODE_GOAL : 0;
+	s->nd.via[root] = start_is_goal(s, start) ? NODE_GOAL : 0;
 	sd_cost h0 = initial_h(s, start);
 	if (h0 == SD_DEAD_END) {
 		s->res->status = SD_UNSOLVABLE;
@@ -578,13 +649,15 @@ static int best_first(search *s, const unsigned char *start)
 		s->nd.via[id] |= NODE_CLOSED;
 		sd_cost h = popped_h(s, id, k1);
 		sd_stats before = s->res->stats;
-		unsigned n = expand(s, sd_registry_state(&s->reg, id), h);
-		prepare_kids(s, n);
+		long n = expand(s, sd_registry_state(&s->reg, id), h);
+		if (n < 0)
+			return -1;
+		prepare_kids(s, (unsigned)n);
 		for (unsigned i = 0; i < n; i++)
 			if (relax(s, id, i))
 				return s->res->limit ? 0 : -1;
 		if (s->o->trace)
-			trace_expansion(s, id, h, k1, n, &before);
+			trace_expansion(s, id, h, k1, (unsigned)n, &before);
 	}
 	s->res->status = SD_UNSOLVABLE;
 	return 0;
@@ -596,7 +669,8 @@ static int best_first(search *s, const unsigned char *start)
  * children lie within the bound. */
 typedef struct frame {
 	const unsigned char *state; /* in the parent frame's kids */
-	sd_cost g, h;
+	sd_path_cost g;
+	sd_cost h;
 	uint32_t action;            /* action that reached state */
 	unsigned n;                 /* successors written by expand() */
 	unsigned kept, next;        /* children within the bound: keep[0..kept),
@@ -606,10 +680,23 @@ typedef struct frame {
 	uint16_t *keep;             /* indices of children within the bound */
 } frame;
 
+/* The frames' successor buffers come in blocks, one per growth of the
+ * stack: the frames of a block have their buffers side by side, and
+ * each block's end touches a guard page (guard.h).  A plugin that
+ * writes past one frame's buffers writes into the next frame's, which
+ * is not in use while a frame is being expanded, or faults. */
+typedef struct ida_block {
+	sd_succ *succ;              /* frames * maxs successors */
+	unsigned char *kids;        /* frames * maxs states */
+	size_t frames;
+} ida_block;
+
 typedef struct ida_stack {
 	frame *f;
 	size_t depth, cap;          /* frames in use (top = depth), room */
 	size_t bytes;
+	ida_block blk[48];          /* the stack doubles: 48 is plenty */
+	size_t n_blk;
 } ida_stack;
 
 /* Make frame d usable (buffers allocated). */
@@ -617,32 +704,43 @@ static int ida_reserve(search *s, ida_stack *st, size_t d)
 {
 	if (d < st->cap)
 		return 0;
-	size_t n = st->cap ? st->cap * 2 : 64;
+	size_t n = st->cap ? st->cap * 2 : 64, add = n - st->cap;
 	frame *f = realloc(st->f, n * sizeof *f);
-	if (!f)
+	if (!f || st->n_blk == sizeof st->blk / sizeof *st->blk)
 		return -1;
 	st->f = f;
-	for (size_t i = st->cap; i < n; i++) {
-		f[i].succ = malloc(s->maxs * sizeof *f[i].succ);
-		f[i].kids = calloc(s->maxs, s->stride);
-		f[i].keep = malloc(s->maxs * sizeof *f[i].keep);
-		if (!f[i].succ || !f[i].kids || !f[i].keep) {
-			st->cap = i + 1;
+	ida_block *b = &st->blk[st->n_blk];
+	b->succ = sd_guard_alloc(add * s->maxs * sizeof *b->succ);
+	b->kids = sd_guard_alloc(add * s->maxs * s->stride);
+	b->frames = add;
+	if (!b->succ || !b->kids) {
+		sd_guard_free(b->succ, add * s->maxs * sizeof *b->succ);
+		return -1;
+	}
+	st->n_blk++;
+	for (size_t i = 0; i < add; i++) {
+		f[st->cap + i].succ = b->succ + i * s->maxs;
+		f[st->cap + i].kids = b->kids + i * s->maxs * s->stride;
+		f[st->cap + i].keep = malloc(s->maxs * sizeof *f->keep);
+		if (!f[st->cap + i].keep) {
+			st->cap += i;
 			return -1;
 		}
 	}
-	st->bytes += (n - st->cap) * (sizeof *f + s->maxs *
-	              (sizeof(sd_succ) + s->stride + sizeof *f->keep));
+	st->bytes += add * (sizeof *f + s->maxs *
+	             (sizeof(sd_succ) + s->stride + sizeof *f->keep));
 	st->cap = n;
 	return 0;
 }
 
-static void ida_free(ida_stack *st)
+static void ida_free(const search *s, ida_stack *st)
 {
-	for (size_t i = 0; i < st->cap; i++) {
-		free(st->f[i].succ);
-		free(st->f[i].kids);
+	for (size_t i = 0; i < st->cap; i++)
 		free(st->f[i].keep);
+	for (size_t i = 0; i < st->n_blk; i++) {
+		const ida_block *b = &st->blk[i];
+		sd_guard_free(b->succ, b->frames * s->maxs * sizeof(sd_succ));
+		sd_guard_free(b->kids, b->frames * s->maxs * s->stride);
 	}
 	free(st->f);
 }
@@ -675,10 +773,13 @@ static inline int same(const unsigned char *a, const unsigned char *b,
 	return same_state(a, b, stride);
 }
 
+/* "No f above the bound was seen" (every f is below it). */
+#define IDA_NONE UINT64_MAX
+
 /* The bound and counters of one IDA* iteration. */
 typedef struct ida_pass {
-	sd_cost bound;        /* f above this is cut off */
-	sd_cost next;         /* smallest f seen above the bound */
+	sd_path_cost bound;   /* f above this is cut off */
+	sd_path_cost next;    /* smallest f seen above the bound */
 	uint64_t generated;
 	uint64_t pruned;
 	size_t stride;
@@ -697,9 +798,9 @@ filter(frame *f, const unsigned char *gp, ida_pass *ps, size_t stride)
 	const sd_succ *succ = f->succ;
 	const unsigned char *kid = f->kids;
 	uint16_t *keep = f->keep;
-	const sd_cost g = f->g, bound = ps->bound;
+	const sd_path_cost g = f->g, bound = ps->bound;
 	const int blind = ps->blind;
-	sd_cost next = ps->next;
+	sd_path_cost next = ps->next;
 	uint64_t generated = ps->generated, pruned = ps->pruned;
 	unsigned k = 0;
 	for (unsigned i = 0; i < n; i++, kid += stride) {
@@ -711,7 +812,7 @@ filter(frame *f, const unsigned char *gp, ida_pass *ps, size_t stride)
 			pruned++;
 			continue;
 		}
-		sd_cost fv = g + succ[i].cost + (blind ? 0 : h);
+		sd_path_cost fv = g + succ[i].cost + (blind ? 0 : h);
 		if (fv > bound) {
 			next = fv < next ? fv : next;
 			continue;
@@ -809,18 +910,19 @@ static void ida_sync(search *s, const ida_pass *ps, uint64_t expanded)
  *
  * The hot loop of IDA*: visit the next kept child of the top frame;
  * back up when there is none; else expand it and filter its children. */
-static int ida_iteration(search *s, ida_stack *st, sd_cost bound,
-                         sd_cost *next_out)
+static int ida_iteration(search *s, ida_stack *st, sd_path_cost bound,
+                         sd_path_cost *next_out)
 {
 	sd_stats *stats = &s->res->stats;
 	unsigned (*const expand_fn)(void *, const void *, sd_cost, sd_succ *,
 	                            unsigned char *, size_t) = s->p->expand;
 	void *const self = s->self;
 	const int trace = s->o->trace != NULL;
-	ida_pass ps = { bound, SD_DEAD_END, stats->generated, stats->pruned,
+	ida_pass ps = { bound, IDA_NONE, stats->generated, stats->pruned,
 	                s->stride, s->blind };
 	uint64_t expanded = ++stats->expanded;  /* the root, counted again */
-	uint64_t check_at = (expanded | 1023) + 1, peak = stats->peak_open;
+	uint64_t check_at = (expanded / MEMORY_CHECK_PERIOD + 1) *
+	                    MEMORY_CHECK_PERIOD, peak = stats->peak_open;
 	size_t depth = 0, cap = st->cap;
 	frame *f = st->f;
 	int rc = 0;
@@ -845,7 +947,8 @@ static int ida_iteration(search *s, ida_stack *st, sd_cost bound,
 		unsigned i = f->keep[f->next++];
 		const unsigned char *kid = f->kids + i * ps.stride;
 		const sd_succ *c = &f->succ[i];
-		if (c->goal || expanded >= check_at || depth + 1 >= cap) {
+		if (c->goal || expanded >= check_at || depth + 1 >= cap ||
+		    sd_guard_stop()) {
 			st->depth = depth;
 			ida_sync(s, &ps, expanded);
 			if (c->goal) {
@@ -854,11 +957,12 @@ static int ida_iteration(search *s, ida_stack *st, sd_cost bound,
 				rc = ida_plan(s, st, c, kid) ? -1 : 1;
 				break;
 			}
-			if (expanded >= check_at && limits_hit(s)) {
+			if ((expanded >= check_at || sd_guard_stop()) &&
+			    limits_hit(s)) {
 				rc = -1;
 				break;
 			}
-			check_at = expanded + 1024;
+			check_at = expanded + MEMORY_CHECK_PERIOD;
 			if (s->o->node_limit && s->o->node_limit < check_at)
 				check_at = s->o->node_limit;
 			if (ida_reserve(s, st, depth + 1)) {
@@ -876,7 +980,13 @@ static int ida_iteration(search *s, ida_stack *st, sd_cost bound,
 		f->h = ps.blind ? 0 : c->h;
 		f->action = c->action;
 		expanded++;
+		sd_guard_enter("expand");
 		f->n = expand_fn(self, kid, f->h, f->succ, f->kids, ps.stride);
+		sd_guard_leave();
+		if (f->n > s->maxs) {
+			rc = too_many(s, f->n) - 1;
+			break;
+		}
 		ida_filter(f, f[-1].state, &ps);
 		if (depth + 1 > peak)
 			peak = depth + 1;
@@ -905,7 +1015,7 @@ static int idastar(search *s, const unsigned char *start)
 	root->h = initial_h(s, start);
 	root->action = 0;
 	st->generated = 1;
-	if (s->p->is_goal(s->self, start)) {
+	if (start_is_goal(s, start)) {
 		s->res->status = SD_SOLVED;
 		s->res->states = malloc(s->ssz);
 		s->res->actions = malloc(sizeof *s->res->actions);
@@ -917,23 +1027,30 @@ static int idastar(search *s, const unsigned char *start)
 		s->res->status = SD_UNSOLVABLE;
 		goto done;
 	}
-	root->n = s->p->expand(s->self, start, root->h, root->succ, root->kids,
-	                       s->stride);
-	for (sd_cost bound = root->h;;) {
-		sd_cost next;
+	long n = plugin_expand(s, start, root->h, root->succ, root->kids);
+	if (n < 0) {
+		rc = -1;
+		goto done;
+	}
+	root->n = (unsigned)n;
+	for (sd_path_cost bound = root->h;;) {
+		sd_path_cost next;
 		st->iterations++;
 		rc = ida_iteration(s, &stack, bound, &next);
+		if (rc == -2)
+			goto done;  /* the plugin broke the contract */
 		if (s->o->progress)
 			fprintf(s->o->progress,
-			        "iteration %llu: bound %u, expanded %llu, "
+			        "iteration %llu: bound %llu, expanded %llu, "
 			        "generated %llu, %.2f s\n",
-			        (unsigned long long)st->iterations, bound,
+			        (unsigned long long)st->iterations,
+			        (unsigned long long)bound,
 			        (unsigned long long)st->expanded,
 			        (unsigned long long)st->generated,
 			        clock_since(CLOCK_MONOTONIC, &s->t0));
 		if (rc)
 			break;
-		if (next == SD_DEAD_END) {
+		if (next == IDA_NONE) {
 			s->res->status = SD_UNSOLVABLE;
 			break;
 		}
@@ -943,10 +1060,11 @@ static int idastar(search *s, const unsigned char *start)
 		s->res->limit = "memory";
 	if (rc < 0)
 		s->res->status = SD_LIMIT;
+	rc = 0;
 done:
 	st->engine_bytes = stack.bytes;
-	ida_free(&stack);
-	return 0;
+	ida_free(s, &stack);
+	return rc < 0 ? -1 : 0;
 }
 
 /* ---- entry point ----------------------------------------------------- */
@@ -955,7 +1073,9 @@ done:
  * 0, or -1 with a message. */
 static int fess_init(search *s, const void *start)
 {
+	sd_guard_enter("features");
 	unsigned nf = s->p->features(s->self, start, s->feat);
+	sd_guard_leave();
 	if (!nf || nf > SD_MAX_FEATURES || sd_cells_init(&s->cells, nf)) {
 		snprintf(s->err, s->errlen, "plugin's features() gave %u "
 		         "values; it must give 1 to %d", nf, SD_MAX_FEATURES);
@@ -1019,75 +1139,145 @@ static void finish_stats(search *s)
 		st->peak_rss = (uint64_t)ru.ru_maxrss * 1024;
 }
 
+/* Check the options and what the instance declared against the
+ * engine's limits.  0, or -1 with a message. */
+static int check_opts(const sd_plugin *p, const sd_instance *inst,
+                      const sd_search_opts *o, char *err, size_t errlen)
+{
+	if (!inst->state_size || inst->state_size > SD_MAX_STATE_SIZE ||
+	    inst->max_successors > SD_MAX_SUCCESSORS) {
+		snprintf(err, errlen, "plugin '%s' made an instance with state "
+		         "size %zu and %u successors (limits: 1..%d bytes, "
+		         "%d successors)", p->name, inst->state_size,
+		         inst->max_successors, SD_MAX_STATE_SIZE,
+		         SD_MAX_SUCCESSORS);
+		return -1;
+	}
+	if (o->algorithm == SD_WASTAR &&
+	    !(o->weight >= 1 && o->weight <= SD_MAX_WEIGHT))
+		return bad_opts(err, errlen, "weight must be a number from 1 to "
+		                "1000000");
+	if (o->algorithm == SD_FESS && !p->features) {
+		snprintf(err, errlen, "plugin '%s' has no features(), which "
+		         "algorithm fess needs", p->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Let the plugin choose its heuristic (and build its tables), within
+ * the time limit.  0; 1 if the time limit or an interrupt stopped it
+ * (res says which); -1 with the plugin's message. */
+static int select_heuristic(search *s, char *err, size_t errlen)
+{
+	const sd_plugin *p = s->p;
+	if (!p->select_heuristic)
+		return 0;
+	sd_guard_enter("select_heuristic");
+	int rc = p->select_heuristic(s->self, s->blind ? SD_NO_HEURISTIC
+	                                               : s->o->heuristic,
+	                             err, errlen);
+	sd_guard_leave();
+	if (!rc)
+		return 0;
+	if (!sd_guard_stop())
+		return -1;
+	s->res->status = SD_LIMIT;
+	s->res->limit = sd_guard_interrupted ? "interrupt" : "time";
+	return 1;
+}
+
+/* Allocate the search's buffers; those the plugin writes into end at a
+ * guard page.  0, or -1. */
+static int alloc_buffers(search *s)
+{
+	size_t n = s->maxs;
+	s->succ = sd_guard_alloc(n * sizeof *s->succ);
+	s->kids = sd_guard_alloc(n * s->stride);
+	s->hashes = malloc(n * sizeof *s->hashes);
+	if (s->o->trace) {
+		s->tsucc = sd_guard_alloc(n * sizeof *s->tsucc);
+		s->tkids = sd_guard_alloc(n * s->stride);
+	}
+	return s->succ && s->kids && s->hashes &&
+	       (!s->o->trace || (s->tsucc && s->tkids)) ? 0 : -1;
+}
+
+static void free_buffers(search *s)
+{
+	size_t n = s->maxs;
+	sd_guard_free(s->succ, n * sizeof *s->succ);
+	sd_guard_free(s->kids, n * s->stride);
+	sd_guard_free(s->tsucc, n * sizeof *s->tsucc);
+	sd_guard_free(s->tkids, n * s->stride);
+	free(s->hashes);
+}
+
+/* The search proper, once set up: the start state, then the algorithm.
+ * 0, or -1 with a message. */
+static int run_algorithm(search *s, unsigned char *start)
+{
+	const sd_search_opts *o = s->o;
+	sd_guard_enter("initial");
+	s->p->initial(s->self, start);
+	sd_guard_leave();
+	if (o->algorithm == SD_FESS && fess_init(s, start))
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
+	s->res->status = SD_LIMIT;
+	int rc;
+	if (o->algorithm == SD_BFS)
+		rc = bfs(s, start);
+	else if (o->algorithm == SD_IDASTAR)
+		rc = idastar(s, start);
+	else
+		rc = best_first(s, start);
+	if (rc)
+		return -1;
+	if (s->res->limit)
+		s->res->status = SD_LIMIT;
+	finish_stats(s);
+	if (o->algorithm != SD_IDASTAR)
+		keep_tree(s);
+	return 0;
+}
+
 int sd_search(const sd_plugin *p, const sd_instance *inst,
               const sd_search_opts *o, sd_result *res, char *err,
               size_t errlen)
 {
 	search s = { .p = p, .self = inst->self, .o = o,
 	             .ssz = inst->state_size, .maxs = inst->max_successors,
-	             .res = res, .err = err, .errlen = errlen };
+	             .res = res, .err = err, .errlen = errlen,
+	             .nd = { .gbytes = 2 } };
 	memset(res, 0, sizeof *res);
 	res->state_size = inst->state_size;
+	if (check_opts(p, inst, o, err, errlen))
+		return -1;
 	if (!s.maxs)
 		s.maxs = 1;  /* buffers of one; expand() returns 0 anyway */
-	if (!s.ssz || s.maxs > SD_MAX_SUCCESSORS)
-		return bad_opts(err, errlen, "plugin declared a bad state size "
-		                "or successor count");
-	if (o->algorithm == SD_WASTAR && !(o->weight >= 1))
-		return bad_opts(err, errlen, "weight must be at least 1");
-	if (o->algorithm == SD_FESS && !p->features) {
-		snprintf(err, errlen, "plugin '%s' has no features(), which "
-		         "algorithm fess needs", p->name);
-		return -1;
-	}
 	s.stride = (s.ssz + 7) & ~(size_t)7;
 	s.blind = o->heuristic == SD_NO_HEURISTIC || o->algorithm == SD_BFS ||
 	          o->algorithm == SD_UCS;
-	if (p->select_heuristic &&
-	    p->select_heuristic(inst->self, s.blind ? SD_NO_HEURISTIC
-	                                            : o->heuristic, err, errlen))
-		return -1;
-	unsigned char *start = calloc(1, s.stride);
-	s.succ = malloc(s.maxs * sizeof *s.succ);
-	s.kids = calloc(s.maxs, s.stride);
-	s.hashes = malloc(s.maxs * sizeof *s.hashes);
-	if (o->trace) {
-		s.tsucc = malloc(s.maxs * sizeof *s.tsucc);
-		s.tkids = calloc(s.maxs, s.stride);
+	sd_guard_arm(o->time_limit);  /* the time limit covers the tables */
+	int rc = select_heuristic(&s, err, errlen);
+	unsigned char *start = rc ? NULL : calloc(1, s.stride);
+	if (rc) {
+		rc = rc > 0 ? 0 : -1;
+		goto out;
 	}
-	int rc = -1;
-	if (!start || !s.succ || !s.kids || !s.hashes ||
-	    (o->trace && (!s.tsucc || !s.tkids)) ||
+	rc = -1;
+	if (!start || alloc_buffers(&s) ||
 	    sd_registry_init(&s.reg, s.ssz, p->hash ? hash_state : NULL, &s) ||
-	    (o->algorithm == SD_WASTAR && !(s.nd.h = malloc(sizeof *s.nd.h)))) {
+	    (o->algorithm == SD_WASTAR && !(s.nd.h = malloc(sizeof *s.nd.h))))
 		fail(&s, "out of memory");
-		goto out;
-	}
-	p->initial(inst->self, start);
-	if (o->algorithm == SD_FESS && fess_init(&s, start))
-		goto out;
-	clock_gettime(CLOCK_MONOTONIC, &s.t0);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s.c0);
-	interrupted = 0;
-	res->status = SD_LIMIT;
-	if (o->algorithm == SD_BFS)
-		rc = bfs(&s, start);
-	else if (o->algorithm == SD_IDASTAR)
-		rc = idastar(&s, start);
 	else
-		rc = best_first(&s, start);
-	if (res->limit)
-		res->status = SD_LIMIT;
-	finish_stats(&s);
-	if (o->algorithm != SD_IDASTAR)
-		keep_tree(&s);
+		rc = run_algorithm(&s, start);
 out:
+	sd_guard_disarm();
 	free(start);
-	free(s.tsucc);
-	free(s.tkids);
-	free(s.succ);
-	free(s.kids);
-	free(s.hashes);
+	free_buffers(&s);
 	nodes_free(&s.nd);
 	sd_queue_free(&s.q);
 	sd_cells_free(&s.cells);

@@ -1,0 +1,239 @@
+/*
+ * guard.c -- signals, the time limit's alarm, and guarded buffers (see
+ * guard.h).  The handlers only set flags, write(2) and _exit(2): nothing
+ * that is unsafe in a signal handler.
+ */
+#define _DEFAULT_SOURCE  /* MAP_ANONYMOUS, sigaltstack */
+#include "guard.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+volatile sig_atomic_t sd_guard_interrupted;
+volatile sig_atomic_t sd_guard_time_up;
+const char *volatile sd_guard_call;
+
+static char plugin_label[512] = "?";  /* "'name' (path)" */
+static int limit_status = 3;          /* exit status for a limit */
+static double grace_seconds;          /* after the alarm, for a hang */
+static volatile sig_atomic_t alarm_phase;
+
+/* ---- messages from a handler ---------------------------------------- */
+
+/* Append s to buf (of room len, used *n) without libc's stdio. */
+static void put(char *buf, size_t len, size_t *n, const char *s)
+{
+	while (*s && *n + 1 < len)
+		buf[(*n)++] = *s++;
+	buf[*n] = 0;
+}
+
+/* Append a whole number. */
+static void put_uint(char *buf, size_t len, size_t *n, unsigned long v)
+{
+	char d[24];
+	int k = 0;
+	do
+		d[k++] = (char)('0' + v % 10);
+	while ((v /= 10) && k < 23);
+	while (k-- > 0 && *n + 1 < len)
+		buf[(*n)++] = d[k];
+	buf[*n] = 0;
+}
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV (invalid memory access)";
+	case SIGBUS:  return "SIGBUS (bus error)";
+	case SIGFPE:  return "SIGFPE (arithmetic error)";
+	case SIGILL:  return "SIGILL (illegal instruction)";
+	case SIGABRT: return "SIGABRT (aborted)";
+	default:      return "a fatal signal";
+	}
+}
+
+/* Write "searchd: plugin 'x' (path): <what> <call>()<tail>\n" to
+ * stderr. */
+static void say_plugin(const char *what, const char *call, const char *tail)
+{
+	char msg[1024];
+	size_t n = 0;
+	put(msg, sizeof msg, &n, "searchd: plugin ");
+	put(msg, sizeof msg, &n, plugin_label);
+	put(msg, sizeof msg, &n, what);
+	put(msg, sizeof msg, &n, call);
+	put(msg, sizeof msg, &n, "()");
+	put(msg, sizeof msg, &n, tail);
+	put(msg, sizeof msg, &n, "\n");
+	if (write(2, msg, n) < 0)
+		return;
+}
+
+/* ---- handlers ------------------------------------------------------- */
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	if (sd_guard_interrupted) {
+		static const char m[] = "\nsearchd: interrupted again; "
+		                        "exiting without statistics\n";
+		if (write(2, m, sizeof m - 1) < 0)
+			_exit(limit_status);
+		_exit(limit_status);
+	}
+	sd_guard_interrupted = 1;
+}
+
+static void on_fatal(int sig)
+{
+	const char *call = sd_guard_call;
+	if (call) {
+		char tail[96];
+		size_t n = 0;
+		put(tail, sizeof tail, &n, ": ");
+		put(tail, sizeof tail, &n, signal_name(sig));
+		say_plugin(": crashed in ", call, tail);
+	}
+	signal(sig, SIG_DFL);  /* die of the signal, as without us */
+	raise(sig);
+}
+
+/* Set the real-time timer to go off once, `seconds` from now. */
+static void set_timer(double seconds)
+{
+	struct itimerval t = { { 0, 0 }, { 0, 0 } };
+	if (seconds > 0) {
+		t.it_value.tv_sec = (time_t)seconds;
+		t.it_value.tv_usec = (suseconds_t)((seconds -
+		                     (double)t.it_value.tv_sec) * 1e6);
+		if (!t.it_value.tv_sec && !t.it_value.tv_usec)
+			t.it_value.tv_usec = 1;
+	}
+	setitimer(ITIMER_REAL, &t, NULL);
+}
+
+/* The first alarm is the time limit; the next ones, a grace period
+ * apart, look for a plugin call that does not return. */
+static void on_alarm(int sig)
+{
+	(void)sig;
+	sd_guard_time_up = 1;
+	if (alarm_phase++ && sd_guard_call) {
+		char tail[160];
+		size_t n = 0;
+		put(tail, sizeof tail, &n, " has not returned ");
+		put_uint(tail, sizeof tail, &n, (unsigned long)grace_seconds);
+		put(tail, sizeof tail, &n, " s after the time limit; "
+		    "giving up without statistics");
+		say_plugin(": ", sd_guard_call, tail);
+		_exit(limit_status);
+	}
+	set_timer(grace_seconds);
+}
+
+/* ---- the interface -------------------------------------------------- */
+
+static void handle(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fn;
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+void sd_guard_install(int status)
+{
+	limit_status = status;
+	static char altstack[1 << 16];  /* for a plugin that overflows its
+	                                   stack */
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
+	sigaltstack(&ss, NULL);
+	handle(SIGINT, on_stop_signal, 0);
+	handle(SIGTERM, on_stop_signal, 0);
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+	                             SIGABRT };
+	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+		handle(fatal[i], on_fatal, SA_ONSTACK | SA_NODEFER);
+}
+
+void sd_guard_plugin(const char *name, const char *path)
+{
+	size_t n = 0;
+	plugin_label[0] = 0;
+	put(plugin_label, sizeof plugin_label, &n, "'");
+	put(plugin_label, sizeof plugin_label, &n, name ? name : "?");
+	put(plugin_label, sizeof plugin_label, &n, "'");
+	if (path) {
+		put(plugin_label, sizeof plugin_label, &n, " (");
+		put(plugin_label, sizeof plugin_label, &n, path);
+		put(plugin_label, sizeof plugin_label, &n, ")");
+	}
+}
+
+void sd_guard_arm(double seconds)
+{
+	sd_guard_disarm();
+	sd_guard_time_up = 0;
+	if (seconds <= 0)
+		return;
+	grace_seconds = seconds / 10 > 2 ? seconds / 10 : 2;
+	alarm_phase = 0;
+	handle(SIGALRM, on_alarm, SA_RESTART);
+	set_timer(seconds);
+}
+
+void sd_guard_disarm(void)
+{
+	set_timer(0);
+}
+
+void sd_guard_clear_interrupt(void)
+{
+	sd_guard_interrupted = 0;
+}
+
+/* ---- guarded buffers ------------------------------------------------ */
+
+static size_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+	return p > 0 ? (size_t)p : 4096;
+}
+
+/* Bytes of the mapping for a buffer of n bytes: whole pages, then one
+ * more for the guard. */
+static size_t mapping_bytes(size_t n, size_t page)
+{
+	return (n + page - 1) / page * page + page;
+}
+
+void *sd_guard_alloc(size_t n)
+{
+	size_t page = page_size(), total = mapping_bytes(n, page);
+	size_t used = (n + 15) & ~(size_t)15;  /* keep 16-byte alignment */
+	unsigned char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
+	                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base == MAP_FAILED)
+		return NULL;
+	unsigned char *guard = base + total - page;
+	if (mprotect(guard, page, PROT_NONE)) {
+		munmap(base, total);
+		return NULL;
+	}
+	return guard - used;
+}
+
+void sd_guard_free(void *p, size_t n)
+{
+	if (!p)
+		return;
+	size_t page = page_size();
+	uintptr_t base = (uintptr_t)p & ~(uintptr_t)(page - 1);
+	munmap((void *)base, mapping_bytes(n, page));
+}

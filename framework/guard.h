@@ -1,0 +1,84 @@
+/*
+ * guard.h -- what ends a run from outside the search loop, and what
+ * keeps a misbehaving plugin from taking the engine down with it:
+ *
+ *   - Ctrl-C (SIGINT) and SIGTERM set a flag that stays set for the rest
+ *     of the run: the search in progress ends cleanly with its
+ *     statistics, and a batch or comparison stops after it.  A second
+ *     signal while the first is still unanswered (a plugin call that
+ *     does not return) exits at once.
+ *   - The time limit is an alarm (SIGALRM) that sets a second flag, so
+ *     the loop reads a flag per expansion instead of the clock; a plugin
+ *     call still running a grace period after the alarm is named and the
+ *     program exits with the limit status.
+ *   - A fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) inside a
+ *     plugin call names the plugin and the call before the program dies
+ *     of it.
+ *   - Buffers the plugin writes into end at an inaccessible page, so a
+ *     plugin that writes past them faults in its own call (and is named)
+ *     instead of corrupting the engine's memory.
+ *
+ * The engine brackets every plugin call with sd_guard_enter() and
+ * sd_guard_leave(); they are two stores, cheap enough for the hot path.
+ * Depends on nothing but libc and POSIX.
+ */
+#ifndef SD_GUARD_H
+#define SD_GUARD_H
+
+#include <signal.h>
+#include <stddef.h>
+
+/* Set by SIGINT or SIGTERM; stays set until sd_guard_clear_interrupt(). */
+extern volatile sig_atomic_t sd_guard_interrupted;
+
+/* Set when the alarm of sd_guard_arm() has gone off. */
+extern volatile sig_atomic_t sd_guard_time_up;
+
+/* The plugin call in progress ("expand", ...), or NULL in engine code. */
+extern const char *volatile sd_guard_call;
+
+/* Nonzero once the search must end: interrupted or out of time. */
+static inline int sd_guard_stop(void)
+{
+	return sd_guard_interrupted | sd_guard_time_up;
+}
+
+/* Bracket a call into the plugin, for the messages of the handlers. */
+static inline void sd_guard_enter(const char *call)
+{
+	sd_guard_call = call;
+}
+
+static inline void sd_guard_leave(void)
+{
+	sd_guard_call = NULL;
+}
+
+/* Install the handlers: SIGINT and SIGTERM (the flag), and the fatal
+ * signals (name the plugin, then die of the signal).  Call once, early,
+ * in a program; tests that call the engine directly may skip it.
+ * limit_status is the exit status when a second interrupt or a hung
+ * plugin call ends the program at once (default 3). */
+void sd_guard_install(int limit_status);
+
+/* Name the plugin the engine is using, for messages: its name and the
+ * file it was loaded from (copied). */
+void sd_guard_plugin(const char *name, const char *path);
+
+/* Start the time limit: sd_guard_time_up is set `seconds` from now, and
+ * a plugin call still running `grace` later ends the program.  seconds
+ * <= 0 only clears the flag.  Installs its own SIGALRM handler. */
+void sd_guard_arm(double seconds);
+
+/* Stop the alarm (the flag keeps its value). */
+void sd_guard_disarm(void);
+
+/* Clear the interrupt flag (at the start of a run). */
+void sd_guard_clear_interrupt(void);
+
+/* A zeroed buffer of at least n bytes whose end touches an inaccessible
+ * page; NULL if out of memory.  Free with sd_guard_free(p, n). */
+void *sd_guard_alloc(size_t n);
+void sd_guard_free(void *p, size_t n);
+
+#endif
