@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *const sd_config_keys[] = {
@@ -108,7 +109,8 @@ static sd_entry *add(sd_config *c, const char *section, const char *key,
 }
 
 /* State of one inih run: we feed it lines ourselves to know the line
- * number of every key and whether a line continues the previous one. */
+ * number of every key and whether a line continues the previous one,
+ * and to take the lines too long for inih's buffer (see read_line). */
 typedef struct reader {
 	FILE *f;
 	const char *file;
@@ -119,6 +121,10 @@ typedef struct reader {
 	char *err;
 	size_t errlen;
 	int failed;
+	char *buf;         /* the line read, any length (getline) */
+	size_t cap;
+	char section[128]; /* the section of the lines being read */
+	int long_entry;    /* the last entry came from a long line */
 } reader;
 
 /* Check a "[section]" line as inih is about to see it. */
@@ -130,24 +136,108 @@ static int check_section_line(reader *r, const char *s)
 	int n = (int)(end - s - 1);
 	char name[128];
 	snprintf(name, sizeof name, "%.*s", n < 0 ? 0 : n, s + 1);
-	if (known_section(name))
+	if (known_section(name)) {
+		snprintf(r->section, sizeof r->section, "%s", name);
+		r->long_entry = 0;
 		return 0;
+	}
 	error(r->err, r->errlen, "%s:%d: unknown section [%s] (sections: "
 	      "[plugin], [search], [problem], [output])", r->file, r->line,
 	      name);
 	return -1;
 }
 
+static int on_entry(void *user, const char *section, const char *key,
+                    const char *value);
+
+/* The end of s, or of the text before an inline comment (a ';' after
+ * white space, as inih reads it), or the first of the bytes in chars. */
+static char *value_end(char *s, const char *chars)
+{
+	int was_space = 0;
+	for (; *s && !(chars && strchr(chars, *s)); s++) {
+		if (was_space && *s == ';')
+			break;
+		was_space = isspace((unsigned char)*s);
+	}
+	return s;
+}
+
+/* s without the white space at both ends (written in place). */
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = 0;
+	return s;
+}
+
+/* Take a line too long for inih's buffer ourselves, as inih would read
+ * it: a comment is skipped, "key = value" (or "key: value") becomes an
+ * entry of the current section, and a line that begins with white space
+ * after such an entry continues it.  0, or -1 with a message. */
+static int take_long_line(reader *r, char *line)
+{
+	int continued = line[0] == ' ' || line[0] == '\t';
+	char *s = trim(line);
+	if (!*s || *s == ';' || *s == '#')
+		return 0;
+	if (*s == '[')
+		return error(r->err, r->errlen, "%s:%d: section name too long",
+		             r->file, r->line);
+	if (continued && r->long_entry) {
+		sd_entry *e = &r->c->e[r->c->n - 1];
+		*value_end(s, NULL) = 0;
+		r->continued = 1;
+		return on_entry(r, e->section, e->key, trim(s)) ? 0 : -1;
+	}
+	char *sep = value_end(s, "=:");
+	if (*sep != '=' && *sep != ':')
+		return error(r->err, r->errlen, "%s:%d: not a 'key = value' "
+		             "line nor a [section]", r->file, r->line);
+	*sep = 0;
+	char *value = sep + 1;
+	*value_end(value, NULL) = 0;
+	r->continued = 0;
+	if (!on_entry(r, r->section, trim(s), trim(value)))
+		return -1;
+	r->long_entry = 1;
+	return 0;
+}
+
+/* inih's reader: hand it the next line of the file.  Lines are read
+ * whole whatever their length; one that would not fit inih's buffer
+ * (num bytes) is taken by take_long_line() and inih gets an empty
+ * comment in its place, so that it never cuts a line in two and its
+ * line count stays right.  A NUL byte in a line is an error. */
 static char *read_line(char *str, int num, void *stream)
 {
 	reader *r = stream;
-	if (r->failed || !fgets(str, num, r->f))
+	ssize_t n;
+	if (r->failed || (n = getline(&r->buf, &r->cap, r->f)) < 0)
 		return NULL;
 	r->line++;
+	if (memchr(r->buf, 0, (size_t)n)) {
+		error(r->err, r->errlen, "%s:%d: the line holds a NUL byte",
+		      r->file, r->line);
+		r->failed = 1;
+		return NULL;
+	}
+	if (n >= num - 1) {
+		if (take_long_line(r, r->buf))
+			r->failed = 1;
+		snprintf(str, (size_t)num, ";\n");
+		return r->failed ? NULL : str;
+	}
+	memcpy(str, r->buf, (size_t)n + 1);
 	r->continued = str[0] == ' ' || str[0] == '\t';
 	const char *s = str;
 	while (isspace((unsigned char)*s))
 		s++;
+	if (*s && *s != ';' && *s != '#' && !r->continued)
+		r->long_entry = 0;
 	if (*s == '[' && check_section_line(r, s)) {
 		r->failed = 1;
 		return NULL;
@@ -190,10 +280,16 @@ static int on_entry(void *user, const char *section, const char *key,
 
 int sd_config_read(sd_config *c, const char *file, char *err, size_t len)
 {
+	struct stat st;
+	if (!stat(file, &st) && S_ISDIR(st.st_mode))
+		return error(err, len, "cannot read config '%s': it is a "
+		             "directory", file);
 	FILE *f = fopen(file, "r");
 	if (!f)
 		return error(err, len, "cannot open config '%s': %s", file,
 		             strerror(errno));
+	free(c->source);
+	c->source = strdup(file);
 	char dir[PATH_MAX];
 	const char *slash = strrchr(file, '/');
 	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - file) : 1,
@@ -205,6 +301,7 @@ int sd_config_read(sd_config *c, const char *file, char *err, size_t len)
 	err[0] = 0;
 	int rc = ini_parse_stream(read_line, &r, on_entry, &r);
 	fclose(f);
+	free(r.buf);
 	if (r.failed)
 		return -1;
 	if (rc > 0)
@@ -331,10 +428,12 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 	} else if (!strcmp(k, "heuristic")) {
 		c->heuristic = v;
 	} else if (!strcmp(k, "weight")) {
-		if (parse_double(v, &o->weight) || o->weight < 1)
+		if (parse_double(v, &o->weight) || o->weight < 1 ||
+		    o->weight > SD_MAX_WEIGHT)
 			goto bad;
 	} else if (!strcmp(k, "time_limit")) {
-		if (parse_double(v, &o->time_limit))
+		if (parse_double(v, &o->time_limit) ||
+		    o->time_limit > SD_MAX_TIME_LIMIT)
 			goto bad;
 	} else if (!strcmp(k, "node_limit")) {
 		if (parse_u64(v, &o->node_limit))
@@ -359,8 +458,8 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 bad:;
 	static const struct { const char *key, *want; } wants[] = {
 		{ "algorithm", "bfs, ucs, astar, wastar, greedy, idastar or fess" },
-		{ "weight", "a number >= 1" },
-		{ "time_limit", "a number of seconds, 0 for none" },
+		{ "weight", "a number from 1 to 1000000" },
+		{ "time_limit", "a number of seconds up to 1e9, 0 for none" },
 		{ "node_limit", "a whole number of expansions, 0 for none" },
 		{ "memory_limit", "bytes, with an optional K, M, G or T suffix" },
 		{ "format", "text, json or csv" },
@@ -405,7 +504,7 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 	if (!c->plugin_name && !c->plugin_path)
 		return error(err, len, "%s: no plugin: set [plugin] name (e.g. "
 		             "name = npuzzle) or path",
-		             c->n ? c->e[0].file : "config");
+		             c->source ? c->source : "<command line>");
 	if (c->plugin_path) {
 		sd_param p = { "path", c->plugin_path->value, NULL, 0,
 		               c->plugin_path->dir };
@@ -429,5 +528,6 @@ void sd_config_free(sd_config *c)
 	free(c->e);
 	free(c->params);
 	free(c->plugin_file);
+	free(c->source);
 	memset(c, 0, sizeof *c);
 }

@@ -34,11 +34,15 @@ typedef struct sd_config {
 	int print_plan;              /* [output] plan */
 	sd_param *params;            /* the [problem] section */
 	size_t n_params;
+	char *source;                /* the config file read, or NULL */
 } sd_config;
 
 #define SD_CONFIG_INIT { .n = 0 }
 
 enum { SD_FMT_TEXT, SD_FMT_JSON, SD_FMT_CSV };
+
+/* Largest [search] time_limit, in seconds (about 31 years). */
+#define SD_MAX_TIME_LIMIT 1e9
 
 /* Read file's entries.  0, or -1 with "file:line: problem" in err. */
 int sd_config_read(sd_config *c, const char *file, char *err, size_t len);

@@ -21,6 +21,9 @@ typedef struct sd_loaded {
 	char *path;              /* the file it was loaded from */
 } sd_loaded;
 
+/* Most heuristics a plugin may list. */
+#define SD_MAX_HEURISTICS 1024
+
 /* Load the plugin at path (dlopen RTLD_NOW|RTLD_LOCAL) and check its ABI.
  * Returns 0, or -1 with the reason in err. */
 int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t errlen);
@@ -32,7 +35,10 @@ int sd_find_plugin(const char *name, const char *search_path, sd_loaded *out,
 
 void sd_unload_plugin(sd_loaded *p);
 
-/* Create an instance; returns 0, or -1 with the plugin's message in err. */
+/* Create an instance and hand it the host (set_host); returns 0, or -1
+ * with the plugin's message in err.  On failure inst->collection_size
+ * keeps what the plugin set, so that a batch can go on past a broken
+ * entry of a collection. */
 int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
                        sd_instance *inst, char *err, size_t errlen);
 

@@ -16,7 +16,7 @@ volatile sig_atomic_t sd_guard_interrupted;
 volatile sig_atomic_t sd_guard_time_up;
 const char *volatile sd_guard_call;
 
-static char plugin_label[512] = "?";  /* "'name' (path)" */
+static char plugin_label[512];        /* "'name' (path)" */
 static int limit_status = 3;          /* exit status for a limit */
 static double grace_seconds;          /* after the alarm, for a hang */
 static volatile sig_atomic_t alarm_phase;
@@ -63,7 +63,7 @@ static void say_plugin(const char *what, const char *call, const char *tail)
 	char msg[1024];
 	size_t n = 0;
 	put(msg, sizeof msg, &n, "searchd: plugin ");
-	put(msg, sizeof msg, &n, plugin_label);
+	put(msg, sizeof msg, &n, plugin_label[0] ? plugin_label : "?");
 	put(msg, sizeof msg, &n, what);
 	put(msg, sizeof msg, &n, call);
 	put(msg, sizeof msg, &n, "()");
@@ -174,6 +174,20 @@ void sd_guard_plugin(const char *name, const char *path)
 		put(plugin_label, sizeof plugin_label, &n, path);
 		put(plugin_label, sizeof plugin_label, &n, ")");
 	}
+}
+
+const char *sd_guard_plugin_label(const char *name, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	if (plugin_label[0])
+		put(buf, len, &n, plugin_label);
+	else {
+		put(buf, len, &n, "'");
+		put(buf, len, &n, name ? name : "?");
+		put(buf, len, &n, "'");
+	}
+	return buf;
 }
 
 void sd_guard_arm(double seconds)

@@ -65,6 +65,11 @@ void sd_guard_install(int limit_status);
  * file it was loaded from (copied). */
 void sd_guard_plugin(const char *name, const char *path);
 
+/* Write how messages name the plugin called `name` into buf: "'name'
+ * (path)" as sd_guard_plugin() gave it, or "'name'" if it gave none.
+ * Returns buf. */
+const char *sd_guard_plugin_label(const char *name, char *buf, size_t len);
+
 /* Start the time limit: sd_guard_time_up is set `seconds` from now, and
  * a plugin call still running `grace` later ends the program.  seconds
  * <= 0 only clears the flag.  Installs its own SIGALRM handler. */

@@ -2,6 +2,7 @@
  * loader.c -- find, open and check plugins.
  */
 #include "engine.h"
+#include "guard.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -29,6 +30,27 @@ static size_t descriptor_size(unsigned minor)
 	return descriptor_sizes[minor];
 }
 
+/* Refuse a heuristics table that cannot be read: n_heuristics > 0 with
+ * no table, an absurd count, or an entry without a name. */
+static int check_heuristics(const sd_plugin *p, const char *path, char *err,
+                            size_t len)
+{
+	char n[32];
+	snprintf(n, sizeof n, "%zu", p->n_heuristics);
+	if (p->n_heuristics && !p->heuristics)
+		return error(err, len, "plugin '%s' broke the contract: "
+		             "n_heuristics is %s but heuristics is NULL", path, n);
+	if (p->n_heuristics > SD_MAX_HEURISTICS)
+		return error(err, len, "plugin '%s' broke the contract: "
+		             "n_heuristics is %s (at most 1024)", path, n);
+	for (size_t i = 0; i < p->n_heuristics; i++)
+		if (!p->heuristics[i].name || !p->heuristics[i].name[0])
+			return error(err, len, "plugin '%s' broke the contract: "
+			             "heuristic %s has no name", path,
+			             (snprintf(n, sizeof n, "%zu", i), n));
+	return 0;
+}
+
 /* Refuse a descriptor this host cannot use: another ABI major, a newer
  * minor, or one too short to hold the fields of its version. */
 static int check_abi(const sd_plugin *p, const char *path, char *err,
@@ -52,7 +74,7 @@ static int check_abi(const sd_plugin *p, const char *path, char *err,
 	if (p->n_heuristics && !p->heuristic)
 		return error(err, len, "plugin '%s' lists heuristics but has "
 		             "no heuristic() function%s", path, "");
-	return 0;
+	return check_heuristics(p, path, err, len);
 }
 
 int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
@@ -65,7 +87,10 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 		snprintf(buf, sizeof buf, "./%s", path);
 	else
 		snprintf(buf, sizeof buf, "%s", path);
+	sd_guard_plugin(NULL, path);  /* a crash in its constructor */
+	sd_guard_enter("dlopen");
 	void *h = dlopen(buf, RTLD_NOW | RTLD_LOCAL);
+	sd_guard_leave();
 	if (!h)
 		return error(err, len, "cannot load plugin '%s': %s", path,
 		             dlerror());
@@ -78,7 +103,9 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 		dlclose(h);
 		return -1;
 	}
+	sd_guard_enter(SD_PLUGIN_ENTRY);
 	const sd_plugin *p = entry();
+	sd_guard_leave();
 	if (!p || check_abi(p, path, err, len)) {
 		if (!p)
 			error(err, len, "plugin '%s': %s() returned NULL", path,
@@ -95,6 +122,7 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 		             path, "");
 	}
 	memcpy(copy, p, descriptor_size(p->abi_minor));
+	sd_guard_plugin(copy->name, path);
 	out->handle = h;
 	out->plugin = copy;
 	out->path = strdup(path);
@@ -132,12 +160,23 @@ void sd_unload_plugin(sd_loaded *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* Nonzero once the run is to end (sd_host.stop_requested). */
+static int stop_requested(void)
+{
+	return sd_guard_stop();
+}
+
+static const sd_host host = { sizeof(sd_host), stop_requested };
+
 int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
                        sd_instance *inst, char *err, size_t len)
 {
 	memset(inst, 0, sizeof *inst);
 	err[0] = 0;
-	if (p->create(params, n, inst, err, len)) {
+	sd_guard_enter("create");
+	int rc = p->create(params, n, inst, err, len);
+	sd_guard_leave();
+	if (rc) {
 		if (!err[0])
 			snprintf(err, len, "plugin '%s' refused the problem",
 			         p->name);
@@ -147,12 +186,23 @@ int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
 			memmove(z + 14, z + 16, strlen(z + 16) + 1);
 		return -1;
 	}
-	if (!inst->state_size || inst->max_successors > SD_MAX_SUCCESSORS) {
-		snprintf(err, len, "plugin '%s' made an instance with state "
-		         "size %zu and %u successors", p->name,
-		         inst->state_size, inst->max_successors);
+	if (!inst->state_size || inst->state_size > SD_MAX_STATE_SIZE ||
+	    inst->max_successors > SD_MAX_SUCCESSORS) {
+		char name[600];
+		snprintf(err, len, "plugin %s broke the contract: its instance "
+		         "has state size %zu and %u successors (limits: 1..%d "
+		         "bytes, 0..%d successors)",
+		         sd_guard_plugin_label(p->name, name, sizeof name),
+		         inst->state_size,
+		         inst->max_successors, SD_MAX_STATE_SIZE,
+		         SD_MAX_SUCCESSORS);
 		p->destroy(inst->self);
 		return -1;
+	}
+	if (p->set_host) {
+		sd_guard_enter("set_host");
+		p->set_host(inst->self, &host);
+		sd_guard_leave();
 	}
 	return 0;
 }

@@ -4,12 +4,15 @@
  */
 #define _XOPEN_SOURCE 700  /* realpath */
 #include "engine.h"
+#include "guard.h"
 #include "run.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -68,27 +71,75 @@ SEARCHD_INSTALL_PLUGIN_DIR ".\n"
 "  3  limit reached (time, nodes, memory) or interrupted (batch: some)\n";
 
 /* The plugin search path: $SEARCHD_PLUGIN_PATH, the directory beside
- * this program, the install directory. */
+ * this program, the install directory, whatever their lengths.  Made
+ * once; NULL if out of memory. */
 static const char *plugin_path(void)
 {
-	static char path[3 * PATH_MAX + 8];
+	static char *path;
 	char exe[PATH_MAX];
 	const char *env = getenv("SEARCHD_PLUGIN_PATH");
+	if (path)
+		return path;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	exe[n > 0 ? n : 0] = 0;
 	char *slash = strrchr(exe, '/');
 	if (slash)
 		*slash = 0;
-	snprintf(path, sizeof path, "%s%s%s/../%s:%s", env ? env : "",
-	         env && *env ? ":" : "", exe, SEARCHD_PLUGIN_SUBDIR,
-	         SEARCHD_INSTALL_PLUGIN_DIR);
+	size_t len = (env ? strlen(env) : 0) + strlen(exe) +
+	             sizeof SEARCHD_PLUGIN_SUBDIR +
+	             sizeof SEARCHD_INSTALL_PLUGIN_DIR + 8;
+	if ((path = malloc(len)))
+		snprintf(path, len, "%s%s%s/../%s:%s", env ? env : "",
+		         env && *env ? ":" : "", exe, SEARCHD_PLUGIN_SUBDIR,
+		         SEARCHD_INSTALL_PLUGIN_DIR);
 	return path;
+}
+
+/* Load the plugin in file in a child process, so that one that crashes
+ * or aborts while loading cannot take the listing down, and print its
+ * line; or say on stderr why it could not be listed.  1 if listed. */
+static int list_one(const char *file)
+{
+	int fd[2];
+	char line[2048], err[1024];
+	if (pipe(fd))
+		return 0;
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		sd_loaded l;
+		close(fd[0]);
+		int bad = sd_load_plugin(file, &l, err, sizeof err);
+		int n = bad ? snprintf(line, sizeof line, "searchd: %s\n", err)
+		    : snprintf(line, sizeof line, "%-10s %-8s %s\n           "
+		               "%s\n", l.plugin->name, l.plugin->version ?
+		               l.plugin->version : "", l.plugin->description ?
+		               l.plugin->description : "", file);
+		ssize_t w = write(fd[1], line, (size_t)n < sizeof line ?
+		                  (size_t)n : sizeof line - 1);
+		_exit(bad || w < 0);
+	}
+	close(fd[1]);
+	ssize_t n = pid > 0 ? read(fd[0], line, sizeof line - 1) : -1;
+	int status = 0;
+	close(fd[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	line[n > 0 ? n : 0] = 0;
+	if (pid > 0 && WIFSIGNALED(status))
+		fprintf(stderr, "searchd: plugin '%s' died while loading "
+		        "(signal %d: %s)\n", file, WTERMSIG(status),
+		        strsignal(WTERMSIG(status)));
+	else
+		fputs(line, WIFEXITED(status) && !WEXITSTATUS(status) ? stdout
+		                                                      : stderr);
+	return pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
 /* Print the plugins in one directory; returns how many. */
 static int list_dir(const char *d)
 {
-	char real[PATH_MAX], err[1024], file[2 * PATH_MAX];
+	char real[PATH_MAX], file[2 * PATH_MAX];
 	if (realpath(d, real))
 		d = real;
 	DIR *dir = opendir(d);
@@ -96,19 +147,10 @@ static int list_dir(const char *d)
 	int found = 0;
 	while (dir && (e = readdir(dir))) {
 		size_t n = strlen(e->d_name);
-		sd_loaded l;
 		if (n < 4 || strcmp(e->d_name + n - 3, ".so"))
 			continue;
 		snprintf(file, sizeof file, "%s/%s", d, e->d_name);
-		if (sd_load_plugin(file, &l, err, sizeof err)) {
-			fprintf(stderr, "searchd: %s\n", err);
-			continue;
-		}
-		printf("%-10s %-8s %s\n           %s\n", l.plugin->name,
-		       l.plugin->version ? l.plugin->version : "",
-		       l.plugin->description ? l.plugin->description : "", file);
-		found++;
-		sd_unload_plugin(&l);
+		found += list_one(file);
 	}
 	if (dir)
 		closedir(dir);
@@ -117,8 +159,10 @@ static int list_dir(const char *d)
 
 static int list_plugins(void)
 {
-	char *path = strdup(plugin_path()), *save = NULL;
+	char *path = plugin_path() ? strdup(plugin_path()) : NULL, *save;
 	int found = 0;
+	if (!path)
+		return sd_die("out of memory");
 	for (char *d = strtok_r(path, ":", &save); d;
 	     d = strtok_r(NULL, ":", &save))
 		found += list_dir(d);
@@ -145,13 +189,15 @@ static const char *optval(int argc, char **argv, int *i, const char *lng,
 	return argv[++*i];
 }
 
-/* A whole number option value, or exit with a message. */
-static uint64_t number(const char *opt, const char *v)
+/* A whole number option value, at most max, or exit with a message. */
+static uint64_t number(const char *opt, const char *v, uint64_t max)
 {
 	char *end;
+	errno = 0;
 	unsigned long long n = strtoull(v, &end, 10);
-	if (!*v || *end || *v == '-') {
-		sd_die("option %s: '%s' is not a whole number", opt, v);
+	if (!*v || *end || *v == '-' || errno == ERANGE || n > max) {
+		sd_die("option %s: '%s' is not a whole number from 0 to %llu",
+		       opt, v, (unsigned long long)max);
 		exit(EXIT_ERROR);
 	}
 	return n;
@@ -171,10 +217,24 @@ static int flag(const char *a, sd_cli *c)
 	return 0;
 }
 
+/* Flush stdout and check that everything written reached it: a full
+ * disk or a closed stdout is an error, not a silent success.  Returns
+ * rc, or EXIT_ERROR if writing failed. */
+static int finish_output(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	int e = errno;
+	fprintf(stderr, "searchd: error writing the output: %s\n",
+	        strerror(e ? e : EIO));
+	return EXIT_ERROR;
+}
+
 int main(int argc, char **argv)
 {
 	sd_cli cli = { .trace_limit = 1000, .delay_ms = 300,
 	               .plugin_path = plugin_path() };
+	sd_guard_install(EXIT_LIMIT);
 	const char **sets = calloc((size_t)argc, sizeof *sets);
 	const char **cmp = calloc((size_t)argc, sizeof *cmp);
 	const char *v;
@@ -203,10 +263,11 @@ int main(int argc, char **argv)
 		} else if ((v = optval(argc, argv, &i, "--compare", NULL))) {
 			cmp[cli.n_compare++] = v;
 		} else if ((v = optval(argc, argv, &i, "--trace-limit", NULL))) {
-			cli.trace_limit = number("--trace-limit", v);
+			cli.trace_limit = number("--trace-limit", v,
+			                         UINT64_MAX - 1);
 			cli.trace = 1;
 		} else if ((v = optval(argc, argv, &i, "--delay", NULL))) {
-			cli.delay_ms = (unsigned)number("--delay", v);
+			cli.delay_ms = (unsigned)number("--delay", v, 3600000);
 		} else if ((v = optval(argc, argv, &i, "--dot", NULL))) {
 			cli.dot = v;
 		} else if (!strcmp(a, "--list-plugins")) {
@@ -227,5 +288,5 @@ int main(int argc, char **argv)
 out:
 	free(sets);
 	free(cmp);
-	return rc;
+	return finish_output(rc);
 }

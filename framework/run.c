@@ -5,9 +5,9 @@
 #include "run.h"
 
 #include "config.h"
+#include "guard.h"
 #include "output.h"
 
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,12 +138,6 @@ static void on_event(void *ctx, const sd_event *ev)
 	               ev);
 }
 
-static void on_sigint(int sig)
-{
-	(void)sig;
-	sd_interrupt();
-}
-
 /* One search: make the instance from params, search, format the plan.
  * Fills *inst (destroy it), *res (free it), *plan (free it).  Returns 0,
  * or -1 with the reason in err (the problem was refused, or a search
@@ -163,9 +157,7 @@ static int solve(const sd_cli *cli, sd_config *c, const sd_plugin *p,
 	                   cli->trace || row ? NULL : stderr;
 	c->opts.trace = cli->trace ? on_event : NULL;
 	c->opts.trace_ctx = &t;
-	signal(SIGINT, on_sigint);
 	int rc = sd_search(p, inst, &c->opts, res, err, errlen);
-	signal(SIGINT, SIG_DFL);
 	if (rc) {
 		p->destroy(inst->self);
 		return -1;
@@ -245,9 +237,10 @@ static int run_single(const sd_cli *cli, sd_config *c, const sd_plugin *p)
 	sd_run_info info = { p->name, c->algorithm_name, hname,
 	                     c->print_plan ? plan : NULL, NULL, NULL };
 	report(c, &info, &res, 0);
+	/* JSON and CSV keep stdout to themselves; the boards go to stderr */
 	if ((cli->replay || cli->animate) && res.status == SD_SOLVED)
-		sd_print_replay(stdout, p, &inst, &res, cli->animate,
-		                cli->delay_ms);
+		sd_print_replay(c->format == SD_FMT_TEXT ? stdout : stderr, p,
+		                &inst, &res, cli->animate, cli->delay_ms);
 	if (cli->dot)
 		write_dot(cli, p, &inst, &res);
 	int rc = exit_status(&res);
@@ -402,6 +395,11 @@ static int run_compare(const sd_cli *cli, sd_config *base, const sd_plugin *p)
 		int rc = run_combo(cli, base, p, extra, na, seen, k);
 		if (rc == EXIT_ERROR || (rc > worst && worst != EXIT_ERROR))
 			worst = rc;
+		if (sd_guard_interrupted && k + 1 < combos) {
+			fprintf(stderr, "searchd: interrupted: %zu of %zu "
+			        "combinations run\n", k + 1, combos);
+			break;
+		}
 	}
 	free(seen);
 out:
@@ -490,9 +488,12 @@ static void batch_summary(FILE *out, const batch_totals *t,
                           const char *key)
 {
 	fprintf(out, "\nsolved %u, no solution %u, limit reached %u, errors "
-	        "%u, of %u\n", t->count[EXIT_SOLVED],
+	        "%u, of %u", t->count[EXIT_SOLVED],
 	        t->count[EXIT_UNSOLVABLE], t->count[EXIT_LIMIT],
 	        t->count[EXIT_ERROR], t->total);
+	if (t->done < t->total)
+		fprintf(out, " (interrupted: %u run)", t->done);
+	fputc('\n', out);
 	fprintf(out, "total: %llu expanded, %llu generated, %.2f s\n",
 	        (unsigned long long)t->expanded,
 	        (unsigned long long)t->generated, t->seconds);
@@ -547,19 +548,24 @@ static int run_batch(const sd_cli *cli, sd_config *c, const sd_plugin *p,
 	int h = pick_heuristic(c, p, &hname, cli->quiet);
 	if (h == -2)
 		return EXIT_ERROR;
-	/* make problem 1 to learn the size of the collection */
+	/* make problem 1 to learn the size of the collection; if only that
+	 * entry is broken the plugin still says the size, and the entry
+	 * gets its error row below */
 	sd_param *params = malloc(c->n_params * sizeof *params);
 	sd_instance inst;
 	if (!params)
 		return sd_die("out of memory");
 	memcpy(params, c->params, c->n_params * sizeof *params);
 	params[which].value = "1";
-	if (sd_create_instance(p, params, c->n_params, &inst, err, sizeof err)) {
+	int bad = sd_create_instance(p, params, c->n_params, &inst, err,
+	                             sizeof err);
+	unsigned max = inst.collection_size;
+	if (!bad)
+		p->destroy(inst.self);
+	else if (!max) {
 		free(params);
 		return sd_die("%s", err);
 	}
-	unsigned max = inst.collection_size;
-	p->destroy(inst.self);
 	unsigned char *pick = calloc((size_t)max + 2, 1);
 	const sd_param *sp = &c->params[which];
 	if (!pick || parse_selection(sel, max, pick)) {
@@ -576,7 +582,7 @@ static int run_batch(const sd_cli *cli, sd_config *c, const sd_plugin *p,
 		sd_print_csv_header(stdout);
 	else if (c->format == SD_FMT_TEXT)
 		sd_print_table_header(stdout);
-	for (unsigned k = 1; k <= max; k++) {
+	for (unsigned k = 1; k <= max && !sd_guard_interrupted; k++) {
 		if (!pick[k])
 			continue;
 		batch_one(cli, c, p, h, hname, params, which, k, &t);
@@ -586,6 +592,9 @@ static int run_batch(const sd_cli *cli, sd_config *c, const sd_plugin *p,
 	}
 	if (bar)
 		fputc('\n', stderr);
+	if (t.done < t.total)
+		fprintf(stderr, "searchd: interrupted: %u of %u problems run\n",
+		        t.done, t.total);
 	batch_summary(c->format == SD_FMT_TEXT ? stdout : stderr, &t, sp->key);
 	free(params);
 	free(pick);
@@ -621,6 +630,7 @@ int sd_run(const sd_cli *cli)
 	sd_config c = SD_CONFIG_INIT;
 	sd_loaded pl = { 0 };
 	int rc = EXIT_ERROR;
+	sd_guard_clear_interrupt();
 	if (load_config(cli, NULL, 0, &c) || load_plugin(cli, &c, &pl))
 		goto out;
 	long b = batch_param(&c, pl.plugin);

@@ -292,9 +292,11 @@ static sd_cost initial_h(search *s, const void *state)
  * message naming the plugin. */
 static int too_many(search *s, unsigned n)
 {
-	snprintf(s->err, s->errlen, "plugin '%s' broke the contract: "
+	char name[600];
+	snprintf(s->err, s->errlen, "plugin %s broke the contract: "
 	         "expand() returned %u successors, more than the "
-	         "max_successors (%u) its instance declared", s->p->name, n,
+	         "max_successors (%u) its instance declared",
+	         sd_guard_plugin_label(s->p->name, name, sizeof name), n,
 	         s->maxs);
 	return -1;
 }
@@ -1146,9 +1148,12 @@ static int check_opts(const sd_plugin *p, const sd_instance *inst,
 {
 	if (!inst->state_size || inst->state_size > SD_MAX_STATE_SIZE ||
 	    inst->max_successors > SD_MAX_SUCCESSORS) {
-		snprintf(err, errlen, "plugin '%s' made an instance with state "
-		         "size %zu and %u successors (limits: 1..%d bytes, "
-		         "%d successors)", p->name, inst->state_size,
+		char name[600];
+		snprintf(err, errlen, "plugin %s broke the contract: its "
+		         "instance has state size %zu and %u successors (limits: "
+		         "1..%d bytes, 0..%d successors)",
+		         sd_guard_plugin_label(p->name, name, sizeof name),
+		         inst->state_size,
 		         inst->max_successors, SD_MAX_STATE_SIZE,
 		         SD_MAX_SUCCESSORS);
 		return -1;

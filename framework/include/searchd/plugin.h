@@ -171,7 +171,10 @@ typedef struct sd_plugin {
 	 * On failure write a message to err (at most errlen bytes, naming
 	 * the file and line of the offending key where it applies, e.g.
 	 * "level.xsb:4: unknown character 'x'") and return -1.  A key the
-	 * plugin does not know is an error that names the key. */
+	 * plugin does not know is an error that names the key.  When the
+	 * problem was picked from a collection (batch_key) and only that
+	 * entry is broken, set inst->collection_size before returning -1:
+	 * a batch then reports the entry as an error and goes on. */
 	int (*create)(const sd_param *params, size_t n_params,
 	              sd_instance *inst, char *err, size_t errlen);
 

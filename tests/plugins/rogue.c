@@ -1,0 +1,220 @@
+/*
+ * rogue.c -- a test plugin that breaks the contract on demand, so that
+ * the tests can check that searchd names it and stays whole.
+ *
+ * The problem is a line 0..len (len from [problem] len, default 10),
+ * moves +1 and -1, goal len, h = len - state.  [problem] mode picks the
+ * misbehaviour:
+ *
+ *   ok          none
+ *   toomany     expand() returns more successors than max_successors
+ *   overflow    expand() writes successors far past the buffer
+ *   crash       expand() dereferences NULL at the 5th expansion
+ *   abort       expand() calls abort() at the 5th expansion
+ *   hang        expand() never returns (sleeps)
+ *   slow        every expand() takes 50 ms
+ *   hugestate   the instance declares a state of 2^40 bytes
+ *   tables      select_heuristic() "builds tables" until the host says
+ *               stop (sd_host.stop_requested), then fails
+ *   deaftables  select_heuristic() builds forever and never asks
+ *
+ * [problem] case = K picks one of a collection of 5 (batch_key "case");
+ * case 1 is broken when [problem] broken_first = yes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <searchd/plugin.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
+            TABLES, DEAFTABLES };
+static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
+	"abort", "hang", "slow", "hugestate", "tables", "deaftables", NULL };
+
+typedef struct rogue {
+	enum mode mode;
+	uint32_t len;
+	unsigned expansions;
+	const sd_host *host;
+} rogue;
+
+/* Sleep for ms milliseconds. */
+static void nap(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&t, NULL);
+}
+
+/* Read one [problem] key into r; 0, or -1 with a message. */
+static int set_key(rogue *r, const sd_param *p, int *broken_first,
+                   unsigned *pick, char *err, size_t len)
+{
+	char at[256];
+	sd_param_where(p, at, sizeof at);
+	if (!strcmp(p->key, "mode")) {
+		int k = 0;
+		while (modes[k] && strcmp(modes[k], p->value))
+			k++;
+		if (!modes[k]) {
+			snprintf(err, len, "%s: unknown mode '%s'", at, p->value);
+			return -1;
+		}
+		r->mode = (enum mode)k;
+	} else if (!strcmp(p->key, "len")) {
+		r->len = (uint32_t)strtoul(p->value, NULL, 10);
+	} else if (!strcmp(p->key, "case")) {
+		*pick = (unsigned)strtoul(p->value, NULL, 10);
+	} else if (!strcmp(p->key, "broken_first")) {
+		*broken_first = !strcmp(p->value, "yes");
+	} else {
+		snprintf(err, len, "%s: unknown key '%s'", at, p->key);
+		return -1;
+	}
+	return 0;
+}
+
+static int create(const sd_param *params, size_t n, sd_instance *inst,
+                  char *err, size_t len)
+{
+	rogue *r = calloc(1, sizeof *r);
+	int broken_first = 0;
+	unsigned pick = 0;
+	if (!r)
+		return -1;
+	r->len = 10;
+	for (size_t i = 0; i < n; i++)
+		if (set_key(r, &params[i], &broken_first, &pick, err, len)) {
+			free(r);
+			return -1;
+		}
+	if (pick) {
+		inst->collection_size = 5;
+		if (pick == 1 && broken_first) {
+			snprintf(err, len, "rogue: case 1 is broken on purpose");
+			free(r);
+			return -1;
+		}
+		r->len += pick;
+	}
+	inst->self = r;
+	inst->state_size = r->mode == HUGESTATE ? (size_t)1 << 40 : 4;
+	inst->max_successors = 2;
+	return 0;
+}
+
+static void destroy(void *self)
+{
+	free(self);
+}
+
+static void set_host(void *self, const sd_host *host)
+{
+	((rogue *)self)->host = host;
+}
+
+static int select_heuristic(void *self, int index, char *err, size_t len)
+{
+	rogue *r = self;
+	(void)index;
+	if (r->mode == DEAFTABLES)
+		for (;;)
+			nap(100);
+	if (r->mode != TABLES)
+		return 0;
+	while (!r->host || !r->host->stop_requested())
+		nap(5);
+	snprintf(err, len, "rogue: table building stopped");
+	return -1;
+}
+
+static uint32_t value(const void *state)
+{
+	uint32_t v;
+	memcpy(&v, state, 4);
+	return v;
+}
+
+static void initial(void *self, void *state)
+{
+	(void)self;
+	memset(state, 0, 4);
+}
+
+static int is_goal(void *self, const void *state)
+{
+	return value(state) == ((rogue *)self)->len;
+}
+
+static sd_cost heuristic(void *self, const void *state)
+{
+	rogue *r = self;
+	return r->len > value(state) ? r->len - value(state) : 0;
+}
+
+/* Misbehave in expand() as the mode says; returns the count to report
+ * instead of the true one, or 0 to report the truth. */
+static unsigned misbehave(rogue *r, sd_succ *succ)
+{
+	r->expansions++;
+	if (r->mode == CRASH && r->expansions == 5)
+		return *(volatile unsigned *)NULL;
+	if (r->mode == ABORT && r->expansions == 5)
+		abort();
+	if (r->mode == HANG)
+		for (;;)
+			nap(100);
+	if (r->mode == SLOW)
+		nap(50);
+	if (r->mode == OVERFLOW)
+		for (unsigned i = 0; i < 100000; i++)
+			succ[i].cost = 1;
+	return r->mode == TOOMANY ? 100000 : 0;
+}
+
+static unsigned expand(void *self, const void *state, sd_cost h,
+                       sd_succ *succ, unsigned char *states, size_t stride)
+{
+	rogue *r = self;
+	uint32_t v = value(state), next[2] = { v + 1, v - 1 };
+	unsigned n = 0, lie = misbehave(r, succ);
+	(void)h;
+	for (int i = 0; i < 2; i++) {
+		if (next[i] > r->len)
+			continue;  /* off either end of the line */
+		succ[n] = (sd_succ){ .action = (uint32_t)i, .cost = 1,
+		                     .h = r->len - next[i],
+		                     .goal = next[i] == r->len };
+		memcpy(states + n * stride, &next[i], 4);
+		n++;
+	}
+	return lie ? lie : n;
+}
+
+static const sd_heuristic_info heuristics[] = {
+	{ "distance", "steps left to the end of the line", 1 },
+};
+
+static const sd_plugin plugin = {
+	SD_PLUGIN_INIT,
+	.name = "rogue",
+	.version = "1",
+	.description = "breaks the plugin contract on demand (tests)",
+	.heuristics = heuristics,
+	.n_heuristics = 1,
+	.create = create,
+	.destroy = destroy,
+	.select_heuristic = select_heuristic,
+	.initial = initial,
+	.is_goal = is_goal,
+	.heuristic = heuristic,
+	.expand = expand,
+	.batch_key = "case",
+	.set_host = set_host,
+};
+
+SD_EXPORT const sd_plugin *searchd_plugin(void)
+{
+	return &plugin;
+}
