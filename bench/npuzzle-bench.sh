@@ -4,9 +4,9 @@
 # usage: bench/npuzzle-bench.sh MODE [IDS...]
 #
 #   md       IDA* + manhattan on Korf's 100 15-puzzles, side by side with
-#            ref15 (../shared/tools/ref15.c): generated and expanded nodes
-#            must equal the measured columns; prints the time ratio
-#            searchd / ref15
+#            tiles15 (bench/tiles15.c, the hand-specialised baseline, built
+#            here with cc -O2): generated and expanded nodes must equal the
+#            measured columns; prints the time ratio searchd / tiles15
 #   lc       IDA* + linear-conflict on Korf's 100: lengths and totals
 #   pdb      IDA* + pdb (7-8 + reflection) on Korf's 100: totals; the
 #            tables are built first if they are not cached (about 8 minutes,
@@ -18,14 +18,14 @@
 #            tables take about 9 minutes to build once (1.9 GiB)
 #
 # IDS: instance numbers (default all).  Env: SEARCHD (the program, default
-# build/bin/searchd), DATA (default ../shared/data/npuzzle), PDB_DIR,
+# build/bin/searchd), DATA (default config/levels), PDB_DIR,
 # PARTITION (pdb_partition, default the plugin's).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 mode=${1:-md}
 shift || true
 SEARCHD=${SEARCHD:-build/bin/searchd}
-DATA=${DATA:-../shared/data/npuzzle}
+DATA=${DATA:-config/levels}
 PDB_DIR=${PDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/searchd}
 LIMIT=${LIMIT:-600}
 PARTITION=${PARTITION:-}
@@ -54,8 +54,8 @@ fi
 
 ref=
 if [ "$mode" = md ]; then
-	ref=$(mktemp -d)/ref15
-	cc -O2 -o "$ref" ../shared/tools/ref15.c || exit 2
+	ref=$(mktemp -d)/tiles15
+	cc -O2 -o "$ref" bench/tiles15.c || exit 2
 fi
 
 # json KEY: the number after "KEY": in $out.
@@ -69,9 +69,9 @@ if [ "$mode" = pdb ] || [ "$mode" = 24 ]; then
 		--set output.plan=no >/dev/null
 fi
 
-echo "times: CPU seconds of the search (ref15: clock(); searchd: cpu_seconds)"
+echo "times: CPU seconds of the search (tiles15: clock(); searchd: cpu_seconds)"
 printf '%-4s %4s %4s %14s %14s %5s %9s %9s %6s %10s %8s\n' id opt len \
-	generated expected match ref15_s searchd_s ratio peak_MiB B/state
+	generated expected match tiles15_s searchd_s ratio peak_MiB B/state
 tot_gen=0 tot_s=0 tot_ref=0 tot_wall=0 n=0 ok=0 solved=0 ratios=()
 for id in "${ids[@]}"; do
 	line=$(grep -v '^#' "$file" | awk -v id="$id" '$1 == id')
@@ -94,7 +94,7 @@ for id in "${ids[@]}"; do
 		--set output.plan=no --format json 2>/dev/null)
 	wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')
 	tot_wall=$(awk -v a="$tot_wall" -v b="$wall" 'BEGIN{print a + b}')
-	# CPU seconds of the search when the engine reports them (ref15 reports
+	# CPU seconds of the search when the engine reports them (tiles15 reports
 	# CPU time too: the ratio is then fair on a busy machine), else wall.
 	len=$(json length) gen=$(json generated) s=$(json cpu_seconds)
 	[ -n "$s" ] || s=$(json seconds)
@@ -130,7 +130,7 @@ echo "total generated $tot_gen, total search CPU time $(printf '%.2f' "$tot_s") 
 if [ -n "$ref" ] && [ ${#ratios[@]} -gt 0 ]; then
 	med=$(printf '%s\n' "${ratios[@]}" | sort -n |
 		awk '{a[NR]=$1} END{print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}')
-	echo "ref15 total $(printf '%.2f' "$tot_ref") s; ratio searchd/ref15:" \
+	echo "tiles15 total $(printf '%.2f' "$tot_ref") s; ratio searchd/tiles15:" \
 		"total $(awk -v a="$tot_s" -v b="$tot_ref" 'BEGIN{printf "%.2f", a / b}')," \
 		"median per instance $med (target <= 1.5)"
 	rm -rf "$(dirname "$ref")"

@@ -25,7 +25,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATA = os.path.normpath(os.path.join(ROOT, "..", "shared", "data", "sokoban"))
+DATA = os.path.join(ROOT, "config", "levels")
 
 FAST = ["search.algorithm=greedy", "search.heuristic=matching",
         "problem.cost=pushes"]

@@ -25,9 +25,9 @@ cmake --install "$build" --prefix "$tmp/prefix" >/dev/null || {
 	echo "FAIL: cmake --install"; exit 1; }
 export PKG_CONFIG_PATH="$tmp/prefix/share/pkgconfig"
 sd="$tmp/prefix/bin/searchd"
-mkdir "$tmp/work"
-cp "$src/plugins/pancake/pancake.c" "$tmp/work/"
-cd "$tmp/work" || exit 1
+mkdir "$tmp/plugin"
+cp "$src/plugins/pancake/pancake.c" "$tmp/plugin/"
+cd "$tmp/plugin" || exit 1
 cflags=$(pkg-config --cflags searchd) || { echo "FAIL: pkg-config"; exit 1; }
 "${CC:-cc}" -std=c11 -Wall -Wextra -Werror -shared -fPIC $cflags \
 	-o pancake.so pancake.c || { echo "FAIL: compile"; exit 1; }

@@ -148,7 +148,7 @@ static void solve(problem *P, sd_algorithm alg, const char *heur,
  * hardest 8-puzzle positions: always exactly 31 moves. */
 static void test_hardest8(void **state)
 {
-	char line[256], path[] = SD_DATA_DIR "/npuzzle/hardest8.txt";
+	char line[256], path[] = SD_DATA_DIR "/hardest8.txt";
 	static const char *heur[] = { "manhattan", "linear-conflict", "swap",
 	                              "misplaced", "pdb", "zero" };
 	FILE *f = fopen(path, "r");
@@ -234,7 +234,7 @@ static void test_goal_keywords(void **state)
 static void test_korf_short(void **state)
 {
 	static const int ids[] = { 79, 12, 42, 55 };
-	char path[] = SD_DATA_DIR "/npuzzle/korf100.txt", line[512];
+	char path[] = SD_DATA_DIR "/korf100.txt", line[512];
 	char index[4][8];
 	(void)state;
 	for (int i = 0; i < 4; i++) {
@@ -512,7 +512,7 @@ static void test_errors(void **state)
 	refused(&X, "test.ini:2: tiles: 'x' is not a tile number");
 
 	problem F = { .n = 0 };
-	set(&F, "file", SD_DATA_DIR "/npuzzle/korf100.txt");
+	set(&F, "file", SD_DATA_DIR "/korf100.txt");
 	set(&F, "index", "101");
 	refused(&F, "test.ini:3: index 101 is out of range");
 

@@ -18,9 +18,9 @@
 #include "engine.h"
 #include "sd_test.h"
 
-#define MICROBAN SD_DATA_DIR "/sokoban/microban.xsb"
-#define BLOG SD_SOURCE_DIR "/config/levels/blog.txt"
-#define XSOKOBAN SD_DATA_DIR "/sokoban/xsokoban90.xsb"
+#define MICROBAN SD_DATA_DIR "/microban.xsb"
+#define BLOG SD_DATA_DIR "/blog.txt"
+#define XSOKOBAN SD_DATA_DIR "/xsokoban90.xsb"
 
 static sd_loaded plug;
 static uint64_t last_expanded; /* of the last solve_file() */
