@@ -195,7 +195,7 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	if (!sd_param_path(c.file, path, sizeof path))
 		return sok_param_err(c.file, err, len, "path too long:",
 		                     c.file->value);
-	if (sok_read_level(path, c.level ? c.level->value : NULL,
+	if (sok_read_level(c.file, c.level ? c.level->value : NULL,
 	                   c.format ? c.format->value : "auto", &g, err, len))
 		return -1;
 	sok *s = calloc(1, sizeof *s);
