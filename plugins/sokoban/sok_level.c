@@ -327,6 +327,7 @@ int sok_parse_level(const char *text, const char *name, const char *level,
 	free(lines);
 	if (rc)
 		sok_grid_free(g);
+	g->collection = nb; /* also on failure: see sok.h */
 	return rc;
 }
 

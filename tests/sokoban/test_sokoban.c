@@ -22,6 +22,7 @@
 #define MICROBAN SD_DATA_DIR "/sokoban/microban.xsb"
 #define BLOG SD_SOURCE_DIR "/config/levels/blog.txt"
 #define XSOKOBAN SD_DATA_DIR "/sokoban/xsokoban90.xsb"
+#define BAD_FIRST SD_SOURCE_DIR "/tests/sokoban/coll_bad_first.xsb"
 
 static sd_loaded plug;
 static uint64_t last_expanded; /* of the last solve_file() */
@@ -572,6 +573,35 @@ static void odd_bytes(void **unused)
 	free(text);
 }
 
+/* A broken level of a collection fails, naming file and line, and still
+ * tells how many levels the file holds (a batch goes on with the rest);
+ * the next level reads. */
+static void broken_first_level(void **unused)
+{
+	(void)unused;
+	char err[512];
+	sd_instance inst;
+	assert_int_equal(create_at(BAD_FIRST, "level", "1", &inst, err,
+	                           sizeof err), -1);
+	if (!strstr(err, "coll_bad_first.xsb:3: two players"))
+		fail_msg("error '%s'", err);
+	assert_int_equal(inst.collection_size, 3);
+	assert_int_equal(create_at(BAD_FIRST, "level", "2", &inst, err,
+	                           sizeof err), 0);
+	assert_int_equal(inst.collection_size, 3);
+	plug.plugin->destroy(inst.self);
+	/* a level that reads but does not compile */
+	char tmp[64];
+	temp_level("#####\n#@$.\n#####\n\n#####\n#@$.#\n#####\n", tmp,
+	           sizeof tmp);
+	assert_int_equal(create_at(tmp, NULL, NULL, &inst, err, sizeof err),
+	                 -1);
+	unlink(tmp);
+	if (!strstr(err, ":2: player outside the walls"))
+		fail_msg("error '%s'", err);
+	assert_int_equal(inst.collection_size, 2);
+}
+
 /* Unsolvable levels end with "no solution", in every model, with the
  * deadlock rules on or off. */
 static void unsolvable(void **unused)
@@ -889,6 +919,7 @@ int main(void)
 		cmocka_unit_test(level_errors),
 		cmocka_unit_test(odd_files),
 		cmocka_unit_test(odd_bytes),
+		cmocka_unit_test(broken_first_level),
 		cmocka_unit_test(unsolvable),
 		cmocka_unit_test(collections),
 		cmocka_unit_test(deadlock_rules),
