@@ -23,7 +23,8 @@ typedef struct sok_block {
 	int titled_after;     /* title came from a "Title:" line after it */
 } sok_block;
 
-/* Write "name:line: msg" (line 0: "name: msg") into err; returns -1. */
+/* Write "name:line: msg" (line 0: "name: msg") into err; returns -1.
+ * The place is written as sd_param_where() writes a parameter's. */
 static int sok_errf(char *err, size_t len, const char *name, int line,
                     const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -31,15 +32,14 @@ static int sok_errf(char *err, size_t len, const char *name, int line,
 static int sok_errf(char *err, size_t len, const char *name, int line,
                     const char *fmt, ...)
 {
-	char msg[256];
+	char at[4096 + 16], msg[256]; /* at: a path and a line */
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (line > 0)
-		snprintf(err, len, "%s:%d: %s", name, line, msg);
-	else
-		snprintf(err, len, "%s: %s", name, msg);
+	sd_param_where(&(sd_param){ .file = name, .line = line }, at,
+	               sizeof at);
+	snprintf(err, len, "%s: %s", at, msg);
 	return -1;
 }
 

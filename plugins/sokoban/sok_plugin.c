@@ -20,12 +20,9 @@ typedef struct sok_conf {
 static int sok_param_err(const sd_param *p, char *err, size_t len,
                          const char *msg, const char *what)
 {
-	if (p->line > 0)
-		snprintf(err, len, "%s:%d: %s '%s'", p->file ? p->file : "?",
-		         p->line, msg, what);
-	else
-		snprintf(err, len, "%s: %s '%s'", p->file ? p->file : "?", msg,
-		         what);
+	char at[512];
+	sd_param_where(p, at, sizeof at);
+	snprintf(err, len, "%s: %s '%s'", at, msg, what);
 	return -1;
 }
 

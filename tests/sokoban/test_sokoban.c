@@ -509,6 +509,23 @@ static void level_errors(void **unused)
 	             "unknown character '#' in letter notation");
 }
 
+/* A setting without a file (given on the command line) is placed as
+ * sd_param_where() places it. */
+static void param_places(void **unused)
+{
+	(void)unused;
+	char tmp[64], err[512] = "";
+	temp_level(tiny, tmp, sizeof tmp);
+	sd_param ps[2] = { { "file", tmp, "t.ini", 3, "." },
+	                   { "cost", "walks", NULL, 0, "." } };
+	sd_instance inst;
+	assert_int_equal(sd_create_instance(plug.plugin, ps, 2, &inst, err,
+	                                    sizeof err), -1);
+	unlink(tmp);
+	assert_string_equal(err, "<command line>: unknown cost (moves or "
+	                    "pushes): 'walks'");
+}
+
 /* What is not a regular file is refused at once (a device never ends, a
  * FIFO without a writer blocks), and so is a file over the size cap. */
 static void odd_files(void **unused)
@@ -917,6 +934,7 @@ int main(void)
 		cmocka_unit_test(fast_modes),
 		cmocka_unit_test(notations_agree),
 		cmocka_unit_test(level_errors),
+		cmocka_unit_test(param_places),
 		cmocka_unit_test(odd_files),
 		cmocka_unit_test(odd_bytes),
 		cmocka_unit_test(broken_first_level),
