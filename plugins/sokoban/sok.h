@@ -19,6 +19,7 @@
 
 #define SOK_MAX_FLOOR 4096   /* largest level the encoding accepts */
 #define SOK_MAX_SIDE 1024    /* widest / tallest grid accepted */
+#define SOK_MAX_FILE (64u << 20) /* largest level file read, in bytes */
 #define SOK_INF 0x3fffffff   /* "unreachable" distance */
 
 /* Directions: up, down, left, right; the opposite of d is d ^ 1. */
@@ -44,9 +45,12 @@ typedef struct sok_grid {
 } sok_grid;
 
 /* Read level `level` ("N" 1-based, or a title; NULL = the first) from
- * file `path` in notation `format` ("auto", "xsb" or "letters").
- * Returns 0, or -1 with "path:line: message" in err. */
-int sok_read_level(const char *path, const char *level, const char *format,
+ * the file that parameter p names, in notation `format` ("auto", "xsb"
+ * or "letters").  Only a regular file of at most SOK_MAX_FILE bytes
+ * without NUL bytes is read.  Returns 0, or -1 with "path:line:
+ * message" in err; then g holds nothing but g->collection, the number
+ * of levels in the file (0 if it could not be read). */
+int sok_read_level(const sd_param *p, const char *level, const char *format,
                    sok_grid *g, char *err, size_t errlen);
 
 /* Same, from text held in memory; `name` stands for the file name in

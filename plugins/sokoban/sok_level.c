@@ -23,7 +23,8 @@ typedef struct sok_block {
 	int titled_after;     /* title came from a "Title:" line after it */
 } sok_block;
 
-/* Write "name:line: msg" (line 0: "name: msg") into err; returns -1. */
+/* Write "name:line: msg" (line 0: "name: msg") into err; returns -1.
+ * The place is written as sd_param_where() writes a parameter's. */
 static int sok_errf(char *err, size_t len, const char *name, int line,
                     const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -31,16 +32,26 @@ static int sok_errf(char *err, size_t len, const char *name, int line,
 static int sok_errf(char *err, size_t len, const char *name, int line,
                     const char *fmt, ...)
 {
-	char msg[256];
+	char at[4096 + 16], msg[256]; /* at: a path and a line */
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (line > 0)
-		snprintf(err, len, "%s:%d: %s", name, line, msg);
-	else
-		snprintf(err, len, "%s: %s", name, msg);
+	sd_param_where(&(sd_param){ .file = name, .line = line }, at,
+	               sizeof at);
+	snprintf(err, len, "%s: %s", at, msg);
 	return -1;
+}
+
+/* Write byte c for a message into buf: itself if printable ASCII, else
+ * an escape such as \xff, so that messages stay valid text. */
+static const char *sok_show_byte(unsigned char c, char buf[8])
+{
+	if (c >= ' ' && c <= '~')
+		snprintf(buf, 8, "%c", c);
+	else
+		snprintf(buf, 8, "\\x%02x", c);
+	return buf;
 }
 
 /* Split text into lines with trailing white space (and '\r') cut.
@@ -245,11 +256,13 @@ static int sok_build_grid(const sok_line *lines, const sok_block *b,
 		const sok_line *l = &lines[b->first + y];
 		g->row_line[y] = b->first + y + 1;
 		for (int x = 0; x < l->len; x++) {
-			char c = sok_translate(l->p[x], letters);
+			char c = sok_translate(l->p[x], letters), show[8];
 			if (!c)
 				return sok_errf(err, errlen, name, g->row_line[y],
-				                "unknown character '%c' in %s "
-				                "notation", l->p[x],
+				                "unknown character '%s' in %s "
+				                "notation",
+				                sok_show_byte((unsigned char)l->p[x],
+				                              show),
 				                letters ? "letter" : "XSB");
 			if (c == '@' || c == '+') {
 				if (player_line)
@@ -314,38 +327,82 @@ int sok_parse_level(const char *text, const char *name, const char *level,
 	free(lines);
 	if (rc)
 		sok_grid_free(g);
+	g->collection = nb; /* also on failure: see sok.h */
 	return rc;
 }
 
-/* See sok.h: read one level of a collection file. */
-int sok_read_level(const char *path, const char *level, const char *format,
-                   sok_grid *g, char *err, size_t errlen)
+/* Read all of f, at most max bytes, into a NUL-terminated buffer
+ * (malloc'd), its length in *n.  NULL if out of memory, or if f holds
+ * more than max bytes (then *n > max). */
+static char *sok_read_all(FILE *f, size_t max, size_t *n)
 {
-	memset(g, 0, sizeof *g);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return sok_errf(err, errlen, path, 0, "cannot open: %s",
-		                strerror(errno));
-	size_t cap = 1 << 16, n = 0, r;
+	size_t cap = 1 << 16, r;
 	char *buf = malloc(cap + 1);
-	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap) {
-			char *nbuf = realloc(buf, cap * 2 + 1);
-			if (!nbuf) {
-				free(buf);
-				buf = NULL;
+	*n = 0;
+	while (buf && (r = fread(buf + *n, 1, cap - *n, f)) > 0) {
+		*n += r;
+		if (*n > max)
+			break;
+		if (*n == cap) {
+			size_t want = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			char *nbuf = realloc(buf, want + 1);
+			if (!nbuf)
 				break;
-			}
 			buf = nbuf;
-			cap *= 2;
+			cap = want;
 		}
 	}
+	if (buf && (*n > max || *n == cap)) {
+		free(buf);
+		return NULL;
+	}
+	if (buf)
+		buf[*n] = 0;
+	return buf;
+}
+
+/* The line (1-based) of the first NUL byte of text[0..n), or 0. */
+static int sok_nul_line(const char *text, size_t n)
+{
+	const char *z = memchr(text, 0, n);
+	int line = 1;
+	if (!z)
+		return 0;
+	for (const char *c = text; c < z; c++)
+		line += *c == '\n';
+	return line;
+}
+
+/* See sok.h: read one level of the collection file that p names. */
+int sok_read_level(const sd_param *p, const char *level, const char *format,
+                   sok_grid *g, char *err, size_t errlen)
+{
+	char path[4096];
+	size_t n;
+	memset(g, 0, sizeof *g);
+	FILE *f = sd_param_fopen(p, SOK_MAX_FILE, err, errlen);
+	if (!f)
+		return -1;
+	sd_param_path(p, path, sizeof path); /* fits: it was opened */
+	char *buf = sok_read_all(f, SOK_MAX_FILE, &n);
+	int bad = ferror(f), why = errno;
 	fclose(f);
+	if (bad) {
+		free(buf);
+		return sok_errf(err, errlen, path, 0, "cannot read: %s",
+		                strerror(why));
+	}
+	if (!buf && n > SOK_MAX_FILE)
+		return sok_errf(err, errlen, path, 0, "file too large (more "
+		                "than %llu bytes)",
+		                (unsigned long long)SOK_MAX_FILE);
 	if (!buf)
 		return sok_errf(err, errlen, path, 0, "out of memory");
-	buf[n] = 0;
-	int rc = sok_parse_level(buf, path, level, format, g, err, errlen);
+	int nul = sok_nul_line(buf, n), rc = -1;
+	if (nul)
+		sok_errf(err, errlen, path, nul, "NUL byte: not a text file");
+	else
+		rc = sok_parse_level(buf, path, level, format, g, err, errlen);
 	free(buf);
 	return rc;
 }

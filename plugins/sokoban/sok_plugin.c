@@ -20,12 +20,9 @@ typedef struct sok_conf {
 static int sok_param_err(const sd_param *p, char *err, size_t len,
                          const char *msg, const char *what)
 {
-	if (p->line > 0)
-		snprintf(err, len, "%s:%d: %s '%s'", p->file ? p->file : "?",
-		         p->line, msg, what);
-	else
-		snprintf(err, len, "%s: %s '%s'", p->file ? p->file : "?", msg,
-		         what);
+	char at[512];
+	sd_param_where(p, at, sizeof at);
+	snprintf(err, len, "%s: %s '%s'", at, msg, what);
 	return -1;
 }
 
@@ -195,12 +192,18 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	if (!sd_param_path(c.file, path, sizeof path))
 		return sok_param_err(c.file, err, len, "path too long:",
 		                     c.file->value);
-	if (sok_read_level(path, c.level ? c.level->value : NULL,
-	                   c.format ? c.format->value : "auto", &g, err, len))
+	int rc = sok_read_level(c.file, c.level ? c.level->value : NULL,
+	                        c.format ? c.format->value : "auto", &g, err,
+	                        len);
+	/* A batch creates level 1 to learn the collection's size: tell it
+	 * even when the level asked for is broken (here or in sok_compile
+	 * below), so that the engine reports this level and goes on with
+	 * the others. */
+	inst->collection_size = (unsigned)g.collection;
+	if (rc)
 		return -1;
 	sok *s = calloc(1, sizeof *s);
-	int rc = s ? sok_compile(s, &g, path, err, len) : -1;
-	unsigned collection = (unsigned)g.collection;
+	rc = s ? sok_compile(s, &g, path, err, len) : -1;
 	sok_grid_free(&g);
 	if (s && !rc) {
 		s->model = c.model;
@@ -217,7 +220,6 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 		return -1;
 	}
 	inst->self = s;
-	inst->collection_size = collection;
 	inst->state_size = s->state_size;
 	inst->max_successors = s->model == SOK_STEPS ? 4
 	                       : 4 * (unsigned)(s->nboxes ? s->nboxes : 1);

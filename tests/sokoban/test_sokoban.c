@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -21,6 +22,7 @@
 #define MICROBAN SD_DATA_DIR "/microban.xsb"
 #define BLOG SD_DATA_DIR "/blog.txt"
 #define XSOKOBAN SD_DATA_DIR "/xsokoban90.xsb"
+#define BAD_FIRST SD_SOURCE_DIR "/tests/sokoban/coll_bad_first.xsb"
 
 static sd_loaded plug;
 static uint64_t last_expanded; /* of the last solve_file() */
@@ -148,15 +150,21 @@ static char *slurp(const char *path)
 
 /* ---- driving the plugin --------------------------------------------- */
 
-/* Write text to a fresh temporary file; its name goes to path. */
-static void temp_level(const char *text, char *path, size_t len)
+/* Write n bytes of text (NUL bytes too) to a fresh temporary file; its
+ * name goes to path. */
+static void temp_bytes(const char *text, size_t n, char *path, size_t len)
 {
 	snprintf(path, len, "/tmp/sok_test_XXXXXX");
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
-	size_t n = strlen(text);
 	assert_int_equal(write(fd, text, n), (ssize_t)n);
 	close(fd);
+}
+
+/* Write text to a fresh temporary file; its name goes to path. */
+static void temp_level(const char *text, char *path, size_t len)
+{
+	temp_bytes(text, strlen(text), path, len);
 }
 
 /* Options of one run: NULL fields keep the plugin's defaults. */
@@ -414,25 +422,47 @@ static void notations_agree(void **unused)
 	free(st[1]);
 }
 
-/* Expect creating an instance from level text (and extra params) to
- * fail with a message containing want. */
-static void expect_error(const char *text, const char *key,
-                         const char *value, const char *want)
+/* Create an instance from the level file path (set at t.ini:3) and
+ * key = value (at t.ini:4, if key is not NULL).  Returns what create()
+ * returned; err holds its message. */
+static int create_at(const char *path, const char *key, const char *value,
+                     sd_instance *inst, char *err, size_t len)
 {
-	char tmp[64], err[512] = "";
-	temp_level(text, tmp, sizeof tmp);
-	sd_param ps[2] = { { "file", tmp, "t.ini", 3, "." },
+	sd_param ps[2] = { { "file", path, "t.ini", 3, "." },
 	                   { key, value, "t.ini", 4, "." } };
+	err[0] = 0;
+	return sd_create_instance(plug.plugin, ps, key ? 2 : 1, inst, err, len);
+}
+
+/* Expect creating an instance from the level file path (and extra
+ * params) to fail with a message containing want, in printable ASCII
+ * only. */
+static void expect_error_at(const char *path, const char *key,
+                            const char *value, const char *want)
+{
+	char err[512];
 	sd_instance inst;
-	int rc = sd_create_instance(plug.plugin, ps, key ? 2 : 1, &inst, err,
-	                            sizeof err);
-	unlink(tmp);
-	if (rc == 0) {
+	if (create_at(path, key, value, &inst, err, sizeof err) == 0) {
 		plug.plugin->destroy(inst.self);
 		fail_msg("no error, expected '%s'", want);
 	}
 	if (!strstr(err, want))
 		fail_msg("error '%s' lacks '%s'", err, want);
+	for (const char *c = err; *c; c++)
+		if (*c < ' ' || *c > '~')
+			fail_msg("error '%s' has byte 0x%02x", err,
+			         (unsigned char)*c);
+}
+
+/* Expect creating an instance from level text (and extra params) to
+ * fail with a message containing want. */
+static void expect_error(const char *text, const char *key,
+                         const char *value, const char *want)
+{
+	char tmp[64];
+	temp_level(text, tmp, sizeof tmp);
+	expect_error_at(tmp, key, value, want);
+	unlink(tmp);
 }
 
 /* Every level error names the file and line. */
@@ -477,6 +507,116 @@ static void level_errors(void **unused)
 	expect_error(tiny, "level", "7", "no level '7'");
 	expect_error("%%%%%\n%AB#%\n%%%%%\n", NULL, NULL,
 	             "unknown character '#' in letter notation");
+}
+
+/* A setting without a file (given on the command line) is placed as
+ * sd_param_where() places it. */
+static void param_places(void **unused)
+{
+	(void)unused;
+	char tmp[64], err[512] = "";
+	temp_level(tiny, tmp, sizeof tmp);
+	sd_param ps[2] = { { "file", tmp, "t.ini", 3, "." },
+	                   { "cost", "walks", NULL, 0, "." } };
+	sd_instance inst;
+	assert_int_equal(sd_create_instance(plug.plugin, ps, 2, &inst, err,
+	                                    sizeof err), -1);
+	unlink(tmp);
+	assert_string_equal(err, "<command line>: unknown cost (moves or "
+	                    "pushes): 'walks'");
+}
+
+/* What is not a regular file is refused at once (a device never ends, a
+ * FIFO without a writer blocks), and so is a file over the size cap. */
+static void odd_files(void **unused)
+{
+	(void)unused;
+	expect_error_at("/dev/zero", NULL, NULL,
+	                "t.ini:3: /dev/zero: not a regular file");
+	char fifo[64];
+	snprintf(fifo, sizeof fifo, "/tmp/sok_fifo_%d", (int)getpid());
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	alarm(20); /* a reader that blocks on the FIFO ends the test here */
+	expect_error_at(fifo, NULL, NULL, "not a regular file");
+	alarm(0);
+	unlink(fifo);
+	char big[64];
+	temp_level("", big, sizeof big);
+	assert_int_equal(truncate(big, 64 * 1024 * 1024 + 1), 0); /* sparse */
+	expect_error_at(big, NULL, NULL, "file too large (67108865 bytes; "
+	                "at most 67108864)");
+	unlink(big);
+}
+
+/* NUL bytes, raw non-UTF-8 bytes and long lines are read correctly or
+ * refused with file:line, and messages show odd bytes as escapes. */
+static void odd_bytes(void **unused)
+{
+	(void)unused;
+	char tmp[64];
+	const char nul[] = "#####\n#@$.#\n#####\n\n#####\n#@$\0#\n#####\n";
+	temp_bytes(nul, sizeof nul - 1, tmp, sizeof tmp);
+	expect_error_at(tmp, NULL, NULL, ":6: NUL byte");
+	unlink(tmp);
+	const char *ff = "; good\n#####\n#@$.#\n#####\n\n; bad \xff\n"
+	                 "#####\n#@$\xff#\n#.  #\n#####\n";
+	expect_error(ff, "level", "2", ":8: unknown character '\\xff' in "
+	             "XSB notation");
+	expect_error("#####\n#@$.\t#\n#####\n", NULL, NULL,
+	             ":2: unknown character '\\x09'");
+	/* the good level before it reads */
+	char err[512];
+	sd_instance inst;
+	temp_level(ff, tmp, sizeof tmp);
+	assert_int_equal(create_at(tmp, "level", "1", &inst, err, sizeof err),
+	                 0);
+	unlink(tmp);
+	plug.plugin->destroy(inst.self);
+	int m, p;
+	sd_cost cost;
+	run r = { .alg = SD_BFS };
+	/* a comment line of 100,000 bytes before the level is skipped */
+	size_t n = 100000;
+	char *text = malloc(n + 64);
+	memset(text, 'x', n);
+	text[0] = ';';
+	strcpy(text + n, "\n#####\n#@$.#\n#####\n");
+	solve_check(text, NULL, &r, &m, &p, &cost);
+	assert_int_equal(m, 1);
+	/* a level row of 100,000 walls is too wide */
+	memset(text, '#', n);
+	strcpy(text + n, "\n#@$.#\n#####\n");
+	expect_error(text, NULL, NULL, ":1: level too large: 100000x3");
+	free(text);
+}
+
+/* A broken level of a collection fails, naming file and line, and still
+ * tells how many levels the file holds (a batch goes on with the rest);
+ * the next level reads. */
+static void broken_first_level(void **unused)
+{
+	(void)unused;
+	char err[512];
+	sd_instance inst;
+	assert_int_equal(create_at(BAD_FIRST, "level", "1", &inst, err,
+	                           sizeof err), -1);
+	if (!strstr(err, "coll_bad_first.xsb:3: two players"))
+		fail_msg("error '%s'", err);
+	assert_int_equal(inst.collection_size, 3);
+	assert_int_equal(create_at(BAD_FIRST, "level", "2", &inst, err,
+	                           sizeof err), 0);
+	assert_int_equal(inst.collection_size, 3);
+	plug.plugin->destroy(inst.self);
+	/* a level that reads but does not compile */
+	char tmp[64];
+	temp_level("#####\n#@$.\n#####\n\n#####\n#@$.#\n#####\n", tmp,
+	           sizeof tmp);
+	assert_int_equal(create_at(tmp, NULL, NULL, &inst, err, sizeof err),
+	                 -1);
+	unlink(tmp);
+	if (!strstr(err, ":2: player outside the walls"))
+		fail_msg("error '%s'", err);
+	assert_int_equal(inst.collection_size, 2);
 }
 
 /* Unsolvable levels end with "no solution", in every model, with the
@@ -794,6 +934,10 @@ int main(void)
 		cmocka_unit_test(fast_modes),
 		cmocka_unit_test(notations_agree),
 		cmocka_unit_test(level_errors),
+		cmocka_unit_test(param_places),
+		cmocka_unit_test(odd_files),
+		cmocka_unit_test(odd_bytes),
+		cmocka_unit_test(broken_first_level),
 		cmocka_unit_test(unsolvable),
 		cmocka_unit_test(collections),
 		cmocka_unit_test(deadlock_rules),

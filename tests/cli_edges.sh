@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# The searchd program at its edges: plugins that break the contract,
+# wide costs, long and broken config lines, signals and limits in single
+# runs and batches, write errors.  Each case failed before its fix.
+# usage: cli_edges.sh SEARCHD SOURCE_DIR TEST_PLUGIN_DIR
+set -u
+sd=$1 src=$2 plugins=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 passes=0
+
+pass() { passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect STATUS PATTERN -- command...: exit status and a pattern that the
+# combined output must contain.
+expect() {
+	local want=$1 pat=$2
+	shift 2
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" != "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
+		fail "$* -> exit $rc (want $want), output:"
+		echo "$out" | head -20
+		echo "(wanted to see: $pat)"
+	else
+		pass
+	fi
+}
+
+# now_ms: wall clock in milliseconds.
+now_ms() { date +%s%3N; }
+
+# wait_ready PID: wait (at most 5 s) until the process has installed its
+# SIGINT handler, a sign of life that does not race the signal.
+wait_ready() {
+	local i
+	for i in $(seq 100); do
+		local cgt
+		cgt=$(awk '/^SigCgt/ {print $2}' "/proc/$1/status" 2>/dev/null)
+		[ -n "$cgt" ] && (( (16#$cgt & 2) != 0 )) && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+cat >"$tmp/r.ini" <<EOI
+[plugin]
+path = $plugins/rogue.so
+[search]
+algorithm = astar
+[problem]
+mode = ok
+EOI
+r=(-c "$tmp/r.ini")
+label="plugin 'rogue' ($plugins/rogue.so)"
+
+# ---- a plugin that breaks the contract is named, never trusted --------
+for a in bfs astar idastar greedy; do
+	expect 2 "$label broke the contract: expand() returned 100000 successors, more than the max_successors (2)" \
+		"$sd" "${r[@]}" -s problem.mode=toomany -s search.algorithm=$a
+done
+expect 2 "$label broke the contract: its instance has state size 1099511627776" \
+	"$sd" "${r[@]}" -s problem.mode=hugestate
+for m in crash overflow; do
+	out=$("$sd" "${r[@]}" -s problem.mode=$m 2>&1); rc=$?
+	if [ $rc -ge 128 ] && grep -qF "$label: crashed in expand(): SIGSEGV" <<<"$out"; then
+		pass; else fail "mode $m: exit $rc: $out"; fi
+done
+out=$("$sd" "${r[@]}" -s problem.mode=abort 2>&1); rc=$?
+if [ $rc -ge 128 ] && grep -qF "$label: crashed in expand(): SIGABRT" <<<"$out"; then
+	pass; else fail "mode abort: exit $rc: $out"; fi
+expect 2 "n_heuristics is 3 but heuristics is NULL" \
+	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/nullheur.so"
+
+# --list-plugins survives a plugin that aborts while loading
+out=$(SEARCHD_PLUGIN_PATH="$plugins/broken" "$sd" --list-plugins 2>&1); rc=$?
+if [ $rc = 0 ] && grep -q "ctorabort.so' died while loading (signal 6" <<<"$out" &&
+	grep -q "heuristics is NULL" <<<"$out" && grep -q "^npuzzle" <<<"$out"; then
+	pass; else fail "--list-plugins with broken plugins: exit $rc: $out"; fi
+
+# a very long plugin path does not push out the built-in directories
+long=$(printf '/nonexistent/%0200d:' $(seq 30))
+expect 0 "status      solved" env SEARCHD_PLUGIN_PATH="$long" \
+	"$sd" -c "$src/config/npuzzle.ini"
+
+# ---- limits and signals ----------------------------------------------
+# slow expansions (50 ms each): the time limit holds within 5 %
+t0=$(now_ms)
+expect 3 "status      limit reached (time)" "$sd" "${r[@]}" \
+	-s problem.mode=slow -s problem.len=100000 -s search.time_limit=2
+t=$(( $(now_ms) - t0 ))
+if [ $t -lt 2100 ]; then pass; else fail "time_limit=2 with slow expansions took $t ms"; fi
+# a plugin call that never returns is named after a grace period
+t0=$(now_ms)
+expect 3 "$label: expand() has not returned 2 s after the time limit" \
+	"$sd" "${r[@]}" -s problem.mode=hang -s search.time_limit=1
+t=$(( $(now_ms) - t0 ))
+if [ $t -lt 4500 ]; then pass; else fail "hung expand() ended after $t ms"; fi
+# the time limit covers the tables select_heuristic() builds
+expect 3 "status      limit reached (time)" "$sd" "${r[@]}" \
+	-s problem.mode=tables -s search.time_limit=0.5
+expect 3 "select_heuristic() has not returned" "$sd" "${r[@]}" \
+	-s problem.mode=deaftables -s search.time_limit=0.5
+
+# signal SIG MODE PATTERN EXTRA...: start a run, send SIG once it lives,
+# expect exit 3 and PATTERN in its output
+signal() {
+	local sig=$1 mode=$2 pat=$3
+	shift 3
+	"$sd" "${r[@]}" -s problem.mode="$mode" "$@" >"$tmp/sig.out" 2>&1 &
+	local pid=$!
+	wait_ready $pid || fail "no sign of life from $mode"
+	sleep 0.2
+	kill -"$sig" $pid
+	wait $pid
+	local rc=$?
+	if [ $rc = 3 ] && grep -qF -- "$pat" "$tmp/sig.out"; then pass; else
+		fail "$sig during $mode $*: exit $rc:"; cat "$tmp/sig.out"; fi
+}
+signal INT tables "status      limit reached (interrupt)"
+signal TERM slow "status      limit reached (interrupt)" -s problem.len=100000
+signal TERM slow "expanded" -s problem.len=100000
+# Ctrl-C in a batch ends the batch, with the rows so far and the summary
+signal INT slow "(interrupted: 1 run)" -s problem.len=60 -s problem.case=all
+signal INT slow "searchd: interrupted: 1 of 5 problems run" -s problem.len=60 \
+	-s problem.case=all
+# ... and in a comparison
+signal INT slow "interrupted: 1 of 2 combinations run" -s problem.len=60 \
+	--compare algorithm=astar,bfs
+
+# ---- batches: a broken entry is a row, the batch goes on ----------------
+expect 0 "solved 2, no solution 0, limit reached 0, errors 0, of 2" \
+	"$sd" "${r[@]}" -s problem.case=2-3 -s problem.broken_first=yes
+expect 2 "solved 4, no solution 0, limit reached 0, errors 1, of 5" \
+	"$sd" "${r[@]}" -s problem.case=all -s problem.broken_first=yes
+expect 2 "case 1 is broken on purpose" \
+	"$sd" "${r[@]}" -s problem.case=all -s problem.broken_first=yes -f csv
+
+# ---- costs in 64 bits ----------------------------------------------------
+edges=$(for i in $(seq 0 22); do printf 'N%d>N%d:1000000000 ' $i $((i + 1)); done)
+cat >"$tmp/wide.ini" <<EOI
+[plugin]
+path = $plugins/graph.so
+[problem]
+edges = $edges
+start = N0
+goal = N23
+EOI
+for a in astar ucs bfs idastar; do
+	expect 0 '"cost":23000000000' "$sd" -c "$tmp/wide.ini" -f json -s search.algorithm=$a
+done
+expect 0 "cost        23000000000" "$sd" -c "$tmp/wide.ini"
+expect 2 "bad value '1e300' for weight: expected a number from 1 to 1000000" \
+	"$sd" -c "$tmp/wide.ini" -s search.algorithm=wastar -s search.weight=1e300
+expect 0 '"cost":23000000000' "$sd" -c "$tmp/wide.ini" -f json \
+	-s search.algorithm=wastar -s search.weight=1000000
+expect 2 "bad value '1e300' for time_limit" "$sd" -c "$tmp/wide.ini" \
+	-s search.time_limit=1e300
+
+# ---- config lines: long ones read whole, never cut ------------------------
+pad=$(printf 'x%.0s' $(seq 300))
+printf '[plugin]\nname = graph\n[search]\n; %s time_limit = 0.000001\n[problem]\nline = 50\n' \
+	"$pad" >"$tmp/long1.ini"
+expect 0 "status      solved" "$sd" -c "$tmp/long1.ini"
+printf '[plugin]\nname = graph\n[search]\nalgorithm = astar\n; %salgorithm = bfs\n[problem]\nline = 5\n' \
+	"$pad" >"$tmp/long2.ini"
+expect 0 "algorithm   astar" "$sd" -c "$tmp/long2.ini"
+mkdir -p "$tmp/d"
+ln -s "$plugins/graph.so" "$tmp/d/a-plugin-with-a-rather-long-file-name-$pad.so"
+printf '[plugin]\npath = d/a-plugin-with-a-rather-long-file-name-%s.so   ; long\n[problem]\nline = 5\n[search]\nbogus = 1\n' \
+	"$pad" >"$tmp/long3.ini"
+expect 2 "$tmp/long3.ini:6: unknown key 'bogus' in [search]" "$sd" -c "$tmp/long3.ini"
+sed -i '$d' "$tmp/long3.ini"
+expect 0 "status      solved" "$sd" -c "$tmp/long3.ini"
+printf '[plugin]\nname = graph\n[problem]\nedges = S>A:1\n  %s A>G:1\nstart = S\ngoal = G\n' \
+	"$(printf 'S>B:5 %.0s' $(seq 60))" >"$tmp/long4.ini"
+expect 0 "plan        S>A A>G" "$sd" -c "$tmp/long4.ini"
+printf '[plugin]\nname = graph\n[search]\nalgorithm = bfs\x00 ; rest\n' >"$tmp/nul.ini"
+expect 2 "$tmp/nul.ini:4: the line holds a NUL byte" "$sd" -c "$tmp/nul.ini"
+: >"$tmp/empty.ini"
+expect 2 "$tmp/empty.ini: no plugin" "$sd" -c "$tmp/empty.ini"
+expect 2 "cannot read config '$tmp': it is a directory" "$sd" -c "$tmp"
+
+# ---- options and output ---------------------------------------------------
+expect 2 "option --trace-limit: '99999999999999999999999' is not a whole number" \
+	"$sd" -c "$tmp/wide.ini" --trace-limit 99999999999999999999999
+if [ -w /dev/full ]; then
+	expect 2 "error writing the output" "$sd" -c "$tmp/wide.ini" --replay -o /dev/null 2>/dev/null >/dev/full
+fi
+out=$("$sd" -c "$tmp/wide.ini" 2>&1 >&-); rc=$?
+if [ $rc = 2 ] && grep -q "error writing the output" <<<"$out"; then pass; else
+	fail "closed stdout: exit $rc: $out"; fi
+"$sd" -c "$tmp/wide.ini" -f json --replay >"$tmp/j.out" 2>/dev/null
+if python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$tmp/j.out" &&
+	[ "$(wc -l <"$tmp/j.out")" = 1 ]; then pass; else
+	fail "--replay with JSON mixed into stdout:"; cat "$tmp/j.out"; fi
+
+echo "$passes passed, $fails failed"
+[ "$fails" = 0 ]
