@@ -124,7 +124,12 @@ typedef struct reader {
 	char *buf;         /* the line read, any length (getline) */
 	size_t cap;
 	char section[128]; /* the section of the lines being read */
-	int long_entry;    /* the last entry came from a long line */
+	int have_entry;    /* an entry was read since the section began:
+	                      a line that begins with white space
+	                      continues it */
+	int long_entry;    /* the last entry came from a long line, so
+	                      inih does not know it: its continuations are
+	                      ours to take too */
 } reader;
 
 /* Check a "[section]" line as inih is about to see it. */
@@ -138,7 +143,7 @@ static int check_section_line(reader *r, const char *s)
 	snprintf(name, sizeof name, "%.*s", n < 0 ? 0 : n, s + 1);
 	if (known_section(name)) {
 		snprintf(r->section, sizeof r->section, "%s", name);
-		r->long_entry = 0;
+		r->have_entry = r->long_entry = 0;
 		return 0;
 	}
 	error(r->err, r->errlen, "%s:%d: unknown section [%s] (sections: "
@@ -174,11 +179,11 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Take a line too long for inih's buffer ourselves, as inih would read
- * it: a comment is skipped, "key = value" (or "key: value") becomes an
- * entry of the current section, and a line that begins with white space
- * after such an entry continues it.  0, or -1 with a message. */
-static int take_long_line(reader *r, char *line)
+/* Take a line ourselves, as inih would read it: a comment is skipped,
+ * "key = value" (or "key: value") becomes an entry of the current
+ * section, and a line that begins with white space after an entry
+ * continues it.  0, or -1 with a message. */
+static int take_line(reader *r, char *line)
 {
 	int continued = line[0] == ' ' || line[0] == '\t';
 	char *s = trim(line);
@@ -187,7 +192,7 @@ static int take_long_line(reader *r, char *line)
 	if (*s == '[')
 		return error(r->err, r->errlen, "%s:%d: section name too long",
 		             r->file, r->line);
-	if (continued && r->long_entry) {
+	if (continued && r->have_entry) {
 		sd_entry *e = &r->c->e[r->c->n - 1];
 		*value_end(s, NULL) = 0;
 		r->continued = 1;
@@ -209,9 +214,10 @@ static int take_long_line(reader *r, char *line)
 
 /* inih's reader: hand it the next line of the file.  Lines are read
  * whole whatever their length; one that would not fit inih's buffer
- * (num bytes) is taken by take_long_line() and inih gets an empty
- * comment in its place, so that it never cuts a line in two and its
- * line count stays right.  A NUL byte in a line is an error. */
+ * (num bytes), or that continues an entry inih did not see, is taken by
+ * take_line() and inih gets an empty comment in its place, so that it
+ * never cuts a line in two and its line count stays right.  A NUL byte
+ * in a line is an error. */
 static char *read_line(char *str, int num, void *stream)
 {
 	reader *r = stream;
@@ -225,8 +231,9 @@ static char *read_line(char *str, int num, void *stream)
 		r->failed = 1;
 		return NULL;
 	}
-	if (n >= num - 1) {
-		if (take_long_line(r, r->buf))
+	int continued = r->buf[0] == ' ' || r->buf[0] == '\t';
+	if (n >= num - 1 || (continued && r->long_entry)) {
+		if (take_line(r, r->buf))
 			r->failed = 1;
 		snprintf(str, (size_t)num, ";\n");
 		return r->failed ? NULL : str;
@@ -249,6 +256,7 @@ static int on_entry(void *user, const char *section, const char *key,
                     const char *value)
 {
 	reader *r = user;
+	r->have_entry = 1;
 	sd_entry *prev = find(r->c, section, key);
 	if (prev && r->continued && prev == &r->c->e[r->c->n - 1]) {
 		size_t a = strlen(prev->value), b = strlen(value);

@@ -161,23 +161,25 @@ expect 2 "bad value '1e300' for time_limit" "$sd" -c "$tmp/wide.ini" \
 
 # ---- config lines: long ones read whole, never cut ------------------------
 pad=$(printf 'x%.0s' $(seq 300))
-printf '[plugin]\nname = graph\n[search]\n; %s time_limit = 0.000001\n[problem]\nline = 50\n' \
-	"$pad" >"$tmp/long1.ini"
+g="path = $plugins/graph.so"
+printf '[plugin]\n%s\n[search]\n; %s time_limit = 0.000001\n[problem]\nline = 50\n' \
+	"$g" "$pad" >"$tmp/long1.ini"
 expect 0 "status      solved" "$sd" -c "$tmp/long1.ini"
-printf '[plugin]\nname = graph\n[search]\nalgorithm = astar\n; %salgorithm = bfs\n[problem]\nline = 5\n' \
-	"$pad" >"$tmp/long2.ini"
+printf '[plugin]\n%s\n[search]\nalgorithm = astar\n; %salgorithm = bfs\n[problem]\nline = 5\n' \
+	"$g" "$pad" >"$tmp/long2.ini"
 expect 0 "algorithm   astar" "$sd" -c "$tmp/long2.ini"
-mkdir -p "$tmp/d"
-ln -s "$plugins/graph.so" "$tmp/d/a-plugin-with-a-rather-long-file-name-$pad.so"
-printf '[plugin]\npath = d/a-plugin-with-a-rather-long-file-name-%s.so   ; long\n[problem]\nline = 5\n[search]\nbogus = 1\n' \
-	"$pad" >"$tmp/long3.ini"
+deep=d/$(printf 'a-rather-long-directory-name-%03d/' $(seq 8))
+mkdir -p "$tmp/$deep"
+ln -s "$plugins/graph.so" "$tmp/${deep}graph.so"
+printf '[plugin]\npath = %sgraph.so   ; long\n[problem]\nline = 5\n[search]\nbogus = 1\n' \
+	"$deep" >"$tmp/long3.ini"
 expect 2 "$tmp/long3.ini:6: unknown key 'bogus' in [search]" "$sd" -c "$tmp/long3.ini"
 sed -i '$d' "$tmp/long3.ini"
 expect 0 "status      solved" "$sd" -c "$tmp/long3.ini"
-printf '[plugin]\nname = graph\n[problem]\nedges = S>A:1\n  %s A>G:1\nstart = S\ngoal = G\n' \
-	"$(printf 'S>B:5 %.0s' $(seq 60))" >"$tmp/long4.ini"
+printf '[plugin]\n%s\n[problem]\nedges = S>A:1\n  %s A>G:1\nstart = S\ngoal = G\n' \
+	"$g" "$(printf 'S>B:5 %.0s' $(seq 60))" >"$tmp/long4.ini"
 expect 0 "plan        S>A A>G" "$sd" -c "$tmp/long4.ini"
-printf '[plugin]\nname = graph\n[search]\nalgorithm = bfs\x00 ; rest\n' >"$tmp/nul.ini"
+printf '[plugin]\n%s\n[search]\nalgorithm = bfs\x00 ; rest\n' "$g" >"$tmp/nul.ini"
 expect 2 "$tmp/nul.ini:4: the line holds a NUL byte" "$sd" -c "$tmp/nul.ini"
 : >"$tmp/empty.ini"
 expect 2 "$tmp/empty.ini: no plugin" "$sd" -c "$tmp/empty.ini"
