@@ -67,8 +67,10 @@ SEARCHD_INSTALL_PLUGIN_DIR ".\n"
 "exit status:\n"
 "  0  solved: a plan was found (batch: all solved)\n"
 "  1  no solution: the search space was exhausted (batch: some)\n"
-"  2  usage, config or problem error (batch: some problem refused)\n"
-"  3  limit reached (time, nodes, memory) or interrupted (batch: some)\n";
+"  2  usage, config or problem error (batch: some problem refused), a\n"
+"     plugin that broke its contract, or output that could not be written\n"
+"  3  limit reached (time, nodes, memory) or interrupted by Ctrl-C or\n"
+"     SIGTERM (batch: some; an interrupt also ends the batch)\n";
 
 /* The plugin search path: $SEARCHD_PLUGIN_PATH, the directory beside
  * this program, the install directory, whatever their lengths.  Made
