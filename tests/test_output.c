@@ -114,6 +114,7 @@ typedef struct capture {
 	size_t len;
 } capture;
 
+/* Open a memory stream into c. */
 static void capture_open(capture *c)
 {
 	c->buf = NULL;
@@ -152,6 +153,8 @@ static const char *field(const cJSON *o, const char *k)
 	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
 }
 
+/* Well-formed sequences stay; every other byte, and the control
+ * characters not kept, become U+FFFD. */
 static void clean_text_repairs_utf8(void **unused)
 {
 	(void)unused;
@@ -176,6 +179,8 @@ static void clean_text_repairs_utf8(void **unused)
 	}
 }
 
+/* A plan of hostile actions, and names with stray bytes, give JSON that
+ * parses back to the repaired strings. */
 static void json_of_hostile_plan(void **unused)
 {
 	(void)unused;
@@ -196,6 +201,7 @@ static void json_of_hostile_plan(void **unused)
 	free(plan);
 }
 
+/* A batch row whose problem was refused with raw bytes in the message. */
 static void json_of_error_row(void **unused)
 {
 	(void)unused;
@@ -212,6 +218,7 @@ static void json_of_error_row(void **unused)
 	cJSON_Delete(o);
 }
 
+/* A JSON trace line with a hostile action parses. */
 static void json_trace_event(void **unused)
 {
 	(void)unused;
@@ -244,6 +251,8 @@ static char *csv_of(const sd_run_info *run, const sd_result *r)
 	return text;
 }
 
+/* Commas, quotes, CR and LF are quoted; stray bytes and controls are
+ * replaced. */
 static void csv_quotes_fields(void **unused)
 {
 	(void)unused;
@@ -354,6 +363,7 @@ static void check_fields(const spelling *s, const sd_run_info *run,
 	free(row);
 }
 
+/* Each outcome, spelled in every format as the table in output.h says. */
 static void one_vocabulary(void **unused)
 {
 	(void)unused;
@@ -368,6 +378,7 @@ static void one_vocabulary(void **unused)
 	assert_string_equal(sd_status_name(SD_UNSOLVABLE), "no solution");
 }
 
+/* Reports and replays in text carry no control byte but newlines. */
 static void text_has_no_control_bytes(void **unused)
 {
 	(void)unused;
@@ -392,6 +403,7 @@ static void text_has_no_control_bytes(void **unused)
 	free(text);
 }
 
+/* The table row of a refused problem, then its message made safe. */
 static void table_row_shows_error(void **unused)
 {
 	(void)unused;
@@ -405,7 +417,8 @@ static void table_row_shows_error(void **unused)
 	free(text);
 }
 
-/* A stream that fails: /dev/full refuses every write with ENOSPC. */
+/* The printers say -1 on a stream that fails: /dev/full refuses every
+ * write with ENOSPC, a read-only stream every write at once. */
 static void write_errors_are_reported(void **unused)
 {
 	(void)unused;
