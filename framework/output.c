@@ -1,5 +1,6 @@
 /*
- * output.c -- the report of one search, as text or as one JSON object.
+ * output.c -- the report of one search, as text, one JSON object or a CSV
+ * row; traces, replays and search trees.
  */
 #include "output.h"
 
@@ -8,35 +9,135 @@
 #include <string.h>
 #include <time.h>
 
-const char *sd_status_name(sd_status s)
+/* ---- the outcome ---------------------------------------------------------- */
+
+/* The limit kinds the engine reports (res->limit), and their words. */
+static const struct {
+	const char *limit;
+	const char *words;
+} limit_kinds[] = {
+	{ "time", "limit reached (time)" },
+	{ "nodes", "limit reached (nodes)" },
+	{ "memory", "limit reached (memory)" },
+	{ "interrupt", "limit reached (interrupted)" },
+};
+
+/* The outcome of a run: see the table in output.h. */
+sd_outcome sd_outcome_of(const sd_run_info *run, const sd_result *r)
 {
-	switch (s) {
-	case SD_SOLVED:
-		return "solved";
-	case SD_UNSOLVABLE:
-		return "no solution";
-	default:
-		return "limit reached";
-	}
+	if (run->error)
+		return (sd_outcome){ "error", "error", NULL };
+	if (r->status == SD_SOLVED)
+		return (sd_outcome){ "solved", "solved", NULL };
+	if (r->status == SD_UNSOLVABLE)
+		return (sd_outcome){ "no solution", "no-solution", NULL };
+	for (size_t i = 0; i < sizeof limit_kinds / sizeof *limit_kinds; i++)
+		if (r->limit && !strcmp(r->limit, limit_kinds[i].limit))
+			return (sd_outcome){ limit_kinds[i].words, "limit",
+			                     limit_kinds[i].limit };
+	return (sd_outcome){ "limit reached", "limit", NULL };
 }
 
-void sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r)
+/* The words of a status alone, as sd_outcome_of() spells them. */
+const char *sd_status_name(sd_status s)
 {
-	const sd_stats *s = &r->stats;
-	if (run->instance)
-		fprintf(out, "instance    %s\n", run->instance);
-	fprintf(out, "plugin      %s\nalgorithm   %s\nheuristic   %s\n",
-	        run->plugin, run->algorithm, run->heuristic);
-	fprintf(out, "status      %s", sd_status_name(r->status));
-	if (r->status == SD_LIMIT)
-		fprintf(out, " (%s)", r->limit ? r->limit : "?");
-	fputc('\n', out);
-	if (r->status == SD_SOLVED) {
-		fprintf(out, "cost        %llu\nlength      %zu\n",
-		        (unsigned long long)r->cost, r->length);
-		if (run->plan)
-			fprintf(out, "plan        %s\n", run->plan);
+	sd_run_info run = { 0 };
+	sd_result r = { .status = s };
+	return sd_outcome_of(&run, &r).words;
+}
+
+/* ---- text that is safe to print ----------------------------------------- */
+
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 if the byte at s
+ * does not begin one.  Stops at a NUL, which is never a continuation. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3
+	         : c < 0xf5 ? 4 : 0;
+	/* the second byte's range is narrower after these lead bytes */
+	unsigned lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+	unsigned hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+	for (size_t i = 1; i < n; i++)
+		if (s[i] < (i == 1 ? lo : 0x80) || s[i] > (i == 1 ? hi : 0xbf))
+			return 0;
+	return n;
+}
+
+/* Is the n-byte sequence at s a control character: C0, DEL or C1? */
+static int is_control(const unsigned char *s, size_t n)
+{
+	if (n == 1)
+		return s[0] < 0x20 || s[0] == 0x7f;
+	return n == 2 && s[0] == 0xc2 && s[1] < 0xa0;
+}
+
+/* See output.h: each sequence is copied or becomes U+FFFD (3 bytes, so
+ * the copy is at most three times as long). */
+char *sd_clean_text(const char *s, const char *keep)
+{
+	char *out = malloc(3 * strlen(s) + 1), *w = out;
+	const unsigned char *p = (const unsigned char *)s;
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t n = utf8_len(p);
+		if (n && (!keep || !is_control(p, n) ||
+		          (n == 1 && strchr(keep, *p)))) {
+			memcpy(w, p, n);
+			w += n;
+			p += n;
+		} else {
+			memcpy(w, "\xef\xbf\xbd", 3);
+			w += 3;
+			p += n ? n : 1;
+		}
 	}
+	*w = 0;
+	return out;
+}
+
+/* Write s to out made safe by sd_clean_text(s, keep).  0, or -1 if out
+ * of memory. */
+static int put_clean(FILE *out, const char *s, const char *keep)
+{
+	char *c = sd_clean_text(s, keep);
+	if (!c)
+		return -1;
+	fputs(c, out);
+	free(c);
+	return 0;
+}
+
+/* The answer of a printer: -1 if out is in error (or failed, nonzero),
+ * else 0. */
+static int written(FILE *out, int failed)
+{
+	return failed || ferror(out) ? -1 : 0;
+}
+
+/* The same, for a report: out flushed first. */
+static int reported(FILE *out, int failed)
+{
+	return fflush(out) ? -1 : written(out, failed);
+}
+
+/* ---- the text report ------------------------------------------------------ */
+
+/* One line "name  value" of the text report, the value made safe.  0,
+ * or -1 if out of memory. */
+static int text_line(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, "%-12s", name);
+	int rc = put_clean(out, value, "");
+	fputc('\n', out);
+	return rc;
+}
+
+/* The counters and measures of the text report. */
+static void text_stats(FILE *out, const sd_stats *s)
+{
 	fprintf(out, "expanded    %llu\ngenerated   %llu\nduplicates  %llu\n"
 	        "reopened    %llu\npruned      %llu\npeak open   %llu\n"
 	        "stored      %llu\n",
@@ -56,6 +157,44 @@ void sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r)
 	fprintf(out, ", %.1f MiB peak RSS\n", s->peak_rss / 1048576.0);
 	fprintf(out, "time        %.3f s (%.0f generated/s), %.3f s CPU\n",
 	        s->seconds, s->nodes_per_second, s->cpu_seconds);
+}
+
+/* The text report: what ran, the outcome, the plan, the statistics (none
+ * for a run that failed before it searched). */
+int sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r)
+{
+	sd_outcome o = sd_outcome_of(run, r);
+	int rc = 0;
+	if (run->instance)
+		rc |= text_line(out, "instance", run->instance);
+	rc |= text_line(out, "plugin", run->plugin);
+	rc |= text_line(out, "algorithm", run->algorithm);
+	rc |= text_line(out, "heuristic", run->heuristic);
+	rc |= text_line(out, "status", o.words);
+	if (run->error)
+		return reported(out, rc | text_line(out, "error", run->error));
+	if (r->status == SD_SOLVED) {
+		fprintf(out, "cost        %llu\nlength      %zu\n",
+		        (unsigned long long)r->cost,
+		        r->length);
+		if (run->plan)
+			rc |= text_line(out, "plan", run->plan);
+	}
+	text_stats(out, &r->stats);
+	return reported(out, rc);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+/* Add string v to o under key k, made valid UTF-8 first (cJSON escapes
+ * quotes, backslashes and control characters but passes other bytes
+ * through).  1, or 0 if out of memory. */
+static int add_string(cJSON *o, const char *k, const char *v)
+{
+	char *s = sd_clean_text(v, NULL);
+	int ok = s && cJSON_AddStringToObject(o, k, s);
+	free(s);
+	return ok;
 }
 
 /* The counters, as a JSON object. */
@@ -88,161 +227,263 @@ static cJSON *stats_json(const sd_stats *s)
 	return o;
 }
 
+/* Fill o with the fields of a run's report but its stats.  1, or 0 if
+ * out of memory. */
+static int run_json(cJSON *o, const sd_run_info *run, const sd_result *r)
+{
+	sd_outcome oc = sd_outcome_of(run, r);
+	int ok = (!run->instance || add_string(o, "instance", run->instance)) &&
+	         add_string(o, "plugin", run->plugin) &&
+	         add_string(o, "algorithm", run->algorithm) &&
+	         add_string(o, "heuristic", run->heuristic) &&
+	         add_string(o, "status", oc.status) &&
+	         (!oc.limit || add_string(o, "limit", oc.limit));
+	if (ok && run->error)
+		return add_string(o, "error", run->error);
+	char cost[24];  /* exact: a double would round costs above 2^53 */
+	snprintf(cost, sizeof cost, "%llu", (unsigned long long)r->cost);
+	if (ok && r->status == SD_SOLVED)
+		ok = cJSON_AddRawToObject(o, "cost", cost) &&
+		     cJSON_AddNumberToObject(o, "length", (double)r->length) &&
+		     (!run->plan || add_string(o, "plan", run->plan));
+	return ok;
+}
+
+/* Print o on one line.  1, or 0 if out of memory. */
+static int put_json(FILE *out, const cJSON *o)
+{
+	char *text = cJSON_PrintUnformatted(o);
+	if (text)
+		fprintf(out, "%s\n", text);
+	free(text);
+	return text != NULL;
+}
+
+/* The report as one JSON object: the run, then its stats. */
 int sd_print_json(FILE *out, const sd_run_info *run, const sd_result *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *stats = stats_json(&r->stats);
-	int ok = o && stats &&
-	    (!run->instance ||
-	     cJSON_AddStringToObject(o, "instance", run->instance)) &&
-	    cJSON_AddStringToObject(o, "plugin", run->plugin) &&
-	    cJSON_AddStringToObject(o, "algorithm", run->algorithm) &&
-	    cJSON_AddStringToObject(o, "heuristic", run->heuristic) &&
-	    cJSON_AddStringToObject(o, "status", run->error ? "error"
-	                                         : sd_status_name(r->status));
-	if (ok && run->error)
-		ok = !!cJSON_AddStringToObject(o, "error", run->error);
-	if (ok && !run->error && r->status == SD_LIMIT)
-		ok = !!cJSON_AddStringToObject(o, "limit",
-		                               r->limit ? r->limit : "?");
-	char cost[24];  /* exact: a double would round costs above 2^53 */
-	snprintf(cost, sizeof cost, "%llu", (unsigned long long)r->cost);
-	if (ok && !run->error && r->status == SD_SOLVED)
-		ok = cJSON_AddRawToObject(o, "cost", cost) &&
-		     cJSON_AddNumberToObject(o, "length", (double)r->length) &&
-		     (!run->plan ||
-		      cJSON_AddStringToObject(o, "plan", run->plan));
-	if (ok) {
-		cJSON_AddItemToObject(o, "stats", stats);
-		stats = NULL;
-	}
-	char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
-	int rc = text ? 0 : -1;
-	if (text)
-		fprintf(out, "%s\n", text);
-	free(text);
-	cJSON_Delete(stats);
+	int ok = o && stats && run_json(o, run, r) &&
+	         cJSON_AddItemToObject(o, "stats", stats);
+	if (!ok)
+		cJSON_Delete(stats);  /* not (yet) in o */
+	ok = ok && put_json(out, o);
 	cJSON_Delete(o);
-	return rc;
+	return reported(out, !ok);
 }
 
-/* The status word of a run for tables: "error" when it never ran. */
-static const char *row_status(const sd_run_info *run, const sd_result *r)
+/* ---- CSV and tables -------------------------------------------------------- */
+
+/* A CSV field (RFC 4180): made safe, then quoted, quotes doubled, if it
+ * holds a comma, quote, CR or LF.  0, or -1 if out of memory. */
+static int csv_field(FILE *out, const char *s)
 {
-	if (run->error)
-		return "error";
-	if (r->status == SD_LIMIT && r->limit)
-		return r->limit[0] == 't' ? "limit:time"
-		       : r->limit[0] == 'n' ? "limit:nodes"
-		       : r->limit[0] == 'm' ? "limit:memory" : "interrupted";
-	return r->status == SD_SOLVED ? "solved" : "unsolvable";
+	char *c = sd_clean_text(s ? s : "", "\t\r\n");
+	if (!c)
+		return -1;
+	if (!strpbrk(c, ",\"\r\n")) {
+		fputs(c, out);
+	} else {
+		fputc('"', out);
+		for (const char *p = c; *p; p++) {
+			if (*p == '"')
+				fputc('"', out);
+			fputc(*p, out);
+		}
+		fputc('"', out);
+	}
+	free(c);
+	return 0;
 }
 
-/* CSV field: quoted if it holds a comma, quote or newline. */
-static void csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-void sd_print_csv_header(FILE *out)
+/* The column names of the CSV rows. */
+int sd_print_csv_header(FILE *out)
 {
 	fputs("instance,algorithm,heuristic,status,length,cost,expanded,"
-	      "generated,stored,engine_bytes,peak_rss,seconds,cpu_seconds\n",
-	      out);
+	      "generated,stored,engine_bytes,peak_rss,seconds,cpu_seconds,"
+	      "limit,error\n", out);
+	return written(out, 0);
 }
 
-void sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r)
+/* One CSV row: length and cost empty unless solved; limit and error
+ * empty unless that is the outcome. */
+int sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r)
 {
 	const sd_stats *s = &r->stats;
-	int solved = !run->error && r->status == SD_SOLVED;
-	csv_field(out, run->instance ? run->instance : "");
+	sd_outcome o = sd_outcome_of(run, r);
+	int rc = csv_field(out, run->instance);
 	fputc(',', out);
-	csv_field(out, run->algorithm);
+	rc |= csv_field(out, run->algorithm);
 	fputc(',', out);
-	csv_field(out, run->heuristic);
-	fprintf(out, ",%s,", row_status(run, r));
-	if (solved)
+	rc |= csv_field(out, run->heuristic);
+	fprintf(out, ",%s,", o.status);
+	if (!run->error && r->status == SD_SOLVED)
 		fprintf(out, "%zu,%llu", r->length,
 		        (unsigned long long)r->cost);
 	else
 		fputc(',', out);
-	fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%.3f,%.3f\n",
+	fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%.3f,%.3f,%s,",
 	        (unsigned long long)s->expanded,
 	        (unsigned long long)s->generated,
 	        (unsigned long long)s->stored,
 	        (unsigned long long)s->engine_bytes,
-	        (unsigned long long)s->peak_rss, s->seconds, s->cpu_seconds);
+	        (unsigned long long)s->peak_rss, s->seconds, s->cpu_seconds,
+	        o.limit ? o.limit : "");
+	rc |= csv_field(out, run->error);
+	fputc('\n', out);
+	return reported(out, rc);
 }
 
+/* The table's columns; status is as wide as its longest words,
+ * "limit reached (interrupted)". */
 static const char table_fmt[] =
-	"%-14s %-9s %-16s %-12s %7s %7s %12s %13s %11s %9s %9s\n";
+	"%-14s %-9s %-16s %-27s %7s %7s %12s %13s %11s %9s %9s\n";
 
-void sd_print_table_header(FILE *out)
+/* The table's header line. */
+int sd_print_table_header(FILE *out)
 {
 	fprintf(out, table_fmt, "instance", "algorithm", "heuristic", "status",
 	        "length", "cost", "expanded", "generated", "stored", "memory",
 	        "time");
+	return written(out, 0);
 }
 
-void sd_print_table_row(FILE *out, const sd_run_info *run,
-                        const sd_result *r)
+/* A row of the table; the names made safe.  0, or -1 if out of memory. */
+static int table_line(FILE *out, const sd_run_info *run, const char *words,
+                      char num[][24])
+{
+	char *inst = sd_clean_text(run->instance ? run->instance : "-", "");
+	char *alg = sd_clean_text(run->algorithm, "");
+	char *heur = sd_clean_text(run->heuristic, "");
+	int ok = inst && alg && heur;
+	if (ok)
+		fprintf(out, table_fmt, inst, alg, heur, words, num[0], num[1],
+		        num[2], num[3], num[4], num[5], num[6]);
+	free(inst);
+	free(alg);
+	free(heur);
+	return ok ? 0 : -1;
+}
+
+/* One run as a row of the table, its error message on the next line. */
+int sd_print_table_row(FILE *out, const sd_run_info *run,
+                       const sd_result *r)
 {
 	const sd_stats *s = &r->stats;
-	char len[24] = "-", cost[24] = "-", e[24], g[24], st[24], mem[24],
-	     t[24];
+	char num[7][24] = { "-", "-" };
 	if (!run->error && r->status == SD_SOLVED) {
-		snprintf(len, sizeof len, "%zu", r->length);
-		snprintf(cost, sizeof cost, "%llu", (unsigned long long)r->cost);
+		snprintf(num[0], sizeof num[0], "%zu", r->length);
+		snprintf(num[1], sizeof num[1], "%llu",
+		         (unsigned long long)r->cost);
 	}
-	snprintf(e, sizeof e, "%llu", (unsigned long long)s->expanded);
-	snprintf(g, sizeof g, "%llu", (unsigned long long)s->generated);
-	snprintf(st, sizeof st, "%llu", (unsigned long long)s->stored);
-	snprintf(mem, sizeof mem, "%.1fM", s->engine_bytes / 1048576.0);
-	snprintf(t, sizeof t, "%.3fs", s->seconds);
-	fprintf(out, table_fmt, run->instance ? run->instance : "-",
-	        run->algorithm, run->heuristic, row_status(run, r), len, cost,
-	        e, g, st, mem, t);
+	snprintf(num[2], sizeof num[2], "%llu", (unsigned long long)s->expanded);
+	snprintf(num[3], sizeof num[3], "%llu",
+	         (unsigned long long)s->generated);
+	snprintf(num[4], sizeof num[4], "%llu", (unsigned long long)s->stored);
+	snprintf(num[5], sizeof num[5], "%.1fM", s->engine_bytes / 1048576.0);
+	snprintf(num[6], sizeof num[6], "%.3fs", s->seconds);
+	int rc = table_line(out, run, sd_outcome_of(run, r).words, num);
+	if (run->error) {
+		fputs("    error: ", out);
+		rc |= put_clean(out, run->error, "");
+		fputc('\n', out);
+	}
+	return reported(out, rc);
 }
 
-/* The text of action taken from state `from`, into buf. */
+/* ---- traces, replays, trees ------------------------------------------------ */
+
+/* The text of action taken from state `from`, into buf: raw, as the
+ * plugin wrote it ("-" for the start). */
 static const char *action_text(const sd_plugin *p, const sd_instance *inst,
                                const void *from, uint32_t action, char *buf,
                                size_t len)
 {
 	if (!from)
 		return "-";
+	buf[0] = 0;
 	if (p->format_action)
 		p->format_action(inst->self, from, action, buf, len);
 	else
 		snprintf(buf, len, "%u", action);
+	buf[len - 1] = 0;
 	return buf;
 }
 
-/* Print a state with the plugin's printer, or its bytes in hex. */
-static void print_state(FILE *out, const sd_plugin *p,
-                        const sd_instance *inst, const void *state)
+/* A state as the plugin prints it, or its bytes in hex, as a malloc'd
+ * string: raw, as the plugin wrote it.  NULL if out of memory. */
+static char *state_text(const sd_plugin *p, const sd_instance *inst,
+                        const void *state)
 {
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return NULL;
 	if (p->print_state) {
-		p->print_state(inst->self, state, out);
-		return;
+		p->print_state(inst->self, state, m);
+	} else {
+		for (size_t i = 0; i < inst->state_size; i++)
+			fprintf(m, "%02x", ((const unsigned char *)state)[i]);
+		fputc('\n', m);
 	}
-	for (size_t i = 0; i < inst->state_size; i++)
-		fprintf(out, "%02x", ((const unsigned char *)state)[i]);
-	fputc('\n', out);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
-void sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
-                    const sd_instance *inst, const sd_event *ev)
+/* Print a state, its control characters but newlines replaced.  0, or
+ * -1 if out of memory. */
+static int print_state(FILE *out, const sd_plugin *p,
+                       const sd_instance *inst, const void *state)
+{
+	char *raw = state_text(p, inst, state);
+	int rc = raw ? put_clean(out, raw, "\n") : -1;
+	free(raw);
+	return rc;
+}
+
+/* An expansion as a JSON line.  0, or -1 if out of memory. */
+static int event_json(FILE *out, const sd_event *ev, const char *action)
+{
+	cJSON *o = cJSON_CreateObject();
+	const struct { const char *k; double v; } f[] = {
+		{ "order", (double)ev->order }, { "id", ev->id },
+		{ "g", (double)ev->g }, { "h", ev->h }, { "f", (double)ev->f },
+		{ "children", ev->children },
+		{ "duplicates", ev->duplicates }, { "pruned", ev->pruned },
+	};
+	int ok = o && add_string(o, "event", "expand") &&
+	         add_string(o, "action", action);
+	for (size_t i = 0; ok && i < sizeof f / sizeof *f; i++)
+		ok = !!cJSON_AddNumberToObject(o, f[i].k, f[i].v);
+	ok = ok && put_json(out, o);
+	cJSON_Delete(o);
+	return ok ? 0 : -1;
+}
+
+/* An expansion as a text line, the action made safe.  0, or -1 if out
+ * of memory. */
+static int event_text(FILE *out, const sd_event *ev, const char *action)
+{
+	char *a = sd_clean_text(action, "");
+	if (!a)
+		return -1;
+	fprintf(out, "expand %6llu  id %6u  g %4llu  h %4u  f %4llu  "
+	        "via %-6s children %u  duplicates %u  pruned %u\n",
+	        (unsigned long long)ev->order, ev->id,
+	        (unsigned long long)ev->g, ev->h, (unsigned long long)ev->f,
+	        a, ev->children, ev->duplicates, ev->pruned);
+	free(a);
+	return 0;
+}
+
+/* One trace event; an iteration line holds only numbers. */
+int sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
+                   const sd_instance *inst, const sd_event *ev)
 {
 	char act[256];
 	if (ev->kind == SD_EV_ITERATION) {
@@ -254,37 +495,14 @@ void sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
 			fprintf(out, "iteration %llu: bound %llu\n",
 			        (unsigned long long)ev->order,
 			        (unsigned long long)ev->f);
-		return;
+		return written(out, 0);
 	}
 	const char *a = action_text(p, inst, ev->parent, ev->action, act,
 	                            sizeof act);
-	if (json) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "event", "expand");
-		cJSON_AddNumberToObject(o, "order", (double)ev->order);
-		cJSON_AddNumberToObject(o, "id", ev->id);
-		cJSON_AddNumberToObject(o, "g", (double)ev->g);
-		cJSON_AddNumberToObject(o, "h", ev->h);
-		cJSON_AddNumberToObject(o, "f", (double)ev->f);
-		cJSON_AddStringToObject(o, "action", a);
-		cJSON_AddNumberToObject(o, "children", ev->children);
-		cJSON_AddNumberToObject(o, "duplicates", ev->duplicates);
-		cJSON_AddNumberToObject(o, "pruned", ev->pruned);
-		char *text = cJSON_PrintUnformatted(o);
-		if (text)
-			fprintf(out, "%s\n", text);
-		free(text);
-		cJSON_Delete(o);
-	} else {
-		fprintf(out, "expand %6llu  id %6u  g %4llu  h %4u  f %4llu  "
-		        "via %-6s children %u  duplicates %u  pruned %u\n",
-		        (unsigned long long)ev->order, ev->id,
-		        (unsigned long long)ev->g, ev->h,
-		        (unsigned long long)ev->f, a, ev->children,
-		        ev->duplicates, ev->pruned);
-	}
+	int rc = json ? event_json(out, ev, a) : event_text(out, ev, a);
 	if (boards && !json)
-		print_state(out, p, inst, ev->state);
+		rc |= print_state(out, p, inst, ev->state);
+	return written(out, rc);
 }
 
 /* Sleep for ms milliseconds. */
@@ -294,41 +512,46 @@ static void pause_ms(unsigned ms)
 	nanosleep(&t, NULL);
 }
 
-void sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
-                     const sd_result *r, int animate, unsigned delay_ms)
+/* The plan, board after board; the screen-clearing sequence of the
+ * animation is the only one written on purpose. */
+int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
+                    const sd_result *r, int animate, unsigned delay_ms)
 {
 	char act[4096];
+	int rc = 0;
 	for (size_t i = 0; i <= r->length; i++) {
 		const unsigned char *st = r->states + i * r->state_size;
 		if (animate)
 			fputs("\033[H\033[2J", out);
-		if (i == 0)
+		if (i == 0) {
 			fprintf(out, "start\n");
-		else
-			fprintf(out, "step %zu of %zu: %s\n", i, r->length,
-			        action_text(p, inst, st - r->state_size,
-			                    r->actions[i - 1], act, sizeof act));
-		print_state(out, p, inst, st);
+		} else {
+			fprintf(out, "step %zu of %zu: ", i, r->length);
+			rc |= put_clean(out, action_text(p, inst,
+			                st - r->state_size, r->actions[i - 1],
+			                act, sizeof act), "");
+			fputc('\n', out);
+		}
+		rc |= print_state(out, p, inst, st);
 		fputc('\n', out);
 		fflush(out);
+		if (ferror(out))
+			return -1;
 		if (animate && i < r->length)
 			pause_ms(delay_ms);
 	}
+	return written(out, rc);
 }
 
-/* A DOT string literal of a state's printed form ("\l" line ends). */
-static void dot_label(FILE *out, const sd_plugin *p, const sd_instance *inst,
-                      const void *state, uint32_t id, sd_path_cost g)
+/* A DOT string literal of a state's printed form ("\l" line ends).  0, or
+ * -1 if out of memory. */
+static int dot_label(FILE *out, const sd_plugin *p, const sd_instance *inst,
+                     const void *state, uint32_t id, sd_path_cost g)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	if (m) {
-		print_state(m, p, inst, state);
-		fclose(m);
-	}
+	char *raw = state_text(p, inst, state);
+	char *text = raw ? sd_clean_text(raw, "\n") : NULL;
 	fprintf(out, "label=\"#%u g=%llu\\l", id, (unsigned long long)g);
-	for (const char *c = buf ? buf : ""; *c; c++) {
+	for (const char *c = text ? text : ""; *c; c++) {
 		if (*c == '\n')
 			fputs("\\l", out);
 		else if (*c == '"' || *c == '\\')
@@ -337,30 +560,44 @@ static void dot_label(FILE *out, const sd_plugin *p, const sd_instance *inst,
 			fputc(*c, out);
 	}
 	fputc('"', out);
-	free(buf);
+	free(raw);
+	free(text);
+	return text ? 0 : -1;
 }
 
-void sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
-                  const sd_result *r)
+/* Which tree states lie on the plan's path: a calloc'd 0/1 map of
+ * r->tree_n, all 0 unless solved.  NULL if out of memory. */
+static unsigned char *plan_path(const sd_result *r)
 {
 	size_t n = r->tree_n, ssz = r->state_size;
 	unsigned char *on_path = calloc(n ? n : 1, 1);
-	if (r->status == SD_SOLVED && on_path) {
-		const unsigned char *goal = r->states + r->length * ssz;
-		for (uint32_t id = 0; id < n; id++)
-			if (!memcmp(r->tree_states + id * ssz, goal, ssz)) {
-				for (uint32_t k = id; k != SD_TREE_ROOT;
-				     k = r->tree_parent[k])
-					on_path[k] = 1;
-				break;
-			}
-	}
+	if (r->status != SD_SOLVED || !on_path)
+		return on_path;
+	const unsigned char *goal = r->states + r->length * ssz;
+	for (uint32_t id = 0; id < n; id++)
+		if (!memcmp(r->tree_states + id * ssz, goal, ssz)) {
+			for (uint32_t k = id; k != SD_TREE_ROOT;
+			     k = r->tree_parent[k])
+				on_path[k] = 1;
+			break;
+		}
+	return on_path;
+}
+
+/* The tree as a digraph: a box per state (dashed if never expanded), the
+ * path to the goal in red. */
+int sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
+                 const sd_result *r)
+{
+	size_t n = r->tree_n, ssz = r->state_size;
+	unsigned char *on_path = plan_path(r);
+	int rc = on_path ? 0 : -1;
 	fprintf(out, "digraph search {\n  node [shape=box, fontname="
 	        "\"monospace\", fontsize=10];\n");
 	for (uint32_t id = 0; id < n; id++) {
 		fprintf(out, "  n%u [", id);
-		dot_label(out, p, inst, r->tree_states + id * ssz, id,
-		          r->tree_g[id]);
+		rc |= dot_label(out, p, inst, r->tree_states + id * ssz, id,
+		                r->tree_g[id]);
 		if (on_path && on_path[id])
 			fputs(", color=red, penwidth=2", out);
 		else if (!r->tree_closed[id])
@@ -374,4 +611,5 @@ void sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
 			        ? " [color=red, penwidth=2]" : "");
 	fputs("}\n", out);
 	free(on_path);
+	return written(out, rc);
 }

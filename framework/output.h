@@ -1,5 +1,5 @@
 /*
- * output.h -- print the outcome of a search as text or JSON.
+ * output.h -- print the outcome of a search as text, JSON or CSV.
  */
 #ifndef SD_OUTPUT_H
 #define SD_OUTPUT_H
@@ -16,36 +16,82 @@ typedef struct sd_run_info {
 	const char *error;      /* the problem could not be made: why */
 } sd_run_info;
 
-/* Words for a status: "solved", "no solution", "limit reached". */
+/* The outcome of a run in its two spellings: the words of the text
+ * report and table, and the `status` and `limit` fields of JSON and CSV.
+ * sd_outcome_of() is the one mapping every printer uses:
+ *
+ *   outcome               words                        status       limit
+ *   plan found            solved                       solved       -
+ *   space exhausted       no solution                  no-solution  -
+ *   time limit            limit reached (time)         limit        time
+ *   node limit            limit reached (nodes)        limit        nodes
+ *   memory limit          limit reached (memory)       limit        memory
+ *   interrupted (Ctrl-C)  limit reached (interrupted)  limit        interrupt
+ *   problem not made      error                        error        -
+ *
+ * ("-": limit is NULL; no field in JSON, an empty one in CSV.) */
+typedef struct sd_outcome {
+	const char *words;  /* for people */
+	const char *status; /* for programs: solved, no-solution, limit, error */
+	const char *limit;  /* for programs, with status limit; else NULL */
+} sd_outcome;
+
+/* The outcome of run (an error if run->error is set) with result r. */
+sd_outcome sd_outcome_of(const sd_run_info *run, const sd_result *r);
+
+/* The words for a status without its limit kind: "solved", "no
+ * solution", "limit reached". */
 const char *sd_status_name(sd_status s);
 
-void sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r);
+/* A malloc'd copy of s that is valid UTF-8 (RFC 3629): well-formed
+ * sequences are kept, and each byte that does not begin one becomes
+ * U+FFFD (the replacement character).  Control characters (C0, DEL and
+ * C1) also become U+FFFD unless keep is NULL (keep them all) or lists
+ * them (e.g. "\n").  NULL if out of memory.  Every string that comes
+ * from a plugin, a config or an error message goes through it before it
+ * is printed. */
+char *sd_clean_text(const char *s, const char *keep);
 
-/* One JSON object on one line.  0, or -1 if out of memory. */
+/* The printers below return 0, or -1 if out of memory or if out is in
+ * error (ferror) once they have written: a write failed, now or at an
+ * earlier write to out.  The reports of a run (text, JSON, CSV row,
+ * table row) flush out first, so that their answer covers their own
+ * output; the others do not flush, and a failure may only show at the
+ * next call or at the caller's fflush/fclose. */
+
+/* The report of one run as lines "name  value".  Text from plugins and
+ * messages has its control characters replaced (see sd_clean_text), so
+ * that no escape sequence reaches a terminal. */
+int sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r);
+
+/* One JSON object on one line, valid UTF-8 whatever the plugin wrote;
+ * cJSON escapes the control characters. */
 int sd_print_json(FILE *out, const sd_run_info *run, const sd_result *r);
 
-/* CSV: the header line, and one row per run. */
-void sd_print_csv_header(FILE *out);
-void sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r);
+/* CSV (RFC 4180): the header line, and one row per run.  A field with a
+ * comma, quote, CR or LF is quoted, quotes doubled; text is made valid
+ * UTF-8 and control characters other than tab, CR and LF replaced. */
+int sd_print_csv_header(FILE *out);
+int sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r);
 
-/* A table of runs in aligned text columns: header, rows, and the
- * closing rule. */
-void sd_print_table_header(FILE *out);
-void sd_print_table_row(FILE *out, const sd_run_info *run,
-                        const sd_result *r);
+/* A table of runs in aligned text columns: header, and rows; a row of a
+ * run that failed is followed by a line with the error message. */
+int sd_print_table_header(FILE *out);
+int sd_print_table_row(FILE *out, const sd_run_info *run,
+                       const sd_result *r);
 
 /* One trace event as text or a JSON line; with boards, the state too. */
-void sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
-                    const sd_instance *inst, const sd_event *ev);
+int sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
+                   const sd_instance *inst, const sd_event *ev);
 
 /* The plan as successive boards; animated: redrawn in place every
  * delay_ms milliseconds. */
-void sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
-                     const sd_result *r, int animate, unsigned delay_ms);
+int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
+                    const sd_result *r, int animate, unsigned delay_ms);
 
 /* The kept search tree (r->tree_*) as Graphviz DOT, the plan's path in
  * red. */
-void sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
-                  const sd_result *r);
+int sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
+                 const sd_result *r);
 
 #endif

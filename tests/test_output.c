@@ -1,0 +1,457 @@
+/* The printers of output.c: valid UTF-8 JSON and quoted CSV whatever a
+ * plugin writes, no control bytes in text, one status vocabulary, and
+ * write errors reported. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <cJSON.h>
+
+#include "output.h"
+
+/* What the hostile plugin writes for every action. */
+#define HOSTILE "\"\\\x80\xff\x01"
+/* The same made valid UTF-8, controls kept (as JSON carries them). */
+#define HOSTILE_UTF8 "\"\\\xef\xbf\xbd\xef\xbf\xbd\x01"
+#define FFFD "\xef\xbf\xbd"
+
+/* format_action of the hostile plugin: quote, backslash, two bytes that
+ * are not UTF-8 and a control byte. */
+static int hostile_action(void *self, const void *from, uint32_t action,
+                          char *buf, size_t len)
+{
+	(void)self, (void)from, (void)action;
+	return snprintf(buf, len, "%s", HOSTILE);
+}
+
+/* print_state of the hostile plugin: a colour escape, a bell and a
+ * byte that is not UTF-8 around two lines of board. */
+static void hostile_state(void *self, const void *state, FILE *out)
+{
+	(void)self, (void)state;
+	fputs("\x1b[31m#@\x07\n#\xfe\x1b[0m\n", out);
+}
+
+static const sd_plugin hostile = {
+	SD_PLUGIN_INIT,
+	.name = "host\xffile",
+	.format_action = hostile_action,
+	.print_state = hostile_state,
+	.plan_separator = " ",
+};
+
+static sd_instance inst = { .self = NULL, .state_size = 1 };
+static uint32_t actions[2] = { 0, 1 };
+static unsigned char states[3] = { 0, 1, 2 };
+
+/* A result with status s (and limit kind, for SD_LIMIT): solved ones
+ * have a two-step plan over one-byte states. */
+static sd_result result(sd_status s, const char *limit)
+{
+	sd_result r = { .status = s, .limit = limit, .state_size = 1 };
+	if (s == SD_SOLVED) {
+		r.cost = 2;
+		r.length = 2;
+		r.actions = actions;
+		r.states = states;
+	}
+	r.stats.expanded = 7;
+	r.stats.generated = 9;
+	return r;
+}
+
+/* Decode the sequence at s: its length, or 0 if it is not well-formed
+ * UTF-8 (a stray continuation, a short or overlong form, a surrogate,
+ * beyond U+10FFFF). */
+static size_t decode(const unsigned char *s)
+{
+	static const uint32_t least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2
+	         : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+	if (n <= 1)
+		return n;
+	uint32_t cp = s[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp < 0xe000))
+		return 0;
+	return n;
+}
+
+/* Is s (NUL-terminated) valid UTF-8 throughout? */
+static int valid_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t n = decode(p);
+		if (!n)
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+/* Does s hold a byte below 0x20 other than '\n', or DEL? */
+static int has_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* A memory stream for a printer, and what it wrote. */
+typedef struct capture {
+	FILE *f;
+	char *buf;
+	size_t len;
+} capture;
+
+/* Open a memory stream into c. */
+static void capture_open(capture *c)
+{
+	c->buf = NULL;
+	c->f = open_memstream(&c->buf, &c->len);
+	assert_non_null(c->f);
+}
+
+/* Close the stream; the text it got (free it). */
+static char *capture_close(capture *c)
+{
+	assert_int_equal(fclose(c->f), 0);
+	return c->buf;
+}
+
+/* The report of run and r as JSON, parsed; the test fails unless the
+ * printer succeeded and wrote one valid UTF-8 line of JSON. */
+static cJSON *json_of(const sd_run_info *run, const sd_result *r)
+{
+	capture c;
+	capture_open(&c);
+	assert_int_equal(sd_print_json(c.f, run, r), 0);
+	char *text = capture_close(&c);
+	assert_true(valid_utf8(text));
+	char *nl = strchr(text, '\n');
+	assert_non_null(nl);
+	assert_int_equal(nl + 1 - text, strlen(text));  /* one line */
+	cJSON *o = cJSON_Parse(text);
+	free(text);
+	assert_non_null(o);
+	return o;
+}
+
+/* The string field k of o, or NULL if absent. */
+static const char *field(const cJSON *o, const char *k)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+}
+
+/* Well-formed sequences stay; every other byte, and the control
+ * characters not kept, become U+FFFD. */
+static void clean_text_repairs_utf8(void **unused)
+{
+	(void)unused;
+	const struct { const char *in, *keep, *want; } t[] = {
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "",
+		  "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
+		{ "a\x80" "b\xff", NULL, "a" FFFD "b" FFFD },
+		{ "\xc0\xaf", NULL, FFFD FFFD },           /* overlong '/' */
+		{ "\xed\xa0\x80", NULL, FFFD FFFD FFFD },  /* a surrogate */
+		{ "\xf4\x90\x80\x80", NULL, FFFD FFFD FFFD FFFD },
+		{ "x\xe2\x82", NULL, "x" FFFD FFFD },      /* cut short */
+		{ "\x1b[2J\x01\t\x7f", NULL, "\x1b[2J\x01\t\x7f" },
+		{ "\x1b[2J\x01\t\x7f", "", FFFD "[2J" FFFD FFFD FFFD },
+		{ "a\nb\x1b\xc2\x9b", "\n", "a\nb" FFFD FFFD },  /* C1 too */
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		char *s = sd_clean_text(t[i].in, t[i].keep);
+		assert_non_null(s);
+		assert_string_equal(s, t[i].want);
+		assert_true(valid_utf8(s));
+		free(s);
+	}
+}
+
+/* A plan of hostile actions, and names with stray bytes, give JSON that
+ * parses back to the repaired strings. */
+static void json_of_hostile_plan(void **unused)
+{
+	(void)unused;
+	sd_result r = result(SD_SOLVED, NULL);
+	char *plan = sd_plan_text(&hostile, &inst, &r);
+	assert_non_null(plan);
+	sd_run_info run = { hostile.name, "astar", "h\x01\xc3", plan,
+	                    "lvl \"1\"\xfe", NULL };
+	cJSON *o = json_of(&run, &r);
+	assert_string_equal(field(o, "plan"), HOSTILE_UTF8 " " HOSTILE_UTF8);
+	assert_string_equal(field(o, "plugin"), "host" FFFD "ile");
+	assert_string_equal(field(o, "heuristic"), "h\x01" FFFD);
+	assert_string_equal(field(o, "instance"), "lvl \"1\"" FFFD);
+	assert_string_equal(field(o, "status"), "solved");
+	assert_int_equal(cJSON_GetNumberValue(cJSON_GetObjectItem(o, "cost")),
+	                 2);
+	cJSON_Delete(o);
+	free(plan);
+}
+
+/* A batch row whose problem was refused with raw bytes in the message. */
+static void json_of_error_row(void **unused)
+{
+	(void)unused;
+	sd_result r = { 0 };
+	sd_run_info run = { "sokoban", "astar", "matching", NULL, "12",
+	                    "levels.xsb:40: level \xff\xff title: no player" };
+	cJSON *o = json_of(&run, &r);
+	assert_string_equal(field(o, "status"), "error");
+	assert_string_equal(field(o, "error"),
+	                    "levels.xsb:40: level " FFFD FFFD
+	                    " title: no player");
+	assert_null(cJSON_GetObjectItem(o, "limit"));
+	assert_null(cJSON_GetObjectItem(o, "cost"));
+	cJSON_Delete(o);
+}
+
+/* A JSON trace line with a hostile action parses. */
+static void json_trace_event(void **unused)
+{
+	(void)unused;
+	sd_event ev = { .kind = SD_EV_EXPAND, .order = 2, .id = 5, .g = 1,
+	                .h = 3, .f = 4, .state = states + 1,
+	                .parent = states, .children = 2 };
+	capture c;
+	capture_open(&c);
+	assert_int_equal(sd_print_event(c.f, 1, 1, &hostile, &inst, &ev), 0);
+	char *text = capture_close(&c);
+	assert_true(valid_utf8(text));
+	cJSON *o = cJSON_Parse(text);
+	assert_non_null(o);
+	assert_string_equal(field(o, "event"), "expand");
+	assert_string_equal(field(o, "action"), HOSTILE_UTF8);
+	assert_int_equal(cJSON_GetNumberValue(cJSON_GetObjectItem(o, "f")), 4);
+	cJSON_Delete(o);
+	free(text);
+}
+
+/* The CSV row of run and r; the test fails unless the printer succeeded
+ * and the row is valid UTF-8. */
+static char *csv_of(const sd_run_info *run, const sd_result *r)
+{
+	capture c;
+	capture_open(&c);
+	assert_int_equal(sd_print_csv_row(c.f, run, r), 0);
+	char *text = capture_close(&c);
+	assert_true(valid_utf8(text));
+	return text;
+}
+
+/* Commas, quotes, CR and LF are quoted; stray bytes and controls are
+ * replaced. */
+static void csv_quotes_fields(void **unused)
+{
+	(void)unused;
+	sd_result r = result(SD_UNSOLVABLE, NULL);
+	sd_run_info run = { "graph", "say \"hi\"", "a,b\nc", NULL, "cr\ronly",
+	                    NULL };
+	char *row = csv_of(&run, &r);
+	assert_string_equal(row, "\"cr\ronly\",\"say \"\"hi\"\"\",\"a,b\nc\","
+	                    "no-solution,,,7,9,0,0,0,0.000,0.000,,\n");
+	free(row);
+	sd_result e = { 0 };
+	sd_run_info err = { "graph", "bfs", "zero\x1b", NULL, "3",
+	                    "bad \xff, \"quoted\"" };
+	row = csv_of(&err, &e);
+	assert_string_equal(row, "3,bfs,zero" FFFD ",error,,,0,0,0,0,0,0.000,"
+	                    "0.000,,\"bad " FFFD ", \"\"quoted\"\"\"\n");
+	free(row);
+}
+
+/* The header and a row name the same number of columns. */
+static void csv_header_matches_rows(void **unused)
+{
+	(void)unused;
+	capture c;
+	capture_open(&c);
+	sd_result r = result(SD_LIMIT, "time");
+	sd_run_info run = { "graph", "bfs", "zero", NULL, NULL, NULL };
+	assert_int_equal(sd_print_csv_header(c.f), 0);
+	assert_int_equal(sd_print_csv_row(c.f, &run, &r), 0);
+	char *text = capture_close(&c);
+	char *row = strchr(text, '\n') + 1;
+	size_t head = 0, cols = 0;
+	for (char *p = text; p < row; p++)
+		head += *p == ',';
+	for (char *p = row; *p; p++)
+		cols += *p == ',';
+	assert_int_equal(head, cols);
+	assert_non_null(strstr(text, ",limit,error\n"));
+	assert_non_null(strstr(row, ",limit,"));
+	assert_non_null(strstr(row, ",time,\n"));
+	free(text);
+}
+
+/* One outcome in every format: the words, and the machine fields. */
+typedef struct spelling {
+	sd_status status;
+	const char *limit;   /* the engine's kind */
+	int error;
+	const char *words, *machine, *kind;
+} spelling;
+
+static const spelling spellings[] = {
+	{ SD_SOLVED, NULL, 0, "solved", "solved", NULL },
+	{ SD_UNSOLVABLE, NULL, 0, "no solution", "no-solution", NULL },
+	{ SD_LIMIT, "time", 0, "limit reached (time)", "limit", "time" },
+	{ SD_LIMIT, "nodes", 0, "limit reached (nodes)", "limit", "nodes" },
+	{ SD_LIMIT, "memory", 0, "limit reached (memory)", "limit", "memory" },
+	{ SD_LIMIT, "interrupt", 0, "limit reached (interrupted)", "limit",
+	  "interrupt" },
+	{ SD_SOLVED, NULL, 1, "error", "error", NULL },
+};
+
+/* A printer of one run's report. */
+typedef int (*report_fn)(FILE *, const sd_run_info *, const sd_result *);
+
+/* What printer `print` writes for run and r (it must succeed). */
+static char *printed(report_fn print, const sd_run_info *run,
+                     const sd_result *r)
+{
+	capture c;
+	capture_open(&c);
+	assert_int_equal(print(c.f, run, r), 0);
+	return capture_close(&c);
+}
+
+/* The text report and the table row spell the outcome in words. */
+static void check_words(const spelling *s, const sd_run_info *run,
+                        const sd_result *r)
+{
+	char want[64];
+	snprintf(want, sizeof want, "\nstatus      %s\n", s->words);
+	char *text = printed(sd_print_text, run, r);
+	assert_non_null(strstr(text, want));
+	free(text);
+	snprintf(want, sizeof want, " %-27s ", s->words);
+	text = printed(sd_print_table_row, run, r);
+	assert_non_null(strstr(text, want));
+	free(text);
+}
+
+/* JSON and CSV spell it as status and limit. */
+static void check_fields(const spelling *s, const sd_run_info *run,
+                         const sd_result *r)
+{
+	cJSON *o = json_of(run, r);
+	assert_string_equal(field(o, "status"), s->machine);
+	if (s->kind)
+		assert_string_equal(field(o, "limit"), s->kind);
+	else
+		assert_null(cJSON_GetObjectItem(o, "limit"));
+	cJSON_Delete(o);
+	char *row = csv_of(run, r), want[64];
+	snprintf(want, sizeof want, ",bfs,zero,%s,", s->machine);
+	assert_true(!strncmp(row, want, strlen(want)));
+	snprintf(want, sizeof want, ",%s,%s\n", s->kind ? s->kind : "",
+	         s->error ? "no such level" : "");
+	assert_non_null(strstr(row, want));
+	free(row);
+}
+
+/* Each outcome, spelled in every format as the table in output.h says. */
+static void one_vocabulary(void **unused)
+{
+	(void)unused;
+	for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++) {
+		const spelling *s = &spellings[i];
+		sd_result r = result(s->status, s->limit);
+		sd_run_info run = { "graph", "bfs", "zero", NULL, NULL,
+		                    s->error ? "no such level" : NULL };
+		check_words(s, &run, &r);
+		check_fields(s, &run, &r);
+	}
+	assert_string_equal(sd_status_name(SD_UNSOLVABLE), "no solution");
+}
+
+/* Reports and replays in text carry no control byte but newlines. */
+static void text_has_no_control_bytes(void **unused)
+{
+	(void)unused;
+	sd_result r = result(SD_SOLVED, NULL);
+	char *plan = sd_plan_text(&hostile, &inst, &r);
+	assert_non_null(plan);
+	sd_run_info run = { hostile.name, "astar", "h\x1b]0;x\x07", plan,
+	                    "\x1b[2J", NULL };
+	char *text = printed(sd_print_text, &run, &r);
+	assert_false(has_control(text));
+	assert_non_null(strstr(text, "\nplan        \"\\" FFFD FFFD FFFD " "));
+	free(text);
+	free(plan);
+	capture c;
+	capture_open(&c);
+	assert_int_equal(sd_print_replay(c.f, &hostile, &inst, &r, 0, 0), 0);
+	text = capture_close(&c);
+	assert_false(has_control(text));
+	assert_true(valid_utf8(text));
+	assert_non_null(strstr(text, "\n" FFFD "[31m#@" FFFD "\n#" FFFD FFFD
+	                       "[0m\n"));
+	free(text);
+}
+
+/* The table row of a refused problem, then its message made safe. */
+static void table_row_shows_error(void **unused)
+{
+	(void)unused;
+	sd_result r = { 0 };
+	sd_run_info run = { "graph", "bfs", "zero", NULL, "4",
+	                    "x.ini:2: bad \x1b[31mlevel\xff" };
+	char *text = printed(sd_print_table_row, &run, &r);
+	assert_false(has_control(text));
+	assert_non_null(strstr(text, "\n    error: x.ini:2: bad " FFFD
+	                       "[31mlevel" FFFD "\n"));
+	free(text);
+}
+
+/* The printers say -1 on a stream that fails: /dev/full refuses every
+ * write with ENOSPC, a read-only stream every write at once. */
+static void write_errors_are_reported(void **unused)
+{
+	(void)unused;
+	sd_result r = result(SD_SOLVED, NULL);
+	sd_run_info run = { "graph", "bfs", "zero", "A B", NULL, NULL };
+	const report_fn reports[] = { sd_print_text, sd_print_json,
+	                              sd_print_csv_row, sd_print_table_row };
+	for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
+		FILE *f = fopen("/dev/full", "w");
+		assert_non_null(f);
+		assert_int_equal(reports[i](f, &run, &r), -1);
+		fclose(f);
+	}
+	FILE *ro = fopen("/dev/null", "r");  /* writes fail at once */
+	assert_non_null(ro);
+	assert_int_equal(sd_print_csv_header(ro), -1);
+	assert_int_equal(sd_print_table_header(ro), -1);
+	fclose(ro);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(clean_text_repairs_utf8),
+		cmocka_unit_test(json_of_hostile_plan),
+		cmocka_unit_test(json_of_error_row),
+		cmocka_unit_test(json_trace_event),
+		cmocka_unit_test(csv_quotes_fields),
+		cmocka_unit_test(csv_header_matches_rows),
+		cmocka_unit_test(one_vocabulary),
+		cmocka_unit_test(text_has_no_control_bytes),
+		cmocka_unit_test(table_row_shows_error),
+		cmocka_unit_test(write_errors_are_reported),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
