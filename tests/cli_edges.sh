@@ -119,8 +119,8 @@ signal() {
 	if [ $rc = 3 ] && grep -qF -- "$pat" "$tmp/sig.out"; then pass; else
 		fail "$sig during $mode $*: exit $rc:"; cat "$tmp/sig.out"; fi
 }
-signal INT tables "status      limit reached (interrupt)"
-signal TERM slow "status      limit reached (interrupt)" -s problem.len=100000
+signal INT tables "status      limit reached (interrupted)"
+signal TERM slow "status      limit reached (interrupted)" -s problem.len=100000
 signal TERM slow "expanded" -s problem.len=100000
 # Ctrl-C in a batch ends the batch, with the rows so far and the summary
 signal INT slow "(interrupted: 1 run)" -s problem.len=60 -s problem.case=all
