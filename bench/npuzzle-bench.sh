@@ -98,7 +98,7 @@ for id in "${ids[@]}"; do
 	# CPU time too: the ratio is then fair on a busy machine), else wall.
 	len=$(json length) gen=$(json generated) s=$(json cpu_seconds)
 	[ -n "$s" ] || s=$(json seconds)
-	status=$(sed -n 's/.*"status":"\([a-z]*\)".*/\1/p' <<<"$out")
+	status=$(sed -n 's/.*"status":"\([a-z-]*\)".*/\1/p' <<<"$out")
 	rss=$(json peak_rss) bps=$(json bytes_per_state)
 	[ "$status" = solved ] || len=$status
 	match=yes
