@@ -37,13 +37,14 @@ static const sd_heuristic_info np_heuristics[NP_H_COUNT] = {
 	  "cached in pdb_dir", 1 },
 };
 
-/* Write "file:line" of p into buf. */
+/* Write where p was set into buf ("file:line", see sd_param_where), or
+ * "[problem]" for the section as a whole (p NULL). */
 static void np_where(const sd_param *p, char *buf, size_t len)
 {
 	if (!p)
 		snprintf(buf, len, "[problem]");
 	else
-		snprintf(buf, len, "%s:%d", p->file, p->line);
+		sd_param_where(p, buf, len);
 }
 
 /* Sort the params into K by key (the last of a repeated key counts).
@@ -64,10 +65,11 @@ static int np_read_keys(const sd_param *ps, size_t n, np_keys *K, char *err,
 		       strcmp(ps[i].key, names[j]))
 			j++;
 		if (j == sizeof names / sizeof *names) {
-			snprintf(err, errlen, "%s:%d: unknown key '%s' in "
-			         "[problem] (known: tiles, file, index, random, "
-			         "seed, goal, width, height, pdb_dir, "
-			         "pdb_partition)", ps[i].file, ps[i].line,
+			char at[1100];
+			np_where(&ps[i], at, sizeof at);
+			snprintf(err, errlen, "%s: unknown key '%s' in [problem] "
+			         "(known: tiles, file, index, random, seed, goal, "
+			         "width, height, pdb_dir, pdb_partition)", at,
 			         ps[i].key);
 			return -1;
 		}
@@ -93,9 +95,10 @@ static int np_int_key(const sd_param *p, long lo, long hi, long *out,
 	while (*end == ' ' || *end == '\t')
 		end++;
 	if (end == p->value || *end || v < lo || v > hi) {
-		snprintf(err, errlen, "%s:%d: %s must be a whole number from %ld "
-		         "to %ld, not '%s'", p->file, p->line, p->key, lo, hi,
-		         p->value);
+		char at[1100];
+		np_where(p, at, sizeof at);
+		snprintf(err, errlen, "%s: %s must be a whole number from %ld "
+		         "to %ld, not '%s'", at, p->key, lo, hi, p->value);
 		return -1;
 	}
 	*out = v;
@@ -185,9 +188,10 @@ static int np_read_source(const np_keys *K, np_source *S, char *err,
 	const sd_param *stray = K->index && !K->file ? K->index :
 	                        K->seed && !K->random ? K->seed : NULL;
 	if (stray) {
-		snprintf(err, errlen, "%s:%d: %s is only used with %s",
-		         stray->file, stray->line, stray->key,
-		         stray == K->index ? "file" : "random");
+		char at[1100];
+		np_where(stray, at, sizeof at);
+		snprintf(err, errlen, "%s: %s is only used with %s", at,
+		         stray->key, stray == K->index ? "file" : "random");
 		return -1;
 	}
 	if (K->tiles) {
