@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "engine.h"
 #include "sd_test.h"
 
@@ -447,8 +449,9 @@ static void test_incremental(void **state)
 	walk_check(&F, 300);
 }
 
-/* create() must fail with exactly this message. */
-static void refused(problem *P, const char *want)
+/* create() must fail with exactly this message.  Returns the
+ * collection_size it still set. */
+static unsigned refused(problem *P, const char *want)
 {
 	sd_instance inst;
 	char err[512] = "";
@@ -461,6 +464,127 @@ static void refused(problem *P, const char *want)
 		fail_msg("message '%s' lacks '%s'", err, want);
 	assert_null(strchr(err, '\n'));
 	assert_int_not_equal(err[strlen(err) - 1], '.');
+	return inst.collection_size;
+}
+
+#define HERE SD_SOURCE_DIR "/tests/npuzzle/"
+#define SCRATCH SD_BINARY_DIR "/tests/npuzzle/"
+
+/* Instance index of file is read; returns its collection_size. */
+static unsigned accepted(const char *file, const char *index)
+{
+	problem P = { .n = 0 };
+	sd_instance inst;
+	char err[512] = "";
+	set(&P, "file", file);
+	set(&P, "index", index);
+	if (sd_create_instance(plug.plugin, P.p, P.n, &inst, err, sizeof err))
+		fail_msg("%s #%s: %s", file, index, err);
+	plug.plugin->destroy(inst.self);
+	return inst.collection_size;
+}
+
+/* Instance index of file is refused with want; returns the
+ * collection_size create() still set. */
+static unsigned refused_file(const char *file, const char *index,
+                             const char *want)
+{
+	problem P = { .n = 0 };
+	set(&P, "file", file);
+	set(&P, "index", index);
+	return refused(&P, want);
+}
+
+/* A line must match the board the file sets: the count of numbers most
+ * of its lines have (Korf's leading numbers included), or the config's
+ * size. */
+static void test_file_board(void **state)
+{
+	(void)state;
+	/* a 15-puzzle with 19 for 9 is not a 3x3 board with 7 leading
+	 * numbers */
+	refused_file(HERE "np_typo.txt", "1", "np_typo.txt:2: tile 9 is "
+	             "missing (tile 19 is out of range 0..15)");
+	assert_int_equal(accepted(HERE "np_counts.txt", "2"), 3);
+	refused_file(HERE "np_counts.txt", "3", "np_counts.txt:4: 17 "
+	             "numbers, expected 16 for a 4x4 board");
+	assert_int_equal(accepted(HERE "np_korf_extra.txt", "1"), 2);
+	refused_file(HERE "np_korf_extra.txt", "2", "np_korf_extra.txt:3: 23 "
+	             "numbers, expected 22 for a 4x4 board (6 leading numbers "
+	             "and 16 tiles, as on line 2)");
+	problem P = { .n = 0 };
+	set(&P, "file", HERE "np_bad_first.txt");
+	set(&P, "index", "2");
+	set(&P, "width", "4");
+	set(&P, "height", "4");
+	refused(&P, "np_bad_first.txt:2: 9 numbers, expected 16 for a 4x4 "
+	        "board");
+}
+
+/* Write a file of two 8-puzzle instances, the first on a line of more
+ * than 1 MiB. */
+static void write_huge_line(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("8 7 6 0 4 1 2 5 3", f);
+	for (int i = 0; i < (1 << 20); i++)
+		fputc(' ', f);
+	fputs("\n3 1 2 0 4 5 6 7 8\n", f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Lines of any length are one instance each; past 1 MiB a line is
+ * refused, naming it, and the others are still read. */
+static void test_long_lines(void **state)
+{
+	(void)state;
+	/* line 1 has 18 numbers, the others 9: it is the one refused */
+	assert_int_equal(refused_file(HERE "np_long_line.txt", "1",
+	                 "np_long_line.txt:1: 18 numbers, expected 9 for a "
+	                 "3x3 board"), 3);
+	assert_int_equal(accepted(HERE "np_long_line.txt", "2"), 3);
+	assert_int_equal(accepted(HERE "np_long_line.txt", "3"), 3);
+	refused_file(HERE "np_long_line.txt", "4", "index 4 is out of range: "
+	             SD_SOURCE_DIR "/tests/npuzzle/np_long_line.txt has 3 "
+	             "instances");
+	write_huge_line(SCRATCH "huge_line.txt");
+	assert_int_equal(refused_file(SCRATCH "huge_line.txt", "1",
+	                 "huge_line.txt:1: line longer than 1 MiB"), 2);
+	assert_int_equal(accepted(SCRATCH "huge_line.txt", "2"), 2);
+	remove(SCRATCH "huge_line.txt");
+}
+
+/* What is not a regular file, or is too large, is refused at once
+ * (/dev/zero never ends, a FIFO without a writer blocks). */
+static void test_file_kinds(void **state)
+{
+	(void)state;
+	refused_file("/dev/zero", "1", "test.ini:2: /dev/zero: not a regular "
+	             "file");
+	remove(SCRATCH "fifo.txt");
+	assert_int_equal(mkfifo(SCRATCH "fifo.txt", 0600), 0);
+	refused_file(SCRATCH "fifo.txt", "1", "fifo.txt: not a regular file");
+	remove(SCRATCH "fifo.txt");
+	refused_file(SCRATCH, "1", "is a directory");
+	FILE *f = fopen(SCRATCH "sparse.txt", "w"); /* 64 MiB + 1, no data */
+	assert_non_null(f);
+	assert_int_equal(ftruncate(fileno(f), (64 << 20) + 1), 0);
+	fclose(f);
+	refused_file(SCRATCH "sparse.txt", "1", "sparse.txt: file too large");
+	remove(SCRATCH "sparse.txt");
+}
+
+/* A broken entry of a file still tells the size of the collection, so
+ * that a batch goes on past it. */
+static void test_broken_entry(void **state)
+{
+	(void)state;
+	assert_int_equal(refused_file(HERE "np_bad_first.txt", "1",
+	                 "np_bad_first.txt:1: instance: 'x' is not a tile "
+	                 "number"), 3);
+	assert_int_equal(accepted(HERE "np_bad_first.txt", "2"), 3);
+	assert_int_equal(accepted(HERE "np_bad_first.txt", "3"), 3);
 }
 
 /* Each input error has its message, naming file and line. */
@@ -628,6 +752,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_file_board),
+		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_file_kinds),
+		cmocka_unit_test(test_broken_entry),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_goal_keywords),
