@@ -19,7 +19,14 @@
 #include <unistd.h>
 #include "np_internal.h"
 
-#define NP_PDB_MAGIC "NPPDB01"
+#define NP_PDB_MAGIC "NPPDB02"
+
+/* The header of a cache file; the table's entries bytes follow. */
+typedef struct np_pdb_head {
+	char magic[8];    /* NP_PDB_MAGIC */
+	uint64_t entries; /* the table's size */
+	uint64_t sum;     /* np_checksum() of the table */
+} np_pdb_head;
 #define NP_PDB_MAX_ENTRIES (1ULL << 28)
 
 /* Default partitions, as goal cells, for a board whose blank's goal is
@@ -280,29 +287,73 @@ static void np_cache_name(const np_inst *I, const np_pdb_group *G, char *buf,
 	         I->h, G->k, (unsigned long long)np_group_hash(I, G));
 }
 
-/* Map group G's table from the cache file path (read-only, shared with
- * the page cache, so that loading costs nothing until a page is read).
- * Returns 0, or -1 when the file is missing or does not match (then the
- * table is rebuilt). */
-static int np_cache_load(np_pdb_group *G, const char *path)
+/* The checksum of group G's table dist, seeded with the facts it depends
+ * on and its size: FNV-1a over 8-byte words, each step also folding the
+ * high half down (so that every input bit reaches every bit of the sum),
+ * then FNV-1a over the bytes left.  About 3 GB/s. */
+static uint64_t np_checksum(const np_inst *I, const np_pdb_group *G,
+                            const uint8_t *dist)
 {
-	int fd = open(path, O_RDONLY);
-	struct stat st;
-	char head[16];
-	uint64_t entries;
+	const uint64_t prime = 1099511628211ULL;
+	uint64_t h = (np_group_hash(I, G) ^ G->entries) * prime, w;
+	size_t i = 0;
+	for (; i + 8 <= G->entries; i += 8) {
+		memcpy(&w, dist + i, 8);
+		h = (h ^ w) * prime;
+		h ^= h >> 32;
+	}
+	for (; i < G->entries; i++)
+		h = (h ^ dist[i]) * prime;
+	return h;
+}
 
+/* Why the cache file open as fd, with its header read into *head, is not
+ * group G's table; NULL if it may be. */
+static const char *np_cache_check(int fd, const np_pdb_group *G,
+                                  np_pdb_head *head)
+{
+	struct stat st;
+	if (read(fd, head, sizeof *head) != (ssize_t)sizeof *head)
+		return "shorter than its header";
+	if (memcmp(head->magic, NP_PDB_MAGIC, 8))
+		return "not a cache file of this version";
+	if (head->entries != G->entries)
+		return "wrong entry count";
+	if (fstat(fd, &st))
+		return strerror(errno);
+	return (uint64_t)st.st_size == G->entries + sizeof *head ? NULL :
+	       "wrong size";
+}
+
+/* Map group G's table from the cache file path (read-only, shared with
+ * the page cache) and verify its checksum, which reads the whole table
+ * once.  Returns 0, or -1 when the file is missing or is not to be
+ * trusted (said on stderr, naming the file): the table is then rebuilt
+ * and the file overwritten. */
+static int np_cache_load(const np_inst *I, np_pdb_group *G,
+                         const char *path)
+{
+	np_pdb_head head;
+	size_t len = G->entries + sizeof head;
+	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
-	size_t len = G->entries + sizeof head;
-	int ok = fstat(fd, &st) == 0 && (size_t)st.st_size == len &&
-	         read(fd, head, sizeof head) == (ssize_t)sizeof head &&
-	         !memcmp(head, NP_PDB_MAGIC, 8);
-	memcpy(&entries, head + 8, 8);
-	void *map = ok && entries == G->entries ?
-	            mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+	const char *why = np_cache_check(fd, G, &head);
+	void *map = why ? MAP_FAILED :
+	            mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
-	if (map == MAP_FAILED)
+	if (!why && map == MAP_FAILED)
+		why = strerror(errno);
+	if (!why && np_checksum(I, G, (uint8_t *)map + sizeof head) !=
+	            head.sum)
+		why = "checksum mismatch: the file is corrupt";
+	if (why) {
+		if (map != MAP_FAILED)
+			munmap(map, len);
+		fprintf(stderr, "npuzzle: %s: pattern database cache not used "
+		        "(%s); rebuilding it\n", path, why);
 		return -1;
+	}
 	G->map = map;
 	G->map_len = len;
 	G->dist = (uint8_t *)map + sizeof head;
@@ -325,18 +376,19 @@ static int np_mkdirs(const char *path)
 	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-/* Save group G's table to path atomically (write, then rename).  A
+/* Save group G's table to path atomically (write, then rename), after a
+ * header with its checksum.  A
  * failure only costs a rebuild next time, so it is reported as a note. */
 static void np_cache_save(const np_inst *I, const np_pdb_group *G,
                           const char *path)
 {
 	char tmp[1200];
-	uint64_t entries = G->entries;
+	np_pdb_head head = { NP_PDB_MAGIC, G->entries,
+	                     np_checksum(I, G, G->dist) };
 	int len = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
 	FILE *f = len < 0 || (size_t)len >= sizeof tmp ||
 	          np_mkdirs(I->pdb_dir) ? NULL : fopen(tmp, "wb");
-	int ok = f && fwrite(NP_PDB_MAGIC, 1, 8, f) == 8 &&
-	         fwrite(&entries, sizeof entries, 1, f) == 1 &&
+	int ok = f && fwrite(&head, sizeof head, 1, f) == 1 &&
 	         fwrite(G->dist, 1, G->entries, f) == G->entries;
 	if (f && fclose(f))
 		ok = 0;
@@ -676,7 +728,7 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 		np_pdb_group *G = &I->groups[g];
 		char path[1100];
 		np_cache_name(I, G, path, sizeof path);
-		if (np_cache_load(G, path) == 0)
+		if (np_cache_load(I, G, path) == 0)
 			continue;
 		G->dist = malloc(G->entries);
 		if (!G->dist) {

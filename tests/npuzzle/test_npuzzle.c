@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "engine.h"
@@ -721,6 +722,107 @@ static void test_random(void **state)
 	}
 }
 
+/* Make directory dir (if need be) and empty it of files; returns how
+ * many it held. */
+static int clear_dir(const char *dir)
+{
+	char path[1024];
+	int n = 0;
+	mkdir(dir, 0755);
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		assert_int_equal(remove(path), 0);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The path of the one file in dir into buf; returns how many files the
+ * directory holds. */
+static int only_file(const char *dir, char *buf, size_t len)
+{
+	int n = 0;
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (e->d_name[0] != '.' && n++ == 0)
+			snprintf(buf, len, "%s/%s", dir, e->d_name);
+	closedir(d);
+	return n;
+}
+
+/* Overwrite every 97th byte of the file at path from byte 64 on (table
+ * bytes, whatever the header) with a distance from 0 to 39. */
+static void corrupt(const char *path)
+{
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	long size = ftell(f);
+	for (long i = 64; i < size; i += 97) {
+		assert_int_equal(fseek(f, i, SEEK_SET), 0);
+		fputc((int)(i % 40), f);
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+/* solve() with IDA* and pdb, with what it writes to stderr in buf. */
+static void solve_quietly(problem *P, const expect *E, char *buf,
+                          size_t len)
+{
+	FILE *tmp = tmpfile();
+	assert_non_null(tmp);
+	fflush(stderr);
+	int saved = dup(2);
+	assert_true(saved >= 0);
+	dup2(fileno(tmp), 2);
+	solve(P, SD_IDASTAR, "pdb", E);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	size_t n = fread(buf, 1, len - 1, tmp);
+	buf[n] = 0;
+	fclose(tmp);
+}
+
+/* A corrupted pattern-database cache is noticed by its checksum, said
+ * on stderr and rebuilt: the plan stays optimal, and the next run reads
+ * the rewritten file without a word. */
+static void test_pdb_corrupt(void **state)
+{
+	static const int start[9] = { 8, 0, 6, 5, 4, 7, 2, 3, 1 };
+	static const int goal[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	const char *dir = SCRATCH "pdb-corrupt";
+	expect E = { start, goal, 3, 3, 31, 0, 0 };
+	problem P = { .n = 0 };
+	char path[1024], out[4096];
+	(void)state;
+	clear_dir(dir);
+	set(&P, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&P, "pdb_dir", dir);
+	set(&P, "pdb_partition", "1 2 3 4 5 6 7 8");
+	solve_quietly(&P, &E, out, sizeof out);
+	assert_non_null(strstr(out, "building pattern database 1/1"));
+	assert_int_equal(only_file(dir, path, sizeof path), 1);
+	corrupt(path);
+	solve_quietly(&P, &E, out, sizeof out);
+	char want[1200];
+	snprintf(want, sizeof want, "npuzzle: %s: pattern database cache not "
+	         "used (checksum mismatch: the file is corrupt); rebuilding it",
+	         path);
+	if (!strstr(out, want))
+		fail_msg("stderr '%s' lacks '%s'", out, want);
+	solve_quietly(&P, &E, out, sizeof out);
+	assert_string_equal(out, "");
+	assert_int_equal(clear_dir(dir), 1);
+}
+
 /* The board prints as rows, the blank as '.'; actions are letters. */
 static void test_print(void **state)
 {
@@ -756,6 +858,7 @@ int main(void)
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_file_kinds),
 		cmocka_unit_test(test_broken_entry),
+		cmocka_unit_test(test_pdb_corrupt),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_goal_keywords),
