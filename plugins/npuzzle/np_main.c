@@ -554,6 +554,17 @@ static int np_select_heuristic(void *self, int index, char *err,
 	return 0;
 }
 
+/* Keep what the engine offers: its stop_requested() is polled while
+ * pattern databases are built.  A host without it is as none. */
+static void np_set_host(void *self, const sd_host *host)
+{
+	np_inst *I = self;
+	size_t need = offsetof(sd_host, stop_requested) +
+	              sizeof host->stop_requested;
+	I->host = host && host->size >= need && host->stop_requested ? host :
+	          NULL;
+}
+
 /* Write the start state. */
 static void np_initial(void *self, void *state)
 {
@@ -623,6 +634,7 @@ static const sd_plugin np_plugin = {
 	.print_state = np_print_state,
 	.plan_separator = NULL,
 	.batch_key = "index",
+	.set_host = np_set_host,
 };
 
 /* The plugin's entry point. */

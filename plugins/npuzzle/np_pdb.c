@@ -400,6 +400,17 @@ static void np_cache_save(const np_inst *I, const np_pdb_group *G,
 	        "to %s: %s\n", path, strerror(errno));
 }
 
+/* What a table build ends with. */
+enum { NP_BUILT = 0, NP_NO_MEMORY = -1, NP_STOPPED = 1 };
+
+/* Nonzero iff the engine asks the run to end (time limit, Ctrl-C).  It is
+ * asked on every 4096th call only (*tick counts them): cheap enough for
+ * the builds' inner loops. */
+static int np_stop(const np_inst *I, unsigned *tick)
+{
+	return I->host && !(++*tick & 4095) && I->host->stop_requested();
+}
+
 /* A growable array of packed (index, blank) search states. */
 typedef struct np_queue {
 	uint32_t *v;
@@ -492,13 +503,15 @@ static void np_build_advance(np_build *B)
 }
 
 /* Build group G's table by a 0-1 breadth-first search back from the goal.
- * Returns 0, or -1 when out of memory. */
+ * Returns NP_BUILT, NP_NO_MEMORY, or NP_STOPPED when the engine asked to
+ * stop. */
 static int np_build_group(const np_inst *I, np_pdb_group *G, int g)
 {
 	size_t states = G->entries * (size_t)I->n, words = states / 64 + 1;
 	np_build B = { .I = I, .G = G };
 	uint32_t goal_idx = 0;
-	int d = 0, rc = -1;
+	int d = 0, rc = NP_NO_MEMORY;
+	unsigned tick = 0;
 	double t0 = np_now();
 
 	B.seen = calloc(words, 8);
@@ -513,9 +526,14 @@ static int np_build_group(const np_inst *I, np_pdb_group *G, int g)
 	if (np_push(&B.cur, s0))
 		goto out;
 	for (; B.cur.n; d++) {
-		for (size_t i = 0; i < B.cur.n; i++)
+		for (size_t i = 0; i < B.cur.n; i++) {
+			if (np_stop(I, &tick)) {
+				rc = NP_STOPPED;
+				goto out;
+			}
 			if (np_build_state(&B, B.cur.v[i], d))
 				goto out;
+		}
 		size_t done = B.cur.n;
 		np_build_advance(&B);
 		if (G->entries >= (1u << 20) && B.cur.n)
@@ -524,7 +542,7 @@ static int np_build_group(const np_inst *I, np_pdb_group *G, int g)
 	}
 	fprintf(stderr, "npuzzle: pattern database %d/%d done: max %d moves, "
 	        "%.1f s\n", g + 1, I->ngroups, d - 1, np_now() - t0);
-	rc = 0;
+	rc = NP_BUILT;
 out:
 	free(B.seen);
 	free(B.queued);
@@ -637,13 +655,14 @@ static void np_cbuild_one(np_cbuild *B, uint32_t idx, uint32_t m, int d)
 }
 
 /* Build a compact table (boards of at most 31 cells) level by level,
- * scanning the placements to do at each depth.  Returns 0, or -1 when
- * out of memory. */
+ * scanning the placements to do at each depth.  Returns NP_BUILT,
+ * NP_NO_MEMORY, or NP_STOPPED when the engine asked to stop. */
 static int np_build_compact(const np_inst *I, np_pdb_group *G, int g)
 {
 	np_cbuild B = { .I = I, .G = G };
 	uint8_t cells[NP_MAX_GROUP];
-	int rc = -1, d = 0;
+	int rc = NP_NO_MEMORY, d = 0;
+	unsigned tick = 0;
 	double t0 = np_now();
 
 	B.wide = I->n > 16;
@@ -668,6 +687,10 @@ static int np_build_compact(const np_inst *I, np_pdb_group *G, int g)
 	for (B.queued = 1; B.queued; d++) {
 		B.queued = 0;
 		for (size_t idx = 0; idx < G->entries; idx++) {
+			if (np_stop(I, &tick)) {
+				rc = NP_STOPPED;
+				goto out;
+			}
 			uint32_t m = np_mget(&B, B.cur, idx);
 			if (!m)
 				continue;
@@ -686,7 +709,7 @@ static int np_build_compact(const np_inst *I, np_pdb_group *G, int g)
 	}
 	fprintf(stderr, "npuzzle: pattern database %d/%d done: max %d moves, "
 	        "%.1f s\n", g + 1, I->ngroups, B.maxd, np_now() - t0);
-	rc = 0;
+	rc = NP_BUILT;
 out:
 	free(B.seen);
 	free(B.cur);
@@ -709,7 +732,10 @@ static void np_build_message(const np_inst *I, int g, const char *path)
 }
 
 /* Choose the partition, then load each group's table from the cache or
- * build and cache it.  Returns 0, or -1 with a message in err. */
+ * build and cache it.  Returns 0, or -1 with a message in err; when the
+ * engine asked to stop during a build, the message is "pattern database
+ * build interrupted", the tables made so far are freed and the one being
+ * built is not cached. */
 int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 {
 	if (I->ngroups)
@@ -737,12 +763,15 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 			goto fail;
 		}
 		np_build_message(I, g, path);
-		if (G->compact ? np_build_compact(I, G, g) :
-		    np_build_group(I, G, g)) {
+		int rc = G->compact ? np_build_compact(I, G, g) :
+		         np_build_group(I, G, g);
+		if (rc == NP_STOPPED)
+			snprintf(err, errlen, "pattern database build interrupted");
+		else if (rc)
 			snprintf(err, errlen, "%s: out of memory while building a "
 			         "pattern database", I->where);
+		if (rc)
 			goto fail;
-		}
 		np_cache_save(I, G, path);
 	}
 	return 0;

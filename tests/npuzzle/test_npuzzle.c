@@ -823,6 +823,65 @@ static void test_pdb_corrupt(void **state)
 	assert_int_equal(clear_dir(dir), 1);
 }
 
+/* A fake engine: stop_requested() says stop after stop_after calls. */
+static long stop_calls, stop_after;
+
+static int fake_stop(void)
+{
+	return ++stop_calls > stop_after;
+}
+
+static const sd_host fake_host = { sizeof(sd_host), fake_stop };
+
+/* Build the tables of partition in dir with the fake host stopping
+ * after `after` polls; returns select_heuristic()'s result, err in err. */
+static int build_with_host(const char *dir, const char *partition,
+                           long after, char *err, size_t errlen)
+{
+	const sd_plugin *pl = plug.plugin;
+	problem P = { .n = 0 };
+	sd_instance inst;
+	set(&P, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&P, "pdb_dir", dir);
+	set(&P, "pdb_partition", partition);
+	assert_int_equal(sd_create_instance(pl, P.p, P.n, &inst, err, errlen),
+	                 0);
+	assert_non_null(pl->set_host);
+	pl->set_host(inst.self, &fake_host);
+	stop_calls = 0;
+	stop_after = after;
+	int rc = pl->select_heuristic(inst.self, sd_heuristic_index(pl, "pdb"),
+	                              err, errlen);
+	pl->destroy(inst.self);
+	return rc;
+}
+
+/* A build polls the engine's stop_requested(); when it says stop, the
+ * build fails cleanly, caching nothing.  A host that never stops changes
+ * nothing. */
+static void test_pdb_interrupted(void **state)
+{
+	static const char *parts[] = { "1 2 3 4 5 6 7 8", /* compact */
+	                               "1 2 3 4 / 5 6 7 8" }; /* sparse */
+	const char *dir = SCRATCH "pdb-stop";
+	char err[512], path[1024];
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		clear_dir(dir);
+		err[0] = 0;
+		assert_int_equal(build_with_host(dir, parts[i], 2, err,
+		                                 sizeof err), -1);
+		assert_string_equal(err, "pattern database build interrupted");
+		assert_int_equal(stop_calls, 3);
+		assert_int_equal(only_file(dir, path, sizeof path), 0);
+		assert_int_equal(build_with_host(dir, parts[i], 1L << 40, err,
+		                                 sizeof err), 0);
+		assert_true(stop_calls > 3);
+		assert_int_equal(only_file(dir, path, sizeof path), i + 1);
+	}
+	clear_dir(dir);
+}
+
 /* The board prints as rows, the blank as '.'; actions are letters. */
 static void test_print(void **state)
 {
@@ -859,6 +918,7 @@ int main(void)
 		cmocka_unit_test(test_file_kinds),
 		cmocka_unit_test(test_broken_entry),
 		cmocka_unit_test(test_pdb_corrupt),
+		cmocka_unit_test(test_pdb_interrupted),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_goal_keywords),
