@@ -170,19 +170,20 @@ static int np_common_count(const np_scan *sc, long *at)
 }
 
 /* Take in line lineno of an instance file (len bytes as getline read
- * them): count it if it is an instance (neither blank nor a '#' comment),
- * count it under its count of numbers, and keep it if it is the one asked for.
- * A line too long or with a NUL byte is an instance that cannot be read.
- * Returns 0, or -1 when out of memory. */
+ * them): if it is an instance (neither blank nor a '#' comment), count it,
+ * also under its count of numbers, and keep it if it is the one asked
+ * for.  A line too long or with a NUL byte is an instance that cannot be
+ * read.  Returns 0, or -1 when out of memory. */
 static int np_scan_line(np_scan *sc, const char *line, size_t len,
                         long lineno)
 {
 	const char *s = line + strspn(line, " \t\r\n");
-	const char *why = len > NP_MAX_LINE ? "line longer than 1 MiB "
-	                  "(1048576 bytes)" : strlen(line) != len ?
-	                  "a NUL byte in the line" : NULL;
-	if (!why && (!*s || *s == '#'))
+	int nul = strlen(line) != len;
+	if (*s == '#' || (!*s && !nul))
 		return 0;
+	const char *why = nul ? "a NUL byte in the line" :
+	                  len > NP_MAX_LINE ? "line longer than 1 MiB "
+	                  "(1048576 bytes)" : NULL;
 	sc->seen++;
 	if (!why)
 		np_scan_count(sc, s, lineno);

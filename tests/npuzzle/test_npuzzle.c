@@ -772,7 +772,7 @@ static void corrupt(const char *path)
 }
 
 /* solve() with IDA* and pdb, with what it writes to stderr in buf. */
-static void solve_quietly(problem *P, const expect *E, char *buf,
+static void solve_capturing(problem *P, const expect *E, char *buf,
                           size_t len)
 {
 	FILE *tmp = tmpfile();
@@ -807,18 +807,18 @@ static void test_pdb_corrupt(void **state)
 	set(&P, "tiles", "8 0 6 5 4 7 2 3 1");
 	set(&P, "pdb_dir", dir);
 	set(&P, "pdb_partition", "1 2 3 4 5 6 7 8");
-	solve_quietly(&P, &E, out, sizeof out);
+	solve_capturing(&P, &E, out, sizeof out);
 	assert_non_null(strstr(out, "building pattern database 1/1"));
 	assert_int_equal(only_file(dir, path, sizeof path), 1);
 	corrupt(path);
-	solve_quietly(&P, &E, out, sizeof out);
+	solve_capturing(&P, &E, out, sizeof out);
 	char want[1200];
 	snprintf(want, sizeof want, "npuzzle: %s: pattern database cache not "
 	         "used (checksum mismatch: the file is corrupt); rebuilding it",
 	         path);
 	if (!strstr(out, want))
 		fail_msg("stderr '%s' lacks '%s'", out, want);
-	solve_quietly(&P, &E, out, sizeof out);
+	solve_capturing(&P, &E, out, sizeof out);
 	assert_string_equal(out, "");
 	assert_int_equal(clear_dir(dir), 1);
 }
