@@ -6,7 +6,10 @@
  * length: the hardest 8-puzzle positions (31 moves, both goal
  * conventions), short Korf 15-puzzle instances (with their published
  * IDA* node counts), a 2x3 board and a scrambled 24-puzzle.  Input errors
- * must be refused with their message before any search.
+ * must be refused with their message before any search: instance files
+ * with a bad line (np_*.txt here), too long lines, files that are not
+ * regular.  Pattern-database caches are checksummed, and their builds
+ * stop when a (fake) engine asks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
