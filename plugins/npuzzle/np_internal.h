@@ -95,6 +95,7 @@ typedef struct np_inst {
 	char where[1100];                /* "file:line" of the problem */
 	char part_where[1100];           /* "file:line" of pdb_partition */
 
+	const sd_host *host; /* the engine's, with stop_requested(); or NULL */
 	int heur; /* selected heuristic, or SD_NO_HEURISTIC */
 	int fast; /* nibble board with Manhattan or no heuristic */
 } np_inst;

@@ -9,6 +9,8 @@
 #include "np_internal.h"
 
 #define NP_MAX_NUMBERS 64
+#define NP_MAX_FILE (64ULL << 20) /* bytes of an instance file, at most */
+#define NP_MAX_LINE ((size_t)1 << 20) /* bytes of one of its lines */
 
 /* What the [problem] keys said, before the board is built. */
 typedef struct np_keys {
@@ -22,6 +24,9 @@ typedef struct np_source {
 	int v[NP_MAX_NUMBERS];
 	int count;
 	unsigned collection; /* instances in the file, or 0 */
+	int expect;          /* file: the count of numbers most of its lines
+	                        have (leading numbers, then the tiles), or 0 */
+	long expect_at;      /* the first line with that count */
 	char where[1100]; /* "file:line" for messages about the tiles */
 } np_source;
 
@@ -37,13 +42,14 @@ static const sd_heuristic_info np_heuristics[NP_H_COUNT] = {
 	  "cached in pdb_dir", 1 },
 };
 
-/* Write "file:line" of p into buf. */
+/* Write where p was set into buf ("file:line", see sd_param_where), or
+ * "[problem]" for the section as a whole (p NULL). */
 static void np_where(const sd_param *p, char *buf, size_t len)
 {
 	if (!p)
 		snprintf(buf, len, "[problem]");
 	else
-		snprintf(buf, len, "%s:%d", p->file, p->line);
+		sd_param_where(p, buf, len);
 }
 
 /* Sort the params into K by key (the last of a repeated key counts).
@@ -64,10 +70,11 @@ static int np_read_keys(const sd_param *ps, size_t n, np_keys *K, char *err,
 		       strcmp(ps[i].key, names[j]))
 			j++;
 		if (j == sizeof names / sizeof *names) {
-			snprintf(err, errlen, "%s:%d: unknown key '%s' in "
-			         "[problem] (known: tiles, file, index, random, "
-			         "seed, goal, width, height, pdb_dir, "
-			         "pdb_partition)", ps[i].file, ps[i].line,
+			char at[1100];
+			np_where(&ps[i], at, sizeof at);
+			snprintf(err, errlen, "%s: unknown key '%s' in [problem] "
+			         "(known: tiles, file, index, random, seed, goal, "
+			         "width, height, pdb_dir, pdb_partition)", at,
 			         ps[i].key);
 			return -1;
 		}
@@ -93,9 +100,10 @@ static int np_int_key(const sd_param *p, long lo, long hi, long *out,
 	while (*end == ' ' || *end == '\t')
 		end++;
 	if (end == p->value || *end || v < lo || v > hi) {
-		snprintf(err, errlen, "%s:%d: %s must be a whole number from %ld "
-		         "to %ld, not '%s'", p->file, p->line, p->key, lo, hi,
-		         p->value);
+		char at[1100];
+		np_where(p, at, sizeof at);
+		snprintf(err, errlen, "%s: %s must be a whole number from %ld "
+		         "to %ld, not '%s'", at, p->key, lo, hi, p->value);
 		return -1;
 	}
 	*out = v;
@@ -120,53 +128,148 @@ static int np_numbers(const char *text, np_source *S, const char *what,
 	return -1;
 }
 
-/* Nonzero iff the last m numbers of S are a permutation of 0..m-1. */
-static int np_tail_is_perm(const np_source *S, int m)
+/* What a pass over an instance file found. */
+typedef struct np_scan {
+	long index;       /* the instance asked for, from 1 */
+	long seen;        /* instance lines so far */
+	long at;          /* line number of instance `index`, or 0 */
+	char *text;       /* its text (malloc'd), or NULL */
+	const char *why;  /* why its line cannot be read, or NULL */
+	/* Instance lines that read as c numbers (c >= NP_MIN_SIDE^2), and
+	 * the first of them: the count most lines have sets the board. */
+	long lines[NP_MAX_NUMBERS + 1];
+	long first[NP_MAX_NUMBERS + 1];
+} np_scan;
+
+/* Count the instance line lineno (text s) under its count of numbers,
+ * if it reads as at least NP_MIN_SIDE^2 numbers. */
+static void np_scan_count(np_scan *sc, const char *s, long lineno)
 {
-	char msg[64];
-	return np_check_perm(S->v + S->count - m, m, msg, sizeof msg) == 0;
+	int v[NP_MAX_NUMBERS], count;
+	char bad[8];
+	if (np_parse_tiles(s, v, NP_MAX_NUMBERS, &count, bad, sizeof bad) ||
+	    count < NP_MIN_SIDE * NP_MIN_SIDE)
+		return;
+	if (!sc->lines[count]++)
+		sc->first[count] = lineno;
 }
 
-/* Read line `index` (1-based, counting lines that are neither blank nor
- * '#' comments) of the instance file named by K->file into S, and count
- * the instances of the file. */
+/* The count of numbers most instance lines of the scanned file have (of
+ * equally common ones, the one seen first), or 0 if no line reads as a
+ * board; *at is set to the first line with it. */
+static int np_common_count(const np_scan *sc, long *at)
+{
+	int best = 0;
+	for (int c = 1; c <= NP_MAX_NUMBERS; c++)
+		if (sc->lines[c] && (!best || sc->lines[c] > sc->lines[best] ||
+		    (sc->lines[c] == sc->lines[best] &&
+		     sc->first[c] < sc->first[best])))
+			best = c;
+	*at = best ? sc->first[best] : 0;
+	return best;
+}
+
+/* Take in line lineno of an instance file (len bytes as getline read
+ * them): if it is an instance (neither blank nor a '#' comment), count it,
+ * also under its count of numbers, and keep it if it is the one asked
+ * for.  A line too long or with a NUL byte is an instance that cannot be
+ * read.  Returns 0, or -1 when out of memory. */
+static int np_scan_line(np_scan *sc, const char *line, size_t len,
+                        long lineno)
+{
+	const char *s = line + strspn(line, " \t\r\n");
+	int nul = strlen(line) != len;
+	if (*s == '#' || (!*s && !nul))
+		return 0;
+	const char *why = nul ? "a NUL byte in the line" :
+	                  len > NP_MAX_LINE ? "line longer than 1 MiB "
+	                  "(1048576 bytes)" : NULL;
+	sc->seen++;
+	if (!why)
+		np_scan_count(sc, s, lineno);
+	if (sc->seen != sc->index)
+		return 0;
+	sc->at = lineno;
+	sc->why = why;
+	return why || (sc->text = strdup(s)) ? 0 : -1;
+}
+
+/* Read the open instance file f line by line into sc, lines of any
+ * length, but at most NP_MAX_FILE bytes in all (the file may have grown
+ * since it was opened).  Returns 0, or -1 with a message that starts with
+ * what (where the file was named, and its path). */
+static int np_scan_file(FILE *f, const char *what, np_scan *sc, char *err,
+                        size_t errlen)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	long lineno = 0;
+	uint64_t total = 0;
+	const char *why = NULL;
+
+	while (!why && (len = getline(&line, &cap, f)) >= 0) {
+		total += (uint64_t)len;
+		if (total > NP_MAX_FILE)
+			why = "file too large (more than 64 MiB)";
+		else if (np_scan_line(sc, line, (size_t)len, ++lineno))
+			why = "out of memory";
+	}
+	if (!why && ferror(f))
+		why = "read error";
+	free(line);
+	if (why)
+		snprintf(err, errlen, "%s: %s", what, why);
+	return why ? -1 : 0;
+}
+
+/* Fill S from the scan of the instance file at path: the numbers of the
+ * instance asked for, where they are, the count of numbers that sets the
+ * board, and the size of the collection (set even when the instance is
+ * broken: see np_create).  Returns 0, or -1 with a message. */
+static int np_take_instance(const np_keys *K, const np_scan *sc,
+                            const char *path, np_source *S, char *err,
+                            size_t errlen)
+{
+	S->collection = (unsigned)sc->seen;
+	if (!sc->at) {
+		char where[1100];
+		np_where(K->index, where, sizeof where);
+		snprintf(err, errlen, "%s: index %ld is out of range: %s has %ld "
+		         "instances", where, sc->index, path, sc->seen);
+		return -1;
+	}
+	snprintf(S->where, sizeof S->where, "%s:%ld", path, sc->at);
+	if (sc->why) {
+		snprintf(err, errlen, "%s: %s", S->where, sc->why);
+		return -1;
+	}
+	S->expect = np_common_count(sc, &S->expect_at);
+	return np_numbers(sc->text, S, "instance", err, errlen);
+}
+
+/* Read instance `index` (1-based, counting lines that are neither blank
+ * nor '#' comments) of the instance file named by K->file into S, and
+ * count the instances of the file.  The file must be a regular file of
+ * at most NP_MAX_FILE bytes.  Returns 0, or -1 with a message. */
 static int np_read_file(const np_keys *K, long index, np_source *S,
                         char *err, size_t errlen)
 {
-	char path[1024], line[4096];
-	const sd_param *p = K->file;
-	if (!sd_param_path(p, path, sizeof path)) {
-		snprintf(err, errlen, "%s:%d: file: path too long", p->file,
-		         p->line);
+	char path[1024], what[2200];
+	np_scan sc = { .index = index };
+	FILE *f = sd_param_fopen(K->file, NP_MAX_FILE, err, errlen);
+	if (!f)
 		return -1;
-	}
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s:%d: cannot open instance file %s",
-		         p->file, p->line, path);
-		return -1;
-	}
-	long seen = 0, lineno = 0, at = 0;
-	char found[4096];
-	while (fgets(line, sizeof line, f)) {
-		lineno++;
-		const char *s = line + strspn(line, " \t\r\n");
-		if (!*s || *s == '#' || ++seen != index)
-			continue;
-		at = lineno;
-		snprintf(found, sizeof found, "%s", s);
-	}
+	if (!sd_param_path(K->file, path, sizeof path))
+		snprintf(path, sizeof path, "%s", K->file->value);
+	np_where(K->file, what, sizeof what);
+	snprintf(what + strlen(what), sizeof what - strlen(what), ": %s", path);
+	int rc = np_scan_file(f, what, &sc, err, errlen);
 	fclose(f);
-	S->collection = (unsigned)seen;
-	if (at) {
-		snprintf(S->where, sizeof S->where, "%s:%ld", path, at);
-		return np_numbers(found, S, "instance", err, errlen);
-	}
-	char where[1100];
-	np_where(K->index, where, sizeof where);
-	snprintf(err, errlen, "%s: index %ld is out of range: %s has %ld "
-	         "instances", where, index, path, seen);
-	return -1;
+	if (!rc)
+		rc = np_take_instance(K, &sc, path, S, err, errlen);
+	free(sc.text);
+	return rc;
 }
 
 /* Fill S with the start position's numbers from tiles, file or random. */
@@ -185,9 +288,10 @@ static int np_read_source(const np_keys *K, np_source *S, char *err,
 	const sd_param *stray = K->index && !K->file ? K->index :
 	                        K->seed && !K->random ? K->seed : NULL;
 	if (stray) {
-		snprintf(err, errlen, "%s:%d: %s is only used with %s",
-		         stray->file, stray->line, stray->key,
-		         stray == K->index ? "file" : "random");
+		char at[1100];
+		np_where(stray, at, sizeof at);
+		snprintf(err, errlen, "%s: %s is only used with %s", at,
+		         stray->key, stray == K->index ? "file" : "random");
 		return -1;
 	}
 	if (K->tiles) {
@@ -208,23 +312,47 @@ static int np_read_source(const np_keys *K, np_source *S, char *err,
 	return 0;
 }
 
+/* For an instance read from a file: check that its line has as many
+ * numbers as the file's lines have (S->expect: leading numbers, then the
+ * w x h tiles), or w x h if fewer.  Returns 0, or -1 with a
+ * message. */
+static int np_check_count(const np_source *S, long w, long h, char *err,
+                          size_t errlen)
+{
+	long cells = w * h, want = S->expect > cells ? S->expect : cells;
+	if (S->count == want)
+		return 0;
+	if (want == cells)
+		snprintf(err, errlen, "%s: %d numbers, expected %ld for a "
+		         "%ldx%ld board", S->where, S->count, want, w, h);
+	else
+		snprintf(err, errlen, "%s: %d numbers, expected %ld for a "
+		         "%ldx%ld board (%ld leading numbers and %ld tiles, as on "
+		         "line %ld)", S->where, S->count, want, w, h,
+		         want - cells, cells, S->expect_at);
+	return -1;
+}
+
 /* Choose the board size: width and height as given (one of them may be
- * derived from the count), else the square of the count; for a file line,
- * the largest square whose last numbers are a full tile set (Korf's
- * format has leading numbers).  Returns 0, or -1 with a message. */
+ * derived from the count), else the square of the count.  An instance
+ * file's board is set by the config's size, or else by the count of
+ * numbers most of its lines have (the largest square it holds: Korf's
+ * format has leading numbers, fewer than the tiles); every line must have
+ * that count, so that a typo is an error, not a smaller board.  Returns 0, or -1 with a message. */
 static int np_board_size(np_inst *I, const np_keys *K, const np_source *S,
                          char *err, size_t errlen)
 {
 	long w = 0, h = 0;
 	int file = S->count >= 0 && K->file;
-	int m = S->count < 0 ? -S->count : S->count;
+	int m = S->count < 0 ? -S->count : file && S->expect ? S->expect :
+	        S->count;
 
 	if (np_int_key(K->width, NP_MIN_SIDE, NP_MAX_SIDE, &w, err, errlen) ||
 	    np_int_key(K->height, NP_MIN_SIDE, NP_MAX_SIDE, &h, err, errlen))
 		return -1;
 	if (!w && !h && file)
 		for (int s = NP_MAX_SIDE; s >= NP_MIN_SIDE && !w; s--)
-			if (s * s <= m && np_tail_is_perm(S, s * s))
+			if (s * s <= m)
 				w = h = s;
 	if (!w && !h) {
 		int s = (int)lround(sqrt((double)m));
@@ -249,7 +377,9 @@ static int np_board_size(np_inst *I, const np_keys *K, const np_source *S,
 		}
 		*(w ? &h : &w) = other;
 	}
-	if (file ? w * h > m : w * h != m) {
+	if (file && np_check_count(S, w, h, err, errlen))
+		return -1;
+	if (!file && w * h != m) {
 		snprintf(err, errlen, "%s: expected %ld tiles for a %ldx%ld "
 		         "board, got %d", S->where, w * h, w, h, m);
 		return -1;
@@ -387,6 +517,9 @@ static int np_create(const sd_param *params, size_t n, sd_instance *inst,
 	inst->collection_size = S.collection;
 	return 0;
 fail:
+	/* A broken entry of an instance file still tells the size of the
+	 * file, so that a batch (index = 1-50) can go on past it. */
+	inst->collection_size = S.collection;
 	free(I);
 	return -1;
 }
@@ -420,6 +553,17 @@ static int np_select_heuristic(void *self, int index, char *err,
 		I->fast = 2;
 	np_init_dmd(I, I->heur == NP_H_MANHATTAN);
 	return 0;
+}
+
+/* Keep what the engine offers: its stop_requested() is polled while
+ * pattern databases are built.  A host without it is as none. */
+static void np_set_host(void *self, const sd_host *host)
+{
+	np_inst *I = self;
+	size_t need = offsetof(sd_host, stop_requested) +
+	              sizeof host->stop_requested;
+	I->host = host && host->size >= need && host->stop_requested ? host :
+	          NULL;
 }
 
 /* Write the start state. */
@@ -491,6 +635,7 @@ static const sd_plugin np_plugin = {
 	.print_state = np_print_state,
 	.plan_separator = NULL,
 	.batch_key = "index",
+	.set_host = np_set_host,
 };
 
 /* The plugin's entry point. */

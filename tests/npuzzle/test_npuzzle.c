@@ -6,7 +6,10 @@
  * length: the hardest 8-puzzle positions (31 moves, both goal
  * conventions), short Korf 15-puzzle instances (with their published
  * IDA* node counts), a 2x3 board and a scrambled 24-puzzle.  Input errors
- * must be refused with their message before any search.
+ * must be refused with their message before any search: instance files
+ * with a bad line (np_*.txt here), too long lines, files that are not
+ * regular.  Pattern-database caches are checksummed, and their builds
+ * stop when a (fake) engine asks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "engine.h"
 #include "sd_test.h"
 
@@ -447,8 +453,9 @@ static void test_incremental(void **state)
 	walk_check(&F, 300);
 }
 
-/* create() must fail with exactly this message. */
-static void refused(problem *P, const char *want)
+/* create() must fail with exactly this message.  Returns the
+ * collection_size it still set. */
+static unsigned refused(problem *P, const char *want)
 {
 	sd_instance inst;
 	char err[512] = "";
@@ -461,6 +468,127 @@ static void refused(problem *P, const char *want)
 		fail_msg("message '%s' lacks '%s'", err, want);
 	assert_null(strchr(err, '\n'));
 	assert_int_not_equal(err[strlen(err) - 1], '.');
+	return inst.collection_size;
+}
+
+#define HERE SD_SOURCE_DIR "/tests/npuzzle/"
+#define SCRATCH SD_BINARY_DIR "/tests/npuzzle/"
+
+/* Instance index of file is read; returns its collection_size. */
+static unsigned accepted(const char *file, const char *index)
+{
+	problem P = { .n = 0 };
+	sd_instance inst;
+	char err[512] = "";
+	set(&P, "file", file);
+	set(&P, "index", index);
+	if (sd_create_instance(plug.plugin, P.p, P.n, &inst, err, sizeof err))
+		fail_msg("%s #%s: %s", file, index, err);
+	plug.plugin->destroy(inst.self);
+	return inst.collection_size;
+}
+
+/* Instance index of file is refused with want; returns the
+ * collection_size create() still set. */
+static unsigned refused_file(const char *file, const char *index,
+                             const char *want)
+{
+	problem P = { .n = 0 };
+	set(&P, "file", file);
+	set(&P, "index", index);
+	return refused(&P, want);
+}
+
+/* A line must match the board the file sets: the count of numbers most
+ * of its lines have (Korf's leading numbers included), or the config's
+ * size. */
+static void test_file_board(void **state)
+{
+	(void)state;
+	/* a 15-puzzle with 19 for 9 is not a 3x3 board with 7 leading
+	 * numbers */
+	refused_file(HERE "np_typo.txt", "1", "np_typo.txt:2: tile 9 is "
+	             "missing (tile 19 is out of range 0..15)");
+	assert_int_equal(accepted(HERE "np_counts.txt", "2"), 3);
+	refused_file(HERE "np_counts.txt", "3", "np_counts.txt:4: 17 "
+	             "numbers, expected 16 for a 4x4 board");
+	assert_int_equal(accepted(HERE "np_korf_extra.txt", "1"), 2);
+	refused_file(HERE "np_korf_extra.txt", "2", "np_korf_extra.txt:3: 23 "
+	             "numbers, expected 22 for a 4x4 board (6 leading numbers "
+	             "and 16 tiles, as on line 2)");
+	problem P = { .n = 0 };
+	set(&P, "file", HERE "np_bad_first.txt");
+	set(&P, "index", "2");
+	set(&P, "width", "4");
+	set(&P, "height", "4");
+	refused(&P, "np_bad_first.txt:2: 9 numbers, expected 16 for a 4x4 "
+	        "board");
+}
+
+/* Write a file of two 8-puzzle instances, the first on a line of more
+ * than 1 MiB. */
+static void write_huge_line(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("8 7 6 0 4 1 2 5 3", f);
+	for (int i = 0; i < (1 << 20); i++)
+		fputc(' ', f);
+	fputs("\n3 1 2 0 4 5 6 7 8\n", f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Lines of any length are one instance each; past 1 MiB a line is
+ * refused, naming it, and the others are still read. */
+static void test_long_lines(void **state)
+{
+	(void)state;
+	/* line 1 has 18 numbers, the others 9: it is the one refused */
+	assert_int_equal(refused_file(HERE "np_long_line.txt", "1",
+	                 "np_long_line.txt:1: 18 numbers, expected 9 for a "
+	                 "3x3 board"), 3);
+	assert_int_equal(accepted(HERE "np_long_line.txt", "2"), 3);
+	assert_int_equal(accepted(HERE "np_long_line.txt", "3"), 3);
+	refused_file(HERE "np_long_line.txt", "4", "index 4 is out of range: "
+	             SD_SOURCE_DIR "/tests/npuzzle/np_long_line.txt has 3 "
+	             "instances");
+	write_huge_line(SCRATCH "huge_line.txt");
+	assert_int_equal(refused_file(SCRATCH "huge_line.txt", "1",
+	                 "huge_line.txt:1: line longer than 1 MiB"), 2);
+	assert_int_equal(accepted(SCRATCH "huge_line.txt", "2"), 2);
+	remove(SCRATCH "huge_line.txt");
+}
+
+/* What is not a regular file, or is too large, is refused at once
+ * (/dev/zero never ends, a FIFO without a writer blocks). */
+static void test_file_kinds(void **state)
+{
+	(void)state;
+	refused_file("/dev/zero", "1", "test.ini:2: /dev/zero: not a regular "
+	             "file");
+	remove(SCRATCH "fifo.txt");
+	assert_int_equal(mkfifo(SCRATCH "fifo.txt", 0600), 0);
+	refused_file(SCRATCH "fifo.txt", "1", "fifo.txt: not a regular file");
+	remove(SCRATCH "fifo.txt");
+	refused_file(SCRATCH, "1", "is a directory");
+	FILE *f = fopen(SCRATCH "sparse.txt", "w"); /* 64 MiB + 1, no data */
+	assert_non_null(f);
+	assert_int_equal(ftruncate(fileno(f), (64 << 20) + 1), 0);
+	fclose(f);
+	refused_file(SCRATCH "sparse.txt", "1", "sparse.txt: file too large");
+	remove(SCRATCH "sparse.txt");
+}
+
+/* A broken entry of a file still tells the size of the collection, so
+ * that a batch goes on past it. */
+static void test_broken_entry(void **state)
+{
+	(void)state;
+	assert_int_equal(refused_file(HERE "np_bad_first.txt", "1",
+	                 "np_bad_first.txt:1: instance: 'x' is not a tile "
+	                 "number"), 3);
+	assert_int_equal(accepted(HERE "np_bad_first.txt", "2"), 3);
+	assert_int_equal(accepted(HERE "np_bad_first.txt", "3"), 3);
 }
 
 /* Each input error has its message, naming file and line. */
@@ -597,6 +725,166 @@ static void test_random(void **state)
 	}
 }
 
+/* Make directory dir (if need be) and empty it of files; returns how
+ * many it held. */
+static int clear_dir(const char *dir)
+{
+	char path[1024];
+	int n = 0;
+	mkdir(dir, 0755);
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		assert_int_equal(remove(path), 0);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The path of the one file in dir into buf; returns how many files the
+ * directory holds. */
+static int only_file(const char *dir, char *buf, size_t len)
+{
+	int n = 0;
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (e->d_name[0] != '.' && n++ == 0)
+			snprintf(buf, len, "%s/%s", dir, e->d_name);
+	closedir(d);
+	return n;
+}
+
+/* Overwrite every 97th byte of the file at path from byte 64 on (table
+ * bytes, whatever the header) with a distance from 0 to 39. */
+static void corrupt(const char *path)
+{
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	long size = ftell(f);
+	for (long i = 64; i < size; i += 97) {
+		assert_int_equal(fseek(f, i, SEEK_SET), 0);
+		fputc((int)(i % 40), f);
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+/* solve() with IDA* and pdb, with what it writes to stderr in buf. */
+static void solve_capturing(problem *P, const expect *E, char *buf,
+                          size_t len)
+{
+	FILE *tmp = tmpfile();
+	assert_non_null(tmp);
+	fflush(stderr);
+	int saved = dup(2);
+	assert_true(saved >= 0);
+	dup2(fileno(tmp), 2);
+	solve(P, SD_IDASTAR, "pdb", E);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	size_t n = fread(buf, 1, len - 1, tmp);
+	buf[n] = 0;
+	fclose(tmp);
+}
+
+/* A corrupted pattern-database cache is noticed by its checksum, said
+ * on stderr and rebuilt: the plan stays optimal, and the next run reads
+ * the rewritten file without a word. */
+static void test_pdb_corrupt(void **state)
+{
+	static const int start[9] = { 8, 0, 6, 5, 4, 7, 2, 3, 1 };
+	static const int goal[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	const char *dir = SCRATCH "pdb-corrupt";
+	expect E = { start, goal, 3, 3, 31, 0, 0 };
+	problem P = { .n = 0 };
+	char path[1024], out[4096];
+	(void)state;
+	clear_dir(dir);
+	set(&P, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&P, "pdb_dir", dir);
+	set(&P, "pdb_partition", "1 2 3 4 5 6 7 8");
+	solve_capturing(&P, &E, out, sizeof out);
+	assert_non_null(strstr(out, "building pattern database 1/1"));
+	assert_int_equal(only_file(dir, path, sizeof path), 1);
+	corrupt(path);
+	solve_capturing(&P, &E, out, sizeof out);
+	char want[1200];
+	snprintf(want, sizeof want, "npuzzle: %s: pattern database cache not "
+	         "used (checksum mismatch: the file is corrupt); rebuilding it",
+	         path);
+	if (!strstr(out, want))
+		fail_msg("stderr '%s' lacks '%s'", out, want);
+	solve_capturing(&P, &E, out, sizeof out);
+	assert_string_equal(out, "");
+	assert_int_equal(clear_dir(dir), 1);
+}
+
+/* A fake engine: stop_requested() says stop after stop_after calls. */
+static long stop_calls, stop_after;
+
+static int fake_stop(void)
+{
+	return ++stop_calls > stop_after;
+}
+
+static const sd_host fake_host = { sizeof(sd_host), fake_stop };
+
+/* Build the tables of partition in dir with the fake host stopping
+ * after `after` polls; returns select_heuristic()'s result, err in err. */
+static int build_with_host(const char *dir, const char *partition,
+                           long after, char *err, size_t errlen)
+{
+	const sd_plugin *pl = plug.plugin;
+	problem P = { .n = 0 };
+	sd_instance inst;
+	set(&P, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&P, "pdb_dir", dir);
+	set(&P, "pdb_partition", partition);
+	assert_int_equal(sd_create_instance(pl, P.p, P.n, &inst, err, errlen),
+	                 0);
+	assert_non_null(pl->set_host);
+	pl->set_host(inst.self, &fake_host);
+	stop_calls = 0;
+	stop_after = after;
+	int rc = pl->select_heuristic(inst.self, sd_heuristic_index(pl, "pdb"),
+	                              err, errlen);
+	pl->destroy(inst.self);
+	return rc;
+}
+
+/* A build polls the engine's stop_requested(); when it says stop, the
+ * build fails cleanly, caching nothing.  A host that never stops changes
+ * nothing. */
+static void test_pdb_interrupted(void **state)
+{
+	static const char *parts[] = { "1 2 3 4 5 6 7 8", /* compact */
+	                               "1 2 3 4 / 5 6 7 8" }; /* sparse */
+	const char *dir = SCRATCH "pdb-stop";
+	char err[512], path[1024];
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		clear_dir(dir);
+		err[0] = 0;
+		assert_int_equal(build_with_host(dir, parts[i], 2, err,
+		                                 sizeof err), -1);
+		assert_string_equal(err, "pattern database build interrupted");
+		assert_int_equal(stop_calls, 3);
+		assert_int_equal(only_file(dir, path, sizeof path), 0);
+		assert_int_equal(build_with_host(dir, parts[i], 1L << 40, err,
+		                                 sizeof err), 0);
+		assert_true(stop_calls > 3);
+		assert_int_equal(only_file(dir, path, sizeof path), i + 1);
+	}
+	clear_dir(dir);
+}
+
 /* The board prints as rows, the blank as '.'; actions are letters. */
 static void test_print(void **state)
 {
@@ -628,6 +916,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_file_board),
+		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_file_kinds),
+		cmocka_unit_test(test_broken_entry),
+		cmocka_unit_test(test_pdb_corrupt),
+		cmocka_unit_test(test_pdb_interrupted),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_goal_keywords),
