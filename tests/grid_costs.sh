@@ -190,7 +190,7 @@ nowall = draw(SIZE, WALLS, 1)
 check("seed 1: python finds a path", dijkstra(nowall, SIZE, 1, 1) is None)
 rc, res, err = run("problem.seed=1")
 check(f"seed 1: exit {rc}, {res}", rc == 1 and res and
-      res["status"] == "no solution")
+      res["status"] == "no-solution")
 
 for b in bad:
     print("FAIL:", b)
