@@ -16,6 +16,13 @@
  *   0 state size   1 max_successors   2 algorithm, heuristic, weight,
  *   trace, keep_tree   3 node limit   4 memory limit and flags
  *   5 count mode   6 cost mode   7 h mode   8 goal rate   9 features
+ *
+ * To look past a known bug, FUZZ_CONTRACT_SKIP in the environment lists
+ * misbehaviours to leave out: count (expand() stays within its bound),
+ * size (state size and bound within the limits), cost (costs up to
+ * 65536), h (h values up to 65536, or SD_DEAD_END), nondet,
+ * features (a constant count, 1..SD_MAX_FEATURES), format
+ * (format_action() does not fail), e.g. FUZZ_CONTRACT_SKIP="count format".
  */
 #include "fuzz_util.h"
 #include "engine.h"
@@ -48,6 +55,29 @@ typedef struct fz {
 
 static fz F;
 
+/* The misbehaviours FUZZ_CONTRACT_SKIP leaves out. */
+static struct {
+	int count, size, cost, h, nondet, features, format;
+} skip;
+
+/* Read the words of FUZZ_CONTRACT_SKIP once. */
+static void read_skip(void)
+{
+	const char *v = getenv("FUZZ_CONTRACT_SKIP");
+	char buf[256], *save = NULL;
+	snprintf(buf, sizeof buf, "%s", v ? v : "");
+	for (char *w = strtok_r(buf, " ,", &save); w;
+	     w = strtok_r(NULL, " ,", &save)) {
+		skip.count |= !strcmp(w, "count");
+		skip.size |= !strcmp(w, "size");
+		skip.cost |= !strcmp(w, "cost");
+		skip.h |= !strcmp(w, "h");
+		skip.nondet |= !strcmp(w, "nondet");
+		skip.features |= !strcmp(w, "features");
+		skip.format |= !strcmp(w, "format");
+	}
+}
+
 /* Byte k of the tape after position seed. */
 static uint8_t tape(uint64_t seed, uint64_t k)
 {
@@ -61,7 +91,7 @@ static uint64_t seed_of(const void *state)
 	uint64_t x = 1469598103934665603u;
 	for (size_t i = 0; i < F.ssz; i++)
 		x = (x ^ s[i]) * 1099511628211u;
-	if (F.hd[4] & 8)
+	if ((F.hd[4] & 8) && !skip.nondet)
 		x ^= ++F.calls * 0x9e3779b97f4a7c15u;
 	return x >> 7;
 }
@@ -72,7 +102,8 @@ static sd_cost pick_h(uint8_t b)
 	switch (F.hd[7] & 3) {
 	case 0: return 0;
 	case 1: return b % 8;
-	case 2: return odd_h[b % 8];
+	case 2: return skip.h && odd_h[b % 8] > 65536 &&
+	               odd_h[b % 8] != SD_DEAD_END ? 1 : odd_h[b % 8];
 	default: return b % 16 == 0 ? SD_DEAD_END : b % 8;
 	}
 }
@@ -84,8 +115,10 @@ static sd_cost pick_cost(uint64_t seed)
 	switch (F.hd[6] & 3) {
 	case 0: return 1;
 	case 1: return b % 4;
-	case 2: return odd_costs[b % 8];
-	default: return (sd_cost)b << 24 | (sd_cost)tape(seed, 1) << 16 |
+	case 2: return skip.cost && odd_costs[b % 8] > 65536 ? 1 :
+	               odd_costs[b % 8];
+	default: return (skip.cost ? 0 : (sd_cost)b << 24 |
+	                (sd_cost)tape(seed, 1) << 16) |
 	                (sd_cost)tape(seed, 2) << 8 | tape(seed, 3);
 	}
 }
@@ -143,7 +176,7 @@ static unsigned pick_count(uint64_t seed)
 {
 	uint8_t b = tape(seed, 0);
 	unsigned m = F.maxs;
-	switch (F.hd[5] % 6) {
+	switch (skip.count ? 1 : F.hd[5] % 6) {
 	case 0: return m;
 	case 1: return m == UINT_MAX ? b : b % (m + 1);
 	case 2: return m + 1;
@@ -191,7 +224,7 @@ static int fz_format(void *self, const void *from, uint32_t action,
                      char *buf, size_t len)
 {
 	(void)self, (void)from;
-	if (F.hd[4] & 0x80)
+	if ((F.hd[4] & 0x80) && !skip.format)
 		return -1;
 	return snprintf(buf, len, "a%u", action);
 }
@@ -205,9 +238,9 @@ static unsigned fz_features(void *self, const void *state, uint32_t *f)
 	uint64_t seed = seed_of(state);
 	unsigned n = 1 + F.hd[9] % 8;
 	uint8_t b = tape(seed, 9);
-	if (F.hd[9] & 16)
+	if ((F.hd[9] & 16) && !skip.features)
 		n = 1 + b % n;
-	if ((F.hd[9] & 32) && b % 4 == 0)
+	if ((F.hd[9] & 32) && b % 4 == 0 && !skip.features)
 		n = b % 8 == 0 ? 0 : SD_MAX_FEATURES + 1 + b;
 	for (unsigned i = 0; i < n && i < SD_MAX_FEATURES; i++)
 		f[i] = tape(seed, 10 + i) % 4;
@@ -240,6 +273,9 @@ static void on_event(void *ctx, const sd_event *ev)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static int once;
+	if (!once++)
+		read_skip();
 	if (size < HEADER)
 		return 0;
 	memset(&F, 0, sizeof F);
@@ -251,6 +287,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* keep one expansion's states under MAX_BYTES, so inputs run fast */
 	if (F.ssz && F.maxs > MAX_BYTES / F.ssz)
 		F.maxs = MAX_BYTES / (unsigned)F.ssz;
+	if (skip.size && (!F.ssz || F.ssz > SD_MAX_STATE_SIZE))
+		F.ssz = 1;
+	if (skip.size && F.maxs > SD_MAX_SUCCESSORS)
+		F.maxs = SD_MAX_SUCCESSORS;
 
 	sd_plugin p = { SD_PLUGIN_INIT, .name = "fuzz", .version = "0",
 	                .description = "misbehaving on purpose",
