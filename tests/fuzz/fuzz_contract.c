@@ -22,7 +22,13 @@
  * size (state size and bound within the limits), cost (costs up to
  * 65536), h (h values up to 65536, or SD_DEAD_END), nondet,
  * features (a constant count, 1..SD_MAX_FEATURES), format
- * (format_action() does not fail), e.g. FUZZ_CONTRACT_SKIP="count format".
+ * (format_action() does not fail), wastar (searched by astar instead),
+ * e.g. FUZZ_CONTRACT_SKIP="count format".
+ *
+ * Beside the sanitizers, a plan found for a deterministic plugin is
+ * replayed: each step must be a successor its action names, the last
+ * state a goal, and the plan's cost the sum of the step costs in 64 bits
+ * (plugin.h: no plan cost wraps).
  */
 #include "fuzz_util.h"
 #include "engine.h"
@@ -57,7 +63,7 @@ static fz F;
 
 /* The misbehaviours FUZZ_CONTRACT_SKIP leaves out. */
 static struct {
-	int count, size, cost, h, nondet, features, format;
+	int count, size, cost, h, nondet, features, format, wastar;
 } skip;
 
 /* Read the words of FUZZ_CONTRACT_SKIP once. */
@@ -75,6 +81,7 @@ static void read_skip(void)
 		skip.nondet |= !strcmp(w, "nondet");
 		skip.features |= !strcmp(w, "features");
 		skip.format |= !strcmp(w, "format");
+		skip.wastar |= !strcmp(w, "wastar");
 	}
 }
 
@@ -257,6 +264,43 @@ static const sd_heuristic_info fz_heuristics[] = {
 	{ "h", "whatever the tape says", 0 },
 };
 
+/* Replay the plan of res (see the top); abort if it does not hold. */
+static void check_plan(const sd_result *res)
+{
+	size_t stride = (F.ssz + 7) & ~(size_t)7;
+	sd_succ *succ = calloc(F.maxs + 1, sizeof *succ);
+	unsigned char *kids = calloc(F.maxs + 1, stride);
+	uint64_t sum = 0;
+	int goal = res->length == 0 && fz_is_goal(&F, res->states);
+	if (!succ || !kids)
+		abort();
+	for (size_t i = 0; i < res->length; i++) {
+		const unsigned char *from = res->states + i * F.ssz;
+		unsigned n = fz_expand(&F, from, 0, succ, kids, stride), k = 0;
+		n = n < F.maxs ? n : F.maxs;
+		while (k < n && (succ[k].action != res->actions[i] ||
+		                 memcmp(kids + k * stride, from + F.ssz, F.ssz)))
+			k++;
+		if (k == n) {
+			fprintf(stderr, "fuzz_contract: plan step %zu is not a "
+			        "successor\n", i);
+			abort();
+		}
+		sum += succ[k].cost;
+		goal = succ[k].goal != 0;
+	}
+	if (!goal || sum != (uint64_t)res->cost) {
+		fprintf(stderr, "fuzz_contract: plan of %zu steps: %s, cost "
+		        "%llu reported, %llu summed\n", res->length,
+		        goal ? "ends at a goal" : "does not end at a goal",
+		        (unsigned long long)res->cost,
+		        (unsigned long long)sum);
+		abort();
+	}
+	free(succ);
+	free(kids);
+}
+
 /* A trace callback that reads what it is given. */
 static void on_event(void *ctx, const sd_event *ev)
 {
@@ -307,6 +351,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const uint64_t memory[4] = { 0, 1 << 16, 1 << 20, 1 << 24 };
 	sd_search_opts o = SD_SEARCH_OPTS_INIT;
 	o.algorithm = (sd_algorithm)(F.hd[2] % 7);
+	if (skip.wastar && o.algorithm == SD_WASTAR)
+		o.algorithm = SD_ASTAR;
 	o.heuristic = F.hd[2] & 8 ? 0 : SD_NO_HEURISTIC;
 	o.weight = weights[(F.hd[2] >> 4) & 3];
 	o.trace = F.hd[2] & 0x40 ? on_event : NULL;
@@ -322,6 +368,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (sd_search(&p, &inst, &o, &res, err, sizeof err) == 0) {
 		if (res.status == SD_SOLVED) {
+			if (!(F.hd[4] & 8) || skip.nondet)
+				check_plan(&res);
 			char *plan = sd_plan_text(&p, &inst, &res);
 			free(plan);
 		}
