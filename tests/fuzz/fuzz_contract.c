@@ -91,13 +91,21 @@ static uint8_t tape(uint64_t seed, uint64_t k)
 	return F.tape[(seed + k) % F.tlen];
 }
 
-/* A hash of the state, mixed with the call count if nondeterministic. */
-static uint64_t seed_of(const void *state)
+/* FNV-1a of the state's bytes. */
+static uint64_t state_hash(const void *state)
 {
 	const unsigned char *s = state;
 	uint64_t x = 1469598103934665603u;
 	for (size_t i = 0; i < F.ssz; i++)
 		x = (x ^ s[i]) * 1099511628211u;
+	return x;
+}
+
+/* A hash of the state, mixed with the call count if nondeterministic
+ * (the goal flag stays a property of the successor's own bytes). */
+static uint64_t seed_of(const void *state)
+{
+	uint64_t x = state_hash(state);
 	if ((F.hd[4] & 8) && !skip.nondet)
 		x ^= ++F.calls * 0x9e3779b97f4a7c15u;
 	return x >> 7;
@@ -214,7 +222,7 @@ static unsigned fz_expand(void *self, const void *state, sd_cost h,
 		succ[i].action = i | (uint32_t)b << 16;
 		succ[i].cost = pick_cost(s + 1);
 		succ[i].h = pick_h(tape(s, 5));
-		succ[i].goal = F.hd[8] && b % F.hd[8] == 0;
+		succ[i].goal = F.hd[8] && state_hash(kid) % F.hd[8] == 0;
 	}
 	return n;
 }
@@ -348,7 +356,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	                .features = F.hd[4] & 0x40 ? NULL : fz_features,
 	                .set_host = fz_set_host };
 	static const double weights[4] = { 1.0, 1.5, 3.0, 1e6 };
-	static const uint64_t memory[4] = { 0, 1 << 16, 1 << 20, 1 << 24 };
+	static const uint64_t memory[4] = { 1 << 16, 1 << 20, 1 << 24,
+	                                    1 << 28 };
 	sd_search_opts o = SD_SEARCH_OPTS_INIT;
 	o.algorithm = (sd_algorithm)(F.hd[2] % 7);
 	if (skip.wastar && o.algorithm == SD_WASTAR)
