@@ -2,6 +2,7 @@
  * output.c -- the report of one search, as text, one JSON object or a CSV
  * row; traces, replays and search trees.
  */
+#include "guard.h"
 #include "output.h"
 
 #include <cJSON.h>
@@ -403,9 +404,11 @@ static const char *action_text(const sd_plugin *p, const sd_instance *inst,
 	if (!from)
 		return "-";
 	buf[0] = 0;
-	if (p->format_action)
+	if (p->format_action) {
+		sd_guard_enter("format_action");
 		p->format_action(inst->self, from, action, buf, len);
-	else
+		sd_guard_leave();
+	} else
 		snprintf(buf, len, "%u", action);
 	buf[len - 1] = 0;
 	return buf;
@@ -422,7 +425,9 @@ static char *state_text(const sd_plugin *p, const sd_instance *inst,
 	if (!m)
 		return NULL;
 	if (p->print_state) {
+		sd_guard_enter("print_state");
 		p->print_state(inst->self, state, m);
+		sd_guard_leave();
 	} else {
 		for (size_t i = 0; i < inst->state_size; i++)
 			fprintf(m, "%02x", ((const unsigned char *)state)[i]);

@@ -1280,6 +1280,8 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 	else
 		rc = run_algorithm(&s, start);
 out:
+	if (rc)
+		sd_result_free(res);  /* a half-made plan or tree */
 	sd_guard_disarm();
 	free(start);
 	free_buffers(&s);
@@ -1307,41 +1309,80 @@ void sd_result_free(sd_result *res)
 	res->tree_n = 0;
 }
 
+/* Most bytes one action's text may take; longer texts are cut. */
+#define ACTION_TEXT_MAX 65536
+
+/* The text of one action into *buf (of *cap bytes, grown as needed up
+ * to ACTION_TEXT_MAX): the plugin's format_action(), or the id in
+ * decimal.  A plugin that returns a negative length breaks the contract
+ * (plugin.h: like snprintf); its action is then written as "#id".
+ * Returns the length, or -1 if out of memory. */
+static long action_text(const sd_plugin *p, const sd_instance *inst,
+                        const void *from, uint32_t action, char **buf,
+                        size_t *cap)
+{
+	for (;;) {
+		int m;
+		if (p->format_action) {
+			sd_guard_enter("format_action");
+			m = p->format_action(inst->self, from, action, *buf,
+			                     *cap);
+			sd_guard_leave();
+		} else {
+			m = snprintf(*buf, *cap, "%u", action);
+		}
+		if (m < 0)
+			m = snprintf(*buf, *cap, "#%u", action);
+		if ((size_t)m < *cap)
+			return m;
+		if (*cap >= ACTION_TEXT_MAX) {
+			(*buf)[*cap - 1] = 0;
+			return (long)*cap - 1;
+		}
+		size_t n = (size_t)m + 1 > ACTION_TEXT_MAX ? ACTION_TEXT_MAX
+		                                           : (size_t)m + 1;
+		char *t = realloc(*buf, n);
+		if (!t)
+			return -1;
+		*buf = t;
+		*cap = n;
+	}
+}
+
 char *sd_plan_text(const sd_plugin *p, const sd_instance *inst,
                    const sd_result *res)
 {
 	const char *sep = p->plan_separator ? p->plan_separator : "";
-	size_t cap = 64, len = 0;
-	char *out = malloc(cap);
-	if (!out)
-		return NULL;
+	size_t seplen = strlen(sep), cap = 64, len = 0, acap = 64;
+	char *out = malloc(cap), *a = malloc(acap);
+	if (!out || !a)
+		goto fail;
 	out[0] = 0;
 	for (size_t i = 0; i < res->length; i++) {
 		const void *from = res->states + i * res->state_size;
-		for (;;) {
-			size_t room = cap - len;
-			int n = 0;
-			if (i)
-				n = snprintf(out + len, room, "%s", sep);
-			if (n >= 0 && (size_t)n < room) {
-				int m = p->format_action
-				    ? p->format_action(inst->self, from,
-				                       res->actions[i], out + len + n,
-				                       room - n)
-				    : snprintf(out + len + n, room - n, "%u",
-				               res->actions[i]);
-				if (m >= 0 && (size_t)(n + m) < room) {
-					len += n + m;
-					break;
-				}
-			}
-			char *t = realloc(out, cap *= 2);
-			if (!t) {
-				free(out);
-				return NULL;
-			}
+		long m = action_text(p, inst, from, res->actions[i], &a, &acap);
+		if (m < 0)
+			goto fail;
+		size_t need = len + (i ? seplen : 0) + (size_t)m + 1;
+		if (need > cap) {
+			while (cap < need)
+				cap *= 2;
+			char *t = realloc(out, cap);
+			if (!t)
+				goto fail;
 			out = t;
 		}
+		if (i) {
+			memcpy(out + len, sep, seplen);
+			len += seplen;
+		}
+		memcpy(out + len, a, (size_t)m + 1);
+		len += (size_t)m;
 	}
+	free(a);
 	return out;
+fail:
+	free(out);
+	free(a);
+	return NULL;
 }
