@@ -108,6 +108,10 @@ static sd_entry *add(sd_config *c, const char *section, const char *key,
 	return e;
 }
 
+/* Longest key accepted (inih keeps 49 bytes of a key for the lines
+ * that continue its value). */
+#define SD_MAX_KEY 48
+
 /* State of one inih run: we feed it lines ourselves to know the line
  * number of every key and whether a line continues the previous one,
  * and to take the lines too long for inih's buffer (see read_line). */
@@ -257,6 +261,14 @@ static int on_entry(void *user, const char *section, const char *key,
 {
 	reader *r = user;
 	r->have_entry = 1;
+	if (strlen(key) > SD_MAX_KEY) {
+		/* inih continues a value under the first 49 bytes of its key:
+		 * a longer key would lose its continuation lines */
+		error(r->err, r->errlen, "%s:%d: key longer than %d bytes",
+		      r->file, r->line, SD_MAX_KEY);
+		r->failed = 1;
+		return 0;
+	}
 	sd_entry *prev = find(r->c, section, key);
 	if (prev && r->continued && prev == &r->c->e[r->c->n - 1]) {
 		size_t a = strlen(prev->value), b = strlen(value);
@@ -325,6 +337,9 @@ int sd_config_set(sd_config *c, const char *a, char *err, size_t len)
 		return error(err, len, "--set '%s': expected section.key=value",
 		             a);
 	char section[64], key[128];
+	if (eq - dot - 1 > SD_MAX_KEY)
+		return error(err, len, "--set '%.60s...': key longer than %d "
+		             "bytes", a, SD_MAX_KEY);
 	snprintf(section, sizeof section, "%.*s", (int)(dot - a), a);
 	snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
 	if (!known_section(section))

@@ -185,6 +185,12 @@ expect 2 "$tmp/nul.ini:4: the line holds a NUL byte" "$sd" -c "$tmp/nul.ini"
 expect 2 "$tmp/empty.ini: no plugin" "$sd" -c "$tmp/empty.ini"
 expect 2 "cannot read config '$tmp': it is a directory" "$sd" -c "$tmp"
 
+# a key too long for inih to continue its value is refused, not split
+k=$(printf 'k%.0s' $(seq 60))
+printf '[plugin]\n%s\n[problem]\n%s = 1\n  2\n' "$g" "$k" >"$tmp/longkey.ini"
+expect 2 "$tmp/longkey.ini:4: key longer than 48 bytes" "$sd" -c "$tmp/longkey.ini"
+expect 2 "key longer than 48 bytes" "$sd" -c "$tmp/wide.ini" -s "problem.$k=1"
+
 # ---- options and output ---------------------------------------------------
 expect 2 "option --trace-limit: '99999999999999999999999' is not a whole number" \
 	"$sd" -c "$tmp/wide.ini" --trace-limit 99999999999999999999999
