@@ -1,5 +1,5 @@
 /*
- * cells.c -- feature cells, each a bucket queue, popped in turn.
+ * cells.c -- feature cells, each an sd_queue, popped in turn.
  */
 #include "cells.h"
 
@@ -84,7 +84,7 @@ static int64_t new_cell(sd_cells *c, const uint32_t *f, uint32_t i)
 	return k;
 }
 
-int sd_cells_push(sd_cells *c, const uint32_t *f, uint32_t key, uint32_t id)
+int sd_cells_push(sd_cells *c, const uint32_t *f, uint64_t key, uint32_t id)
 {
 	if (!c->nslot && rehash(c))
 		return -1;
@@ -102,18 +102,18 @@ int sd_cells_push(sd_cells *c, const uint32_t *f, uint32_t key, uint32_t id)
 }
 
 /* Pop the first id of cell k into *id and *key. */
-static void pop_cell(sd_cells *c, uint32_t k, uint32_t *key, uint32_t *id)
+static void pop_cell(sd_cells *c, uint32_t k, uint64_t *key, uint32_t *id)
 {
 	sd_queue *q = &c->q[k];
 	size_t before = q->bytes;
-	uint32_t key2;
+	uint64_t key2;
 	sd_queue_pop(q, key, &key2, id);
 	add_bytes(c, -(ptrdiff_t)(before - q->bytes));
 	c->size--;
 }
 
 int sd_cells_pop(sd_cells *c, int (*skip)(void *ctx, uint32_t id),
-                 void *ctx, uint32_t *key, uint32_t *id, uint32_t *cell)
+                 void *ctx, uint64_t *key, uint32_t *id, uint32_t *cell)
 {
 	uint32_t k = c->n ? c->next % c->n : 0;
 	while (c->size) {

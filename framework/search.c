@@ -419,8 +419,8 @@ static int bfs(search *s, const unsigned char *start)
 
 /* The queue keys of a node with cost g and heuristic h: primary key f
  * and secondary key (ties go to the larger). */
-static void keys(const search *s, sd_cost g, sd_cost h, uint32_t *k1,
-                 uint32_t *k2)
+static void keys(const search *s, sd_cost g, sd_cost h, uint64_t *k1,
+                 uint64_t *k2)
 {
 	switch (s->o->algorithm) {
 	case SD_UCS:
@@ -439,25 +439,25 @@ static void keys(const search *s, sd_cost g, sd_cost h, uint32_t *k1,
 }
 
 /* The heuristic value of a node popped with primary key k1. */
-static sd_cost popped_h(const search *s, uint32_t id, uint32_t k1)
+static sd_cost popped_h(const search *s, uint32_t id, uint64_t k1)
 {
 	switch (s->o->algorithm) {
 	case SD_UCS:
 		return 0;
 	case SD_GREEDY:
 	case SD_FESS:
-		return k1;
+		return (sd_cost)k1;
 	case SD_WASTAR:
 		return s->nd.h[id];
 	default:
-		return k1 - node_g(&s->nd, id);
+		return (sd_cost)(k1 - node_g(&s->nd, id));
 	}
 }
 
 /* fess: put node id with key k1 into the cell of its features as well.
- * 0, or sd_cells_push()'s -1 / -2, or -3 with a message (the plugin broke
+ * 0, or sd_cells_push()'s -1, or -3 with a message (the plugin broke
  * the features() contract). */
-static int push_cell(search *s, uint32_t id, uint32_t k1)
+static int push_cell(search *s, uint32_t id, uint64_t k1)
 {
 	unsigned n = s->p->features(s->self, sd_registry_state(&s->reg, id),
 	                            s->feat);
@@ -473,16 +473,13 @@ static int push_cell(search *s, uint32_t id, uint32_t k1)
  * Returns -1 if the search must end (error, or out of memory). */
 static int push(search *s, uint32_t id, sd_cost h)
 {
-	uint32_t k1, k2;
+	uint64_t k1, k2;
 	keys(s, node_g(&s->nd, id), h, &k1, &k2);
 	if (s->nd.h)
 		s->nd.h[id] = h;
 	int rc = s->o->algorithm == SD_FESS ? push_cell(s, id, k1) : 0;
 	if (!rc)
 		rc = sd_queue_push(&s->q, k1, k2, id);
-	if (rc == -2)
-		return fail(s, "an f value is too large for the bucket queue "
-		            "(costs or heuristic values too big)");
 	if (rc == -3)
 		return -1;
 	if (rc)
@@ -503,13 +500,14 @@ static int is_closed(void *ctx, uint32_t id)
  * takes every other node from the next feature cell instead; each node
  * sits in both lists, and the copy left behind is skipped once the node
  * is closed, so that every turn is an expansion. */
-static int pop(search *s, uint32_t *k1, uint32_t *id)
+static int pop(search *s, uint64_t *k1, uint32_t *id)
 {
-	uint32_t k2;
+	uint64_t k2;
+	uint32_t cell;
 	if (s->o->algorithm != SD_FESS)
 		return sd_queue_pop(&s->q, k1, &k2, id);
 	int found = (s->turn++ & 1) &&
-	            sd_cells_pop(&s->cells, is_closed, s, k1, id, &k2);
+	            sd_cells_pop(&s->cells, is_closed, s, k1, id, &cell);
 	while (!found && sd_queue_pop(&s->q, k1, &k2, id))
 		found = !is_closed(s, *id);
 	s->open -= (uint64_t)found;
@@ -555,7 +553,8 @@ static int relax(search *s, uint32_t id, unsigned i)
 static int best_first(search *s, const unsigned char *start)
 {
 	int is_new;
-	uint32_t root = store(s, start, &is_new), k1, id;
+	uint32_t root = store(s, start, &is_new), id;
+	uint64_t k1;
 	if (root == SD_NO_ID)
 		return out_of_memory(s);
 	node_set_g(&s->nd, root, 0);
@@ -584,7 +583,7 @@ static int best_first(search *s, const unsigned char *start)
 			if (relax(s, id, i))
 				return s->res->limit ? 0 : -1;
 		if (s->o->trace)
-			trace_expansion(s, id, h, k1, n, &before);
+			trace_expansion(s, id, h, (sd_cost)k1, n, &before);
 	}
 	s->res->status = SD_UNSOLVABLE;
 	return 0;
