@@ -1,5 +1,5 @@
 /*
- * cells.c -- feature cells, each a bucket queue, popped in turn.
+ * cells.c -- feature cells, each an sd_queue, popped in turn.
  */
 #include "cells.h"
 

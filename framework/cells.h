@@ -21,7 +21,7 @@ typedef struct sd_cells {
 	unsigned nf;       /* features per vector, at least 1 */
 	uint32_t n, cap;   /* cells made, room in keys and q */
 	uint32_t *keys;    /* n * nf feature values, cell by cell */
-	sd_queue *q;       /* q[c]: the ids in cell c, by key */
+	sd_queue *q;       /* q[c]: the ids in cell c, by key (key2 0) */
 	uint32_t *slot;    /* hash table: cell index + 1, or 0 if empty */
 	uint32_t nslot;    /* entries in slot, a power of two > 2 n */
 	uint32_t next;     /* cell the next pop looks at first */
@@ -34,8 +34,8 @@ typedef struct sd_cells {
  * nf is 0. */
 int sd_cells_init(sd_cells *c, unsigned nf);
 
-/* Add id with key to the cell of feature vector f (made if new).  0; -1
- * if out of memory; -2 if key is above SD_QUEUE_MAX_KEY. */
+/* Add id with key (any value) to the cell of feature vector f (made if
+ * new).  0, or -1 if out of memory. */
 int sd_cells_push(sd_cells *c, const uint32_t *f, uint64_t key,
                   uint32_t id);
 

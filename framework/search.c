@@ -527,7 +527,7 @@ static sd_cost popped_h(const search *s, uint32_t id, uint64_t k1)
 }
 
 /* fess: put node id with key k1 into the cell of its features as well.
- * 0, or sd_cells_push()'s -1 / -2, or -3 with a message (the plugin broke
+ * 0, or sd_cells_push()'s -1, or -3 with a message (the plugin broke
  * the features() contract). */
 static int push_cell(search *s, uint32_t id, uint64_t k1)
 {
