@@ -39,6 +39,7 @@ static int fit(sd_queue *q, void **arr, uint32_t *n, uint64_t *base,
                size_t sz, uint64_t key, uint32_t *shift)
 {
 	uint64_t lo = 0, nn = *n ? *n : 8;
+	*shift = 0;
 	if (!*n)
 		*base = key;
 	if (key < *base) {

@@ -213,6 +213,30 @@ static void costs_past_16_bits(void **unused)
 
 /* On a line of 70 000 states g = the state, so g passes 65535 after
  * 65 536 nodes: every g stored before is kept when g widens. */
+/* Costs and f values far past the old bucket queue's 2^26: the open
+ * list takes any key (it moves to its heap here). */
+static void costs_past_26_bits(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1000000000 S>B:1500000000 A>B:400000000 B>G:7 "
+		         "S>G:2000000000",
+		"start", "S", "goal", "G",
+		"h", "S:1400000007 A:400000007 B:7", NULL
+	};
+	sd_instance inst = make(kv);
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		sd_result r = solve(&inst, all[i], 0);
+		assert_int_equal(r.status, SD_SOLVED);
+		if (all[i] == SD_WASTAR)  /* within the weight: B first */
+			assert_int_equal(r.cost, 1500000007);
+		else if (optimal(all[i]))
+			assert_int_equal(r.cost, 1400000007);
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
 static void many_nodes_past_16_bits(void **unused)
 {
 	(void)unused;
@@ -326,6 +350,7 @@ int main(void)
 		cmocka_unit_test(reopening),
 		cmocka_unit_test(idastar_counts),
 		cmocka_unit_test(costs_past_16_bits),
+		cmocka_unit_test(costs_past_26_bits),
 		cmocka_unit_test(many_nodes_past_16_bits),
 		cmocka_unit_test(fess_takes_cells_in_turn),
 		cmocka_unit_test(limits),
