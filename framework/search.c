@@ -3,7 +3,7 @@
  * states are opaque byte strings and the plugin expands them.
  *
  * bfs            FIFO over the registry's insertion order
- * ucs/astar/...  best-first over a bucket queue (best_first below)
+ * ucs/astar/...  best-first over the open list (queue.c; best_first below)
  * fess           the same loop, popping by turns from the whole open
  *                list and from the next feature cell
  * idastar        depth-first with an explicit stack, no registry
