@@ -42,6 +42,11 @@ void sd_unload_plugin(sd_loaded *p);
 int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
                        sd_instance *inst, char *err, size_t errlen);
 
+/* Check an instance against the limits plugin.h states (state size,
+ * successors).  0, or -1 with a message naming the plugin. */
+int sd_check_instance(const sd_plugin *p, const sd_instance *inst,
+                      char *err, size_t len);
+
 /* Index of heuristic `name`: SD_NO_HEURISTIC for "zero", -2 if unknown. */
 int sd_heuristic_index(const sd_plugin *p, const char *name);
 

@@ -160,6 +160,22 @@ void sd_unload_plugin(sd_loaded *p)
 	memset(p, 0, sizeof *p);
 }
 
+int sd_check_instance(const sd_plugin *p, const sd_instance *inst,
+                      char *err, size_t len)
+{
+	char name[600];
+	if (inst->state_size && inst->state_size <= SD_MAX_STATE_SIZE &&
+	    inst->max_successors <= SD_MAX_SUCCESSORS)
+		return 0;
+	snprintf(err, len, "plugin %s broke the contract: its instance has "
+	         "state size %zu and %u successors (limits: 1..%d bytes, "
+	         "0..%d successors)",
+	         sd_guard_plugin_label(p->name, name, sizeof name),
+	         inst->state_size, inst->max_successors, SD_MAX_STATE_SIZE,
+	         SD_MAX_SUCCESSORS);
+	return -1;
+}
+
 /* Nonzero once the run is to end (sd_host.stop_requested). */
 static int stop_requested(void)
 {
@@ -186,16 +202,7 @@ int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
 			memmove(z + 14, z + 16, strlen(z + 16) + 1);
 		return -1;
 	}
-	if (!inst->state_size || inst->state_size > SD_MAX_STATE_SIZE ||
-	    inst->max_successors > SD_MAX_SUCCESSORS) {
-		char name[600];
-		snprintf(err, len, "plugin %s broke the contract: its instance "
-		         "has state size %zu and %u successors (limits: 1..%d "
-		         "bytes, 0..%d successors)",
-		         sd_guard_plugin_label(p->name, name, sizeof name),
-		         inst->state_size,
-		         inst->max_successors, SD_MAX_STATE_SIZE,
-		         SD_MAX_SUCCESSORS);
+	if (sd_check_instance(p, inst, err, len)) {
 		p->destroy(inst->self);
 		return -1;
 	}

@@ -1146,18 +1146,8 @@ static void finish_stats(search *s)
 static int check_opts(const sd_plugin *p, const sd_instance *inst,
                       const sd_search_opts *o, char *err, size_t errlen)
 {
-	if (!inst->state_size || inst->state_size > SD_MAX_STATE_SIZE ||
-	    inst->max_successors > SD_MAX_SUCCESSORS) {
-		char name[600];
-		snprintf(err, errlen, "plugin %s broke the contract: its "
-		         "instance has state size %zu and %u successors (limits: "
-		         "1..%d bytes, 0..%d successors)",
-		         sd_guard_plugin_label(p->name, name, sizeof name),
-		         inst->state_size,
-		         inst->max_successors, SD_MAX_STATE_SIZE,
-		         SD_MAX_SUCCESSORS);
+	if (sd_check_instance(p, inst, err, errlen))
 		return -1;
-	}
 	if (o->algorithm == SD_WASTAR &&
 	    !(o->weight >= 1 && o->weight <= SD_MAX_WEIGHT))
 		return bad_opts(err, errlen, "weight must be a number from 1 to "

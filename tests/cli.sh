@@ -5,25 +5,8 @@ set -u
 sd=$1 src=$2 plugins=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0 passes=0
+. "$(dirname "$0")/lib.sh"
 
-# expect STATUS PATTERN -- command...: exit status and a pattern that the
-# combined output must contain.
-expect() {
-	local want=$1 pat=$2
-	shift 2
-	local out rc
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ "$rc" != "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
-		echo "FAIL: $* -> exit $rc (want $want), output:"
-		echo "$out" | head -20
-		echo "(wanted to see: $pat)"
-		fails=$((fails + 1))
-	else
-		passes=$((passes + 1))
-	fi
-}
 
 cat >"$tmp/g.ini" <<EOI
 [plugin]
@@ -78,9 +61,9 @@ kill -INT $pid
 wait $pid
 rc=$?
 if [ $rc = 3 ] && grep -q '"limit":"interrupt"' "$tmp/int.out"; then
-	passes=$((passes + 1))
+	pass
 else
-	echo "FAIL: SIGINT gave exit $rc:"; cat "$tmp/int.out"; fails=$((fails + 1))
+	fail "SIGINT gave exit $rc:"; cat "$tmp/int.out"
 fi
 
 # teaching tools: trace, comparison, batch, replay, dot
@@ -92,9 +75,9 @@ expect 0 "(trace cut at 2 lines" "$sd" -c "$tmp/g.ini" --trace-limit 2
 out=$("$sd" -c "$tmp/g.ini" --compare algorithm=bfs,ucs,idastar -f csv)
 if [ "$(grep -c ',solved,' <<<"$out")" = 3 ] && grep -q '^,bfs,zero,solved,1,10,' <<<"$out" &&
 	grep -q '^,idastar,table,solved,3,3,' <<<"$out"; then
-	passes=$((passes + 1))
+	pass
 else
-	echo "FAIL: --compare csv:"; echo "$out"; fails=$((fails + 1))
+	fail "--compare csv:"; echo "$out"
 fi
 expect 0 "solved 10, no solution 0, limit reached 0, errors 0, of 10" \
 	"$sd" -c "$tmp/g.ini" --set problem.instance=all -s search.algorithm=bfs
@@ -105,10 +88,9 @@ expect 3 "limit reached 1" "$sd" -c "$tmp/g.ini" --set problem.instance=1,9 \
 expect 2 "bad instance '0-3'" "$sd" -c "$tmp/g.ini" --set problem.instance=0-3
 expect 0 "step 3 of 3: B>G" "$sd" -c "$tmp/g.ini" --replay
 expect 0 "wrote 4 states" "$sd" -c "$tmp/g.ini" --dot "$tmp/t.dot"
-if grep -q 'n3 -> n1 \[color=red' "$tmp/t.dot"; then passes=$((passes + 1)); else
-	echo "FAIL: dot file:"; cat "$tmp/t.dot"; fails=$((fails + 1)); fi
+if grep -q 'n3 -> n1 \[color=red' "$tmp/t.dot"; then pass; else
+	fail "dot file:"; cat "$tmp/t.dot"; fi
 expect 2 "--dot needs a search that keeps its tree" "$sd" -c "$tmp/g.ini" \
 	-s search.algorithm=idastar --dot "$tmp/t2.dot"
 
-echo "$passes passed, $fails failed"
-[ "$fails" = 0 ]
+finish

@@ -7,27 +7,8 @@ set -u
 sd=$1 src=$2 plugins=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0 passes=0
+. "$(dirname "$0")/lib.sh"
 
-pass() { passes=$((passes + 1)); }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect STATUS PATTERN -- command...: exit status and a pattern that the
-# combined output must contain.
-expect() {
-	local want=$1 pat=$2
-	shift 2
-	local out rc
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ "$rc" != "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
-		fail "$* -> exit $rc (want $want), output:"
-		echo "$out" | head -20
-		echo "(wanted to see: $pat)"
-	else
-		pass
-	fi
-}
 
 # now_ms: wall clock in milliseconds.
 now_ms() { date +%s%3N; }
@@ -207,5 +188,4 @@ if python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$tm
 	[ "$(wc -l <"$tmp/j.out")" = 1 ]; then pass; else
 	fail "--replay with JSON mixed into stdout:"; cat "$tmp/j.out"; fi
 
-echo "$passes passed, $fails failed"
-[ "$fails" = 0 ]
+finish

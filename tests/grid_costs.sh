@@ -17,30 +17,13 @@ set -u
 sd=$1 plugins=$(cd "$2" && pwd) || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0 passes=0
+. "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null; then
 	echo "FAIL: grid_costs.sh needs python3"
 	exit 1
 fi
 
-# expect STATUS PATTERN -- command...: exit status and a pattern that the
-# combined output must contain.
-expect() {
-	local want=$1 pat=$2
-	shift 2
-	local out rc
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ "$rc" != "$want" ] || ! grep -qF -- "$pat" <<<"$out"; then
-		echo "FAIL: $* -> exit $rc (want $want), output:"
-		echo "$out" | head -20
-		echo "(wanted to see: $pat)"
-		fails=$((fails + 1))
-	else
-		passes=$((passes + 1))
-	fi
-}
 
 cat >"$tmp/grid.ini" <<EOI
 [plugin]
@@ -75,7 +58,7 @@ expect 0 "octile           yes" "$sd" -c "$tmp/grid.ini" --list-heuristics
 expect 0 '"cost":0' "$sd" -c "$tmp/grid.ini" -q -f json -s problem.size=1
 
 # The costs, in python: searchd is run from there.
-python3 - "$sd" "$tmp/grid.ini" <<'EOF' || fails=$((fails + 1))
+python3 - "$sd" "$tmp/grid.ini" <<'EOF' || fail "the python checks above"
 import heapq, json, subprocess, sys
 
 SD, INI = sys.argv[1], sys.argv[2]
@@ -197,5 +180,4 @@ for b in bad:
 sys.exit(1 if bad else 0)
 EOF
 
-echo "grid_costs: $passes shell checks passed, $fails failed"
-[ "$fails" = 0 ]
+finish

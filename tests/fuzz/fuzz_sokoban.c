@@ -74,17 +74,8 @@ static void try_level(const char *path, const char *level, uint8_t sel)
 	ps[n++] = (sd_param){ "format", sel & 32 ? "letters" :
 	                      sel & 64 ? "xsb" : "auto", "fuzz.ini", 7, "." };
 	sd_instance in;
-	char err[1024];
-	memset(&in, 0, sizeof in);
-	err[0] = 0;
-	if (p->create(ps, n, &in, err, sizeof err)) {
-		if (!err[0])
-			abort();  /* refused without a message */
+	if (!fuzz_create(p, ps, n, &in))
 		return;
-	}
-	if (!in.state_size || in.state_size > SD_MAX_STATE_SIZE ||
-	    in.max_successors > SD_MAX_SUCCESSORS)
-		abort();
 	touch(p, &in, sel);
 	p->destroy(in.self);
 }

@@ -51,17 +51,8 @@ static void try_create(const sd_param *ps, size_t n, uint8_t sel)
 {
 	const sd_plugin *p = searchd_plugin();
 	sd_instance in;
-	char err[2048];
-	memset(&in, 0, sizeof in);
-	err[0] = 0;
-	if (p->create(ps, n, &in, err, sizeof err)) {
-		if (!err[0])
-			abort();  /* refused without a message */
+	if (!fuzz_create(p, ps, n, &in))
 		return;
-	}
-	if (!in.state_size || in.state_size > SD_MAX_STATE_SIZE ||
-	    in.max_successors > SD_MAX_SUCCESSORS)
-		abort();
 	touch(p, &in, sel);
 	p->destroy(in.self);
 }

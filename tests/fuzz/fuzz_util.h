@@ -5,6 +5,7 @@
 #ifndef SD_FUZZ_UTIL_H
 #define SD_FUZZ_UTIL_H
 
+#include <searchd/plugin.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,26 @@ static inline char *fuzz_strndup(const uint8_t *data, size_t n)
 	memcpy(s, data, n);
 	s[n] = 0;
 	return s;
+}
+
+/* create() with params; abort if the plugin refuses without a message
+ * or makes an instance beyond plugin.h's limits.  1 if an instance was
+ * made (destroy it), 0 if refused. */
+static inline int fuzz_create(const sd_plugin *p, const sd_param *ps,
+                              size_t n, sd_instance *in)
+{
+	char err[2048];
+	memset(in, 0, sizeof *in);
+	err[0] = 0;
+	if (p->create(ps, n, in, err, sizeof err)) {
+		if (!err[0])
+			abort();  /* refused without a message */
+		return 0;
+	}
+	if (!in->state_size || in->state_size > SD_MAX_STATE_SIZE ||
+	    in->max_successors > SD_MAX_SUCCESSORS)
+		abort();
+	return 1;
 }
 
 #endif
