@@ -2,6 +2,7 @@
  * config.c -- read and check the INI configuration (with inih).
  */
 #include "config.h"
+#include "error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -41,23 +42,14 @@ const char *sd_algorithm_name(sd_algorithm a)
 	return alg_names[a];
 }
 
-/* printf into err, returning -1. */
-static int error(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* Prefix "file:line: " (or "--set section.key: ") to a message. */
 static int entry_error(const sd_entry *e, char *err, size_t len,
                        const char *what)
 {
 	if (e->line)
-		return error(err, len, "%s:%d: %s", e->file, e->line, what);
-	return error(err, len, "--set %s.%s: %s", e->section, e->key, what);
+		return sd_fail(err, len, "%s:%d: %s", e->file, e->line, what);
+	return sd_fail(err, len, "--set %s.%s: %s", e->section, e->key, what);
 }
 
 static int known_section(const char *s)
@@ -150,7 +142,7 @@ static int check_section_line(reader *r, const char *s)
 		r->have_entry = r->long_entry = 0;
 		return 0;
 	}
-	error(r->err, r->errlen, "%s:%d: unknown section [%s] (sections: "
+	sd_fail(r->err, r->errlen, "%s:%d: unknown section [%s] (sections: "
 	      "[plugin], [search], [problem], [output])", r->file, r->line,
 	      name);
 	return -1;
@@ -194,7 +186,7 @@ static int take_line(reader *r, char *line)
 	if (!*s || *s == ';' || *s == '#')
 		return 0;
 	if (*s == '[')
-		return error(r->err, r->errlen, "%s:%d: section name too long",
+		return sd_fail(r->err, r->errlen, "%s:%d: section name too long",
 		             r->file, r->line);
 	if (continued && r->have_entry) {
 		sd_entry *e = &r->c->e[r->c->n - 1];
@@ -204,7 +196,7 @@ static int take_line(reader *r, char *line)
 	}
 	char *sep = value_end(s, "=:");
 	if (*sep != '=' && *sep != ':')
-		return error(r->err, r->errlen, "%s:%d: not a 'key = value' "
+		return sd_fail(r->err, r->errlen, "%s:%d: not a 'key = value' "
 		             "line nor a [section]", r->file, r->line);
 	*sep = 0;
 	char *value = sep + 1;
@@ -230,7 +222,7 @@ static char *read_line(char *str, int num, void *stream)
 		return NULL;
 	r->line++;
 	if (memchr(r->buf, 0, (size_t)n)) {
-		error(r->err, r->errlen, "%s:%d: the line holds a NUL byte",
+		sd_fail(r->err, r->errlen, "%s:%d: the line holds a NUL byte",
 		      r->file, r->line);
 		r->failed = 1;
 		return NULL;
@@ -264,7 +256,7 @@ static int on_entry(void *user, const char *section, const char *key,
 	if (strlen(key) > SD_MAX_KEY) {
 		/* inih continues a value under the first 49 bytes of its key:
 		 * a longer key would lose its continuation lines */
-		error(r->err, r->errlen, "%s:%d: key longer than %d bytes",
+		sd_fail(r->err, r->errlen, "%s:%d: key longer than %d bytes",
 		      r->file, r->line, SD_MAX_KEY);
 		r->failed = 1;
 		return 0;
@@ -281,17 +273,17 @@ static int on_entry(void *user, const char *section, const char *key,
 		return 1;
 	}
 	if (!*section)
-		error(r->err, r->errlen, "%s:%d: '%s' is outside any section",
+		sd_fail(r->err, r->errlen, "%s:%d: '%s' is outside any section",
 		      r->file, r->line, key);
 	else if (!known_key(section, key))
-		error(r->err, r->errlen, "%s:%d: unknown key '%s' in [%s]",
+		sd_fail(r->err, r->errlen, "%s:%d: unknown key '%s' in [%s]",
 		      r->file, r->line, key, section);
 	else if (prev)
-		error(r->err, r->errlen, "%s:%d: '%s' is set twice in [%s] "
+		sd_fail(r->err, r->errlen, "%s:%d: '%s' is set twice in [%s] "
 		      "(first at line %d)", r->file, r->line, key, section,
 		      prev->line);
 	else if (!add(r->c, section, key, value, r->file, r->line, r->dir))
-		error(r->err, r->errlen, "out of memory");
+		sd_fail(r->err, r->errlen, "out of memory");
 	else
 		return 1;
 	r->failed = 1;
@@ -302,11 +294,11 @@ int sd_config_read(sd_config *c, const char *file, char *err, size_t len)
 {
 	struct stat st;
 	if (!stat(file, &st) && S_ISDIR(st.st_mode))
-		return error(err, len, "cannot read config '%s': it is a "
+		return sd_fail(err, len, "cannot read config '%s': it is a "
 		             "directory", file);
 	FILE *f = fopen(file, "r");
 	if (!f)
-		return error(err, len, "cannot open config '%s': %s", file,
+		return sd_fail(err, len, "cannot open config '%s': %s", file,
 		             strerror(errno));
 	free(c->source);
 	c->source = strdup(file);
@@ -325,35 +317,35 @@ int sd_config_read(sd_config *c, const char *file, char *err, size_t len)
 	if (r.failed)
 		return -1;
 	if (rc > 0)
-		return error(err, len, "%s:%d: not a 'key = value' line nor a "
+		return sd_fail(err, len, "%s:%d: not a 'key = value' line nor a "
 		             "[section]", file, rc);
-	return rc ? error(err, len, "cannot read config '%s'", file) : 0;
+	return rc ? sd_fail(err, len, "cannot read config '%s'", file) : 0;
 }
 
 int sd_config_set(sd_config *c, const char *a, char *err, size_t len)
 {
 	const char *dot = strchr(a, '.'), *eq = strchr(a, '=');
 	if (!dot || !eq || dot > eq || dot == a || eq == dot + 1)
-		return error(err, len, "--set '%s': expected section.key=value",
+		return sd_fail(err, len, "--set '%s': expected section.key=value",
 		             a);
 	char section[64], key[128];
 	if (eq - dot - 1 > SD_MAX_KEY)
-		return error(err, len, "--set '%.60s...': key longer than %d "
+		return sd_fail(err, len, "--set '%.60s...': key longer than %d "
 		             "bytes", a, SD_MAX_KEY);
 	snprintf(section, sizeof section, "%.*s", (int)(dot - a), a);
 	snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
 	if (!known_section(section))
-		return error(err, len, "--set '%s': unknown section [%s]", a,
+		return sd_fail(err, len, "--set '%s': unknown section [%s]", a,
 		             section);
 	if (!known_key(section, key))
-		return error(err, len, "--set '%s': unknown key '%s' in [%s]",
+		return sd_fail(err, len, "--set '%s': unknown key '%s' in [%s]",
 		             a, key, section);
 	sd_entry *e = find(c, section, key);
 	char *v = strdup(eq + 1), *f = strdup("<command line>"),
 	     *d = strdup(".");
 	if (!v || !f || !d) {
 		free(v), free(f), free(d);
-		return error(err, len, "out of memory");
+		return sd_fail(err, len, "out of memory");
 	}
 	if (e) {
 		free(e->value), free(e->file), free(e->dir);
@@ -362,7 +354,7 @@ int sd_config_set(sd_config *c, const char *a, char *err, size_t len)
 	}
 	e = add(c, section, key, v, f, 0, d);
 	free(v), free(f), free(d);
-	return e ? 0 : error(err, len, "out of memory");
+	return e ? 0 : sd_fail(err, len, "out of memory");
 }
 
 /* Parse a non-negative finite number, all of s. */
@@ -508,7 +500,7 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 	c->params = calloc(c->n ? c->n : 1, sizeof *c->params);
 	c->n_params = 0;
 	if (!c->params)
-		return error(err, len, "out of memory");
+		return sd_fail(err, len, "out of memory");
 	for (size_t i = 0; i < c->n; i++) {
 		const sd_entry *e = &c->e[i];
 		if (!strcmp(e->section, "problem"))
@@ -525,7 +517,7 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 		return entry_error(c->plugin_path, err, len, "give [plugin] name "
 		                   "or path, not both");
 	if (!c->plugin_name && !c->plugin_path)
-		return error(err, len, "%s: no plugin: set [plugin] name (e.g. "
+		return sd_fail(err, len, "%s: no plugin: set [plugin] name (e.g. "
 		             "name = npuzzle) or path",
 		             c->source ? c->source : "<command line>");
 	if (c->plugin_path) {
@@ -536,7 +528,7 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 		c->plugin_file = strdup(sd_param_path(&p, buf, sizeof buf)
 		                        ? buf : p.value);
 		if (!c->plugin_file)
-			return error(err, len, "out of memory");
+			return sd_fail(err, len, "out of memory");
 	}
 	return 0;
 }

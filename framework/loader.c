@@ -2,6 +2,7 @@
  * loader.c -- find, open and check plugins.
  */
 #include "engine.h"
+#include "error.h"
 #include "guard.h"
 
 #include <dlfcn.h>
@@ -9,13 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* printf into err; returns -1 so that callers can `return error(...)`. */
-static int error(char *err, size_t len, const char *fmt, const char *a,
-                 const char *b)
-{
-	snprintf(err, len, fmt, a, b);
-	return -1;
-}
 
 /* Bytes of a descriptor of each ABI minor version: each minor appends
  * fields to the one before. */
@@ -35,19 +29,18 @@ static size_t descriptor_size(unsigned minor)
 static int check_heuristics(const sd_plugin *p, const char *path, char *err,
                             size_t len)
 {
-	char n[32];
-	snprintf(n, sizeof n, "%zu", p->n_heuristics);
 	if (p->n_heuristics && !p->heuristics)
-		return error(err, len, "plugin '%s' broke the contract: "
-		             "n_heuristics is %s but heuristics is NULL", path, n);
+		return sd_fail(err, len, "plugin '%s' broke the contract: "
+		               "n_heuristics is %zu but heuristics is NULL", path,
+		               p->n_heuristics);
 	if (p->n_heuristics > SD_MAX_HEURISTICS)
-		return error(err, len, "plugin '%s' broke the contract: "
-		             "n_heuristics is %s (at most 1024)", path, n);
+		return sd_fail(err, len, "plugin '%s' broke the contract: "
+		               "n_heuristics is %zu (at most %d)", path,
+		               p->n_heuristics, SD_MAX_HEURISTICS);
 	for (size_t i = 0; i < p->n_heuristics; i++)
 		if (!p->heuristics[i].name || !p->heuristics[i].name[0])
-			return error(err, len, "plugin '%s' broke the contract: "
-			             "heuristic %s has no name", path,
-			             (snprintf(n, sizeof n, "%zu", i), n));
+			return sd_fail(err, len, "plugin '%s' broke the contract: "
+			               "heuristic %zu has no name", path, i);
 	return 0;
 }
 
@@ -64,16 +57,16 @@ static int check_abi(const sd_plugin *p, const char *path, char *err,
 		return -1;
 	}
 	if (p->size < descriptor_size(p->abi_minor))
-		return error(err, len, "plugin '%s' has a truncated descriptor%s",
-		             path, "");
+		return sd_fail(err, len, "plugin '%s' has a truncated descriptor",
+		             path);
 	if (!p->name || !p->create || !p->destroy || !p->initial ||
 	    !p->is_goal || !p->expand)
-		return error(err, len, "plugin '%s' lacks a required function "
-		             "(create, destroy, initial, is_goal or expand)%s",
-		             path, "");
+		return sd_fail(err, len, "plugin '%s' lacks a required function "
+		             "(create, destroy, initial, is_goal or expand)",
+		             path);
 	if (p->n_heuristics && !p->heuristic)
-		return error(err, len, "plugin '%s' lists heuristics but has "
-		             "no heuristic() function%s", path, "");
+		return sd_fail(err, len, "plugin '%s' lists heuristics but has "
+		             "no heuristic() function", path);
 	return check_heuristics(p, path, err, len);
 }
 
@@ -92,7 +85,7 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 	void *h = dlopen(buf, RTLD_NOW | RTLD_LOCAL);
 	sd_guard_leave();
 	if (!h)
-		return error(err, len, "cannot load plugin '%s': %s", path,
+		return sd_fail(err, len, "cannot load plugin '%s': %s", path,
 		             dlerror());
 	dlerror();
 	const sd_plugin *(*entry)(void);
@@ -108,7 +101,7 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 	sd_guard_leave();
 	if (!p || check_abi(p, path, err, len)) {
 		if (!p)
-			error(err, len, "plugin '%s': %s() returned NULL", path,
+			sd_fail(err, len, "plugin '%s': %s() returned NULL", path,
 			      SD_PLUGIN_ENTRY);
 		dlclose(h);
 		return -1;
@@ -118,8 +111,8 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 	sd_plugin *copy = calloc(1, sizeof *copy);
 	if (!copy) {
 		dlclose(h);
-		return error(err, len, "out of memory loading plugin '%s'%s",
-		             path, "");
+		return sd_fail(err, len, "out of memory loading plugin '%s'",
+		             path);
 	}
 	memcpy(copy, p, descriptor_size(p->abi_minor));
 	sd_guard_plugin(copy->name, path);
@@ -135,8 +128,8 @@ int sd_find_plugin(const char *name, const char *search_path,
 	static const char *const forms[] = { "%.*s/%s.so", "%.*s/lib%s.so" };
 	char file[4096];
 	if (!*name || strchr(name, '/'))
-		return error(err, len, "bad plugin name '%s'%s: use [plugin] "
-		             "path for a file", name, "");
+		return sd_fail(err, len, "bad plugin name '%s': use [plugin] "
+		             "path for a file", name);
 	for (const char *d = search_path; d && *d;) {
 		const char *e = strchr(d, ':');
 		int n = e ? (int)(e - d) : (int)strlen(d);
@@ -147,7 +140,7 @@ int sd_find_plugin(const char *name, const char *search_path,
 		}
 		d = e ? e + 1 : NULL;
 	}
-	return error(err, len, "cannot find plugin '%s' (searched %s)", name,
+	return sd_fail(err, len, "cannot find plugin '%s' (searched %s)", name,
 	             search_path && *search_path ? search_path : "nothing");
 }
 

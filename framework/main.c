@@ -4,6 +4,7 @@
  */
 #define _XOPEN_SOURCE 700  /* realpath */
 #include "engine.h"
+#include "error.h"
 #include "guard.h"
 #include "run.h"
 
@@ -164,7 +165,7 @@ static int list_plugins(void)
 	char *path = plugin_path() ? strdup(plugin_path()) : NULL, *save;
 	int found = 0;
 	if (!path)
-		return sd_die("out of memory");
+		return sd_error("out of memory");
 	for (char *d = strtok_r(path, ":", &save); d;
 	     d = strtok_r(NULL, ":", &save))
 		found += list_dir(d);
@@ -185,7 +186,7 @@ static const char *optval(int argc, char **argv, int *i, const char *lng,
 	if (strcmp(argv[*i], lng) && (!shrt || strcmp(argv[*i], shrt)))
 		return NULL;
 	if (*i + 1 >= argc) {
-		sd_die("option %s needs a value", lng);
+		sd_error("option %s needs a value", lng);
 		exit(EXIT_ERROR);
 	}
 	return argv[++*i];
@@ -198,7 +199,7 @@ static uint64_t number(const char *opt, const char *v, uint64_t max)
 	errno = 0;
 	unsigned long long n = strtoull(v, &end, 10);
 	if (!*v || *end || *v == '-' || errno == ERANGE || n > max) {
-		sd_die("option %s: '%s' is not a whole number from 0 to %llu",
+		sd_error("option %s: '%s' is not a whole number from 0 to %llu",
 		       opt, v, (unsigned long long)max);
 		exit(EXIT_ERROR);
 	}
@@ -242,7 +243,7 @@ int main(int argc, char **argv)
 	const char *v;
 	int listp = 0, rc;
 	if (!sets || !cmp)
-		return sd_die("out of memory");
+		return sd_error("out of memory");
 	cli.sets = sets;
 	cli.compare = cmp;
 	for (int i = 1; i < argc; i++) {
@@ -275,7 +276,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--list-plugins")) {
 			listp = 1;
 		} else if (!flag(a, &cli)) {
-			rc = sd_die("unknown option '%s' (see searchd --help)", a);
+			rc = sd_error("unknown option '%s' (see searchd --help)", a);
 			goto out;
 		}
 	}

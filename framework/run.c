@@ -5,6 +5,7 @@
 #include "run.h"
 
 #include "config.h"
+#include "error.h"
 #include "guard.h"
 #include "output.h"
 
@@ -12,17 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-int sd_die(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("searchd: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_ERROR;
-}
 
 /* Read the config, then the command line's overrides, then `extra` ones
  * (a comparison's).  0, or -1 with the message printed. */
@@ -41,7 +31,7 @@ static int load_config(const sd_cli *cli, const char *const *extra,
 		rc = sd_config_set(c, set, err, sizeof err);
 	}
 	if (rc || sd_config_finish(c, err, sizeof err)) {
-		sd_die("%s", err);
+		sd_error("%s", err);
 		return -1;
 	}
 	return 0;
@@ -60,9 +50,9 @@ static int load_plugin(const sd_cli *cli, const sd_config *c, sd_loaded *pl)
 	if (!rc)
 		return 0;
 	if (e->line)
-		sd_die("%s:%d: %s", e->file, e->line, err);
+		sd_error("%s:%d: %s", e->file, e->line, err);
 	else
-		sd_die("%s", err);
+		sd_error("%s", err);
 	return -1;
 }
 
@@ -90,11 +80,11 @@ static int pick_heuristic(const sd_config *c, const sd_plugin *p,
 			    !strcmp(c->e[i].section, "search"))
 				e = &c->e[i];
 		if (e && e->line)
-			sd_die("%s:%d: unknown heuristic '%s' for plugin '%s' "
+			sd_error("%s:%d: unknown heuristic '%s' for plugin '%s' "
 			       "(available: %s)", e->file, e->line, c->heuristic,
 			       p->name, list);
 		else
-			sd_die("unknown heuristic '%s' for plugin '%s' "
+			sd_error("unknown heuristic '%s' for plugin '%s' "
 			       "(available: %s)", c->heuristic, p->name, list);
 		return -2;
 	}
@@ -205,7 +195,7 @@ static void write_dot(const sd_cli *cli, const sd_plugin *p,
 	}
 	FILE *f = fopen(cli->dot, "w");
 	if (!f) {
-		sd_die("cannot write '%s'", cli->dot);
+		sd_error("cannot write '%s'", cli->dot);
 		return;
 	}
 	sd_print_dot(f, p, inst, res);
@@ -223,7 +213,7 @@ static int run_single(const sd_cli *cli, sd_config *c, const sd_plugin *p)
 	if (h == -2)
 		return EXIT_ERROR;
 	if (cli->dot && c->opts.algorithm == SD_IDASTAR)
-		return sd_die("--dot needs a search that keeps its tree; "
+		return sd_error("--dot needs a search that keeps its tree; "
 		              "idastar keeps none (try astar or bfs)");
 	c->opts.keep_tree = cli->dot ? SD_DOT_MAX : 0;
 	sd_instance inst;
@@ -231,7 +221,7 @@ static int run_single(const sd_cli *cli, sd_config *c, const sd_plugin *p)
 	char *plan;
 	if (solve(cli, c, p, h, c->params, c->n_params, &inst, &res, &plan,
 	          err, sizeof err, 0))
-		return sd_die("%s", err);
+		return sd_error("%s", err);
 	if (c->format == SD_FMT_CSV)
 		sd_print_csv_header(stdout);
 	sd_run_info info = { p->name, c->algorithm_name, hname,
@@ -335,7 +325,7 @@ static int run_combo(const sd_cli *cli, const sd_config *base,
 		goto out;
 	if (solve(cli, &c, p, h, c.params, c.n_params, &inst, &res, &plan, err,
 	          sizeof err, 1)) {
-		rc = sd_die("%s", err);
+		rc = sd_error("%s", err);
 		goto out;
 	}
 	sd_run_info info = { p->name, c.algorithm_name, hname,
@@ -356,26 +346,26 @@ static int run_compare(const sd_cli *cli, sd_config *base, const sd_plugin *p)
 {
 	size_t na = cli->n_compare, combos = 1;
 	if (na > 16)
-		return sd_die("--compare: at most 16 keys");
+		return sd_error("--compare: at most 16 keys");
 	axis *ax = calloc(na, sizeof *ax);
-	int worst = ax ? EXIT_SOLVED : sd_die("out of memory");
+	int worst = ax ? EXIT_SOLVED : sd_error("out of memory");
 	for (size_t i = 0; ax && i < na; i++) {
 		if (compare_axis(cli->compare[i], ax[i].key, sizeof ax[i].key,
 		                 &ax[i].vals, &ax[i].n)) {
-			worst = sd_die("--compare '%s': expected KEY=V1,V2,... "
+			worst = sd_error("--compare '%s': expected KEY=V1,V2,... "
 			               "(e.g. algorithm=astar,idastar)",
 			               cli->compare[i]);
 			goto out;
 		}
 		if (!strncmp(ax[i].key, "plugin.", 7)) {
-			worst = sd_die("--compare: one plugin at a time");
+			worst = sd_error("--compare: one plugin at a time");
 			goto out;
 		}
 		combos *= ax[i].n;
 	}
 	char (*seen)[256] = ax ? calloc(combos, sizeof *seen) : NULL;
 	if (!seen) {
-		worst = sd_die("out of memory");
+		worst = sd_error("out of memory");
 		goto out;
 	}
 	if (base->format == SD_FMT_CSV)
@@ -554,7 +544,7 @@ static int run_batch(const sd_cli *cli, sd_config *c, const sd_plugin *p,
 	sd_param *params = malloc(c->n_params * sizeof *params);
 	sd_instance inst;
 	if (!params)
-		return sd_die("out of memory");
+		return sd_error("out of memory");
 	memcpy(params, c->params, c->n_params * sizeof *params);
 	params[which].value = "1";
 	int bad = sd_create_instance(p, params, c->n_params, &inst, err,
@@ -564,13 +554,13 @@ static int run_batch(const sd_cli *cli, sd_config *c, const sd_plugin *p,
 		p->destroy(inst.self);
 	else if (!max) {
 		free(params);
-		return sd_die("%s", err);
+		return sd_error("%s", err);
 	}
 	unsigned char *pick = calloc((size_t)max + 2, 1);
 	const sd_param *sp = &c->params[which];
 	if (!pick || parse_selection(sel, max, pick)) {
 		free(params), free(pick);
-		return sd_die("%s:%d: bad %s '%s': expected all, N, N-M or a "
+		return sd_error("%s:%d: bad %s '%s': expected all, N, N-M or a "
 		              "list like 1,4,7-9, within 1-%u", sp->file, sp->line,
 		              sp->key, sel, max);
 	}
@@ -638,7 +628,7 @@ int sd_run(const sd_cli *cli)
 		list_heuristics(pl.plugin);
 		rc = 0;
 	} else if (b >= 0 && cli->n_compare) {
-		rc = sd_die("--compare and a batch (%s = %s) do not mix",
+		rc = sd_error("--compare and a batch (%s = %s) do not mix",
 		            c.params[b].key, c.params[b].value);
 	} else if (b >= 0) {
 		rc = run_batch(cli, &c, pl.plugin, (size_t)b);

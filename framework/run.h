@@ -36,7 +36,4 @@ typedef struct sd_cli {
 /* Do what the command line asks; returns the exit status. */
 int sd_run(const sd_cli *cli);
 
-/* Report an error on stderr ("searchd: ..."); returns EXIT_ERROR. */
-int sd_die(const char *fmt, ...);
-
 #endif

@@ -10,6 +10,7 @@
  */
 #include "cells.h"
 #include "engine.h"
+#include "error.h"
 #include "guard.h"
 #include "queue.h"
 #include "registry.h"
@@ -261,12 +262,6 @@ static int out_of_memory(search *s)
 	return 0;
 }
 
-/* An error that makes the search meaningless: message, and -1. */
-static int fail(search *s, const char *msg)
-{
-	snprintf(s->err, s->errlen, "%s", msg);
-	return -1;
-}
 
 /* The plugin's goal test of the start state. */
 static int start_is_goal(search *s, const void *start)
@@ -351,8 +346,9 @@ static int extract_plan(search *s, uint32_t goal)
 		                       r->states + (i + 1) * s->ssz, s->ssz))
 			k++;
 		if (k == n)
-			return fail(s, "the plugin's expand() is not "
-			            "deterministic: the plan could not be rebuilt");
+			return sd_fail(s->err, s->errlen, "the plugin's expand() "
+			               "is not deterministic: the plan could not "
+			               "be rebuilt");
 		r->actions[i] = s->succ[k].action;
 		r->cost += s->succ[k].cost;
 	}
@@ -1086,12 +1082,6 @@ static int fess_init(search *s, const void *start)
 	return 0;
 }
 
-static int bad_opts(char *err, size_t len, const char *msg)
-{
-	snprintf(err, len, "%s", msg);
-	return -1;
-}
-
 /* Copy the search tree into the result, if asked and small enough. */
 static void keep_tree(search *s)
 {
@@ -1150,8 +1140,8 @@ static int check_opts(const sd_plugin *p, const sd_instance *inst,
 		return -1;
 	if (o->algorithm == SD_WASTAR &&
 	    !(o->weight >= 1 && o->weight <= SD_MAX_WEIGHT))
-		return bad_opts(err, errlen, "weight must be a number from 1 to "
-		                "1000000");
+		return sd_fail(err, errlen, "weight must be a number from 1 to "
+		               "1000000");
 	if (o->algorithm == SD_FESS && !p->features) {
 		snprintf(err, errlen, "plugin '%s' has no features(), which "
 		         "algorithm fess needs", p->name);
@@ -1266,7 +1256,7 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 	if (!start || alloc_buffers(&s) ||
 	    sd_registry_init(&s.reg, s.ssz, p->hash ? hash_state : NULL, &s) ||
 	    (o->algorithm == SD_WASTAR && !(s.nd.h = malloc(sizeof *s.nd.h))))
-		fail(&s, "out of memory");
+		sd_fail(err, errlen, "out of memory");
 	else
 		rc = run_algorithm(&s, start);
 out:
