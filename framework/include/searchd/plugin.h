@@ -10,18 +10,55 @@
  * strings, compares them with memcmp, and asks the plugin for everything
  * else through the descriptor's function pointers.
  *
- * The life of an instance:
+ * The life of an instance, and when each call comes:
  *
- *   create()            parse the [problem] section, choose the state size
- *   set_host()          (ABI 1.2, optional) what the engine offers back
- *   select_heuristic()  once, before the search (index, or SD_NO_HEURISTIC)
- *   initial()           write the start state
- *   heuristic()         h of the start state, from scratch
- *   is_goal()           goal test of the start state
- *   expand()            many times: all successors of one state at once,
- *                       each with its action, step cost, goal flag and h
- *   format_action()     to print the plan
- *   destroy()
+ *   create()            once: parse the [problem] section, choose the
+ *                       state size.  Nothing else is called if it fails.
+ *   set_host()          (ABI 1.2, optional) once, right after create()
+ *   then, once per search on the instance (a comparison runs several
+ *   searches on fresh instances; a batch makes one instance per
+ *   problem):
+ *     select_heuristic()  before the search (index, or SD_NO_HEURISTIC);
+ *                         may build tables
+ *     initial()           write the start state
+ *     heuristic()         h of the start state, from scratch
+ *     is_goal()           goal test of the start state
+ *     features()          (fess only) of the start, then of each state
+ *                         stored
+ *     expand()            many times: all successors of one state at
+ *                         once, each with its action, step cost, goal
+ *                         flag and h.  Also after the search, to rebuild
+ *                         the plan and for traces: expand() may be called
+ *                         on any state it produced, in any order, and
+ *                         must give the same answer every time
+ *     hash()              any time a state is stored or looked up
+ *   after a search, to show it, in any order and as often as needed:
+ *     format_plan()       (ABI 1.2, optional) the text of step k of a
+ *                         plan, given the whole plan
+ *     format_action()     the text of one action (traces; the plan too
+ *                         when there is no format_plan)
+ *     print_state()       a state as text (replays, traces, DOT)
+ *   destroy()           once, last.
+ *
+ * The engine never relies on "the result of the last call": every call
+ * gets what it needs as arguments, and a plugin should keep its instance
+ * read-only after select_heuristic() (scratch space may change, but no
+ * call may depend on which call came before it).
+ *
+ * Lifetimes.  The sd_param array and its strings handed to create() live
+ * only during that call (a batch points them at a buffer it reuses):
+ * copy what you keep.  The descriptor, the heuristics table and the
+ * strings in them must live as long as the shared object is loaded.  The
+ * sd_host handed to set_host() lives until destroy().  Buffers handed to
+ * a call (states, successors, text buffers) are the engine's and valid
+ * only during that call.
+ *
+ * Threads.  The engine calls one instance from one thread at a time, and
+ * today runs one instance at a time in a process (a batch or comparison
+ * destroys each before it makes the next).  Several instances of one
+ * plugin may exist in one process in later versions (one per thread or
+ * per MPI rank): keep all mutable state in the instance, not in globals,
+ * and a plugin so written is ready for that.
  *
  * Costs and heuristic values are non-negative integers (sd_cost).
  *
@@ -87,7 +124,8 @@ typedef uint32_t sd_cost;
  * "zero", or bfs/ucs): the plugin may then leave h at 0 in expand(). */
 #define SD_NO_HEURISTIC (-1)
 
-/* Largest number of successors one expand() may return. */
+/* Largest number of successors one expand() may return (the engine
+ * keeps a successor's index in 14 bits). */
 #define SD_MAX_SUCCESSORS 16383
 
 /* Largest state_size an instance may declare, in bytes. */
@@ -250,6 +288,19 @@ typedef struct sd_plugin {
 	 * and before any other call on the instance, with what the engine
 	 * offers (see sd_host).  Keep the pointer; do not write through it. */
 	void (*set_host)(void *self, const sd_host *host);
+
+	/* ABI 1.2.  Optional.  Write the text of step k (0 <= k < n) of a
+	 * plan to buf like snprintf (return the length it needs): states
+	 * holds the n + 1 states of the plan (the start, then the state after
+	 * each action; state_size bytes each, packed) and actions its n
+	 * actions.  For plugins whose action text depends on the steps
+	 * before it (Sokoban writes the player's walk to each push, which
+	 * starts where the last push left the player).  When present, the
+	 * engine formats plans and replays with it, step by step in any
+	 * order, and uses format_action() only for single actions (traces). */
+	int (*format_plan)(void *self, const void *states,
+	                   const uint32_t *actions, size_t n, size_t k,
+	                   char *buf, size_t len);
 } sd_plugin;
 
 /* Start a descriptor: the ABI fields filled in.  Use as
