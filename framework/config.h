@@ -8,7 +8,7 @@
 #ifndef SD_CONFIG_H
 #define SD_CONFIG_H
 
-#include "engine.h"
+#include "search.h"
 
 typedef struct sd_entry {
 	char *section;  /* "search", "plugin", "problem", "output" */

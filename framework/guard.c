@@ -14,6 +14,7 @@
 
 volatile sig_atomic_t sd_guard_interrupted;
 volatile sig_atomic_t sd_guard_time_up;
+volatile sig_atomic_t sd_guard_stopping;
 const char *volatile sd_guard_call;
 
 static char plugin_label[512];        /* "'name' (path)" */
@@ -85,7 +86,7 @@ static void on_stop_signal(int sig)
 			_exit(limit_status);
 		_exit(limit_status);
 	}
-	sd_guard_interrupted = 1;
+	sd_guard_interrupt();
 }
 
 static void on_fatal(int sig)
@@ -122,6 +123,7 @@ static void on_alarm(int sig)
 {
 	(void)sig;
 	sd_guard_time_up = 1;
+	sd_guard_stopping = 1;
 	if (alarm_phase++ && sd_guard_call) {
 		char tail[160];
 		size_t n = 0;
@@ -190,10 +192,33 @@ const char *sd_guard_plugin_label(const char *name, char *buf, size_t len)
 	return buf;
 }
 
+/* Set the flags with the signals that set them held back, so that none
+ * is lost between the reads and the writes. */
+static void set_flags(int interrupted, int time_up)
+{
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGALRM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	sd_guard_interrupted = interrupted < 0 ? sd_guard_interrupted
+	                                       : interrupted;
+	sd_guard_time_up = time_up < 0 ? sd_guard_time_up : time_up;
+	sd_guard_stopping = sd_guard_interrupted | sd_guard_time_up;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void sd_guard_interrupt(void)
+{
+	sd_guard_interrupted = 1;
+	sd_guard_stopping = 1;
+}
+
 void sd_guard_arm(double seconds)
 {
 	sd_guard_disarm();
-	sd_guard_time_up = 0;
+	set_flags(-1, 0);
 	if (seconds <= 0)
 		return;
 	grace_seconds = seconds / 10 > 2 ? seconds / 10 : 2;
@@ -209,7 +234,7 @@ void sd_guard_disarm(void)
 
 void sd_guard_clear_interrupt(void)
 {
-	sd_guard_interrupted = 0;
+	set_flags(0, -1);
 }
 
 /* ---- guarded buffers ------------------------------------------------ */

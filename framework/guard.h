@@ -34,13 +34,17 @@ extern volatile sig_atomic_t sd_guard_interrupted;
 /* Set when the alarm of sd_guard_arm() has gone off. */
 extern volatile sig_atomic_t sd_guard_time_up;
 
+/* Set whenever one of the two above is: the one flag a search loop
+ * reads per expansion. */
+extern volatile sig_atomic_t sd_guard_stopping;
+
 /* The plugin call in progress ("expand", ...), or NULL in engine code. */
 extern const char *volatile sd_guard_call;
 
 /* Nonzero once the search must end: interrupted or out of time. */
 static inline int sd_guard_stop(void)
 {
-	return sd_guard_interrupted | sd_guard_time_up;
+	return sd_guard_stopping;
 }
 
 /* Bracket a call into the plugin, for the messages of the handlers. */
@@ -80,6 +84,9 @@ void sd_guard_disarm(void);
 
 /* Clear the interrupt flag (at the start of a run). */
 void sd_guard_clear_interrupt(void);
+
+/* Ask for the run to end, as Ctrl-C does (safe from a signal handler). */
+void sd_guard_interrupt(void);
 
 /* A zeroed buffer of at least n bytes whose end touches an inaccessible
  * page; NULL if out of memory.  Free with sd_guard_free(p, n). */

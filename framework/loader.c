@@ -1,7 +1,7 @@
 /*
  * loader.c -- find, open and check plugins.
  */
-#include "engine.h"
+#include "loader.h"
 #include "error.h"
 #include "guard.h"
 

@@ -12,15 +12,12 @@
 
 /* ---- the outcome ---------------------------------------------------------- */
 
-/* The limit kinds the engine reports (res->limit), and their words. */
-static const struct {
-	const char *limit;
-	const char *words;
-} limit_kinds[] = {
-	{ "time", "limit reached (time)" },
-	{ "nodes", "limit reached (nodes)" },
-	{ "memory", "limit reached (memory)" },
-	{ "interrupt", "limit reached (interrupted)" },
+/* The words of each limit the engine reports (res->limit). */
+static const char *const limit_words[] = {
+	[SD_LIMIT_TIME] = "limit reached (time)",
+	[SD_LIMIT_NODES] = "limit reached (nodes)",
+	[SD_LIMIT_MEMORY] = "limit reached (memory)",
+	[SD_LIMIT_INTERRUPT] = "limit reached (interrupted)",
 };
 
 /* The outcome of a run: see the table in output.h. */
@@ -32,10 +29,9 @@ sd_outcome sd_outcome_of(const sd_run_info *run, const sd_result *r)
 		return (sd_outcome){ "solved", "solved", NULL };
 	if (r->status == SD_UNSOLVABLE)
 		return (sd_outcome){ "no solution", "no-solution", NULL };
-	for (size_t i = 0; i < sizeof limit_kinds / sizeof *limit_kinds; i++)
-		if (r->limit && !strcmp(r->limit, limit_kinds[i].limit))
-			return (sd_outcome){ limit_kinds[i].words, "limit",
-			                     limit_kinds[i].limit };
+	if (sd_limit_name(r->limit))
+		return (sd_outcome){ limit_words[r->limit], "limit",
+		                     sd_limit_name(r->limit) };
 	return (sd_outcome){ "limit reached", "limit", NULL };
 }
 
@@ -522,29 +518,31 @@ static void pause_ms(unsigned ms)
 int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
                     const sd_result *r, int animate, unsigned delay_ms)
 {
-	char act[4096];
-	int rc = 0;
-	for (size_t i = 0; i <= r->length; i++) {
+	size_t cap = 256;
+	char *act = malloc(cap);
+	int rc = act ? 0 : -1;
+	for (size_t i = 0; !rc && i <= r->length; i++) {
 		const unsigned char *st = r->states + i * r->state_size;
 		if (animate)
 			fputs("\033[H\033[2J", out);
 		if (i == 0) {
 			fprintf(out, "start\n");
+		} else if (sd_plan_step_text(p, inst, r, i - 1, &act, &cap) < 0) {
+			rc = -1;
+			break;
 		} else {
 			fprintf(out, "step %zu of %zu: ", i, r->length);
-			rc |= put_clean(out, action_text(p, inst,
-			                st - r->state_size, r->actions[i - 1],
-			                act, sizeof act), "");
+			rc |= put_clean(out, act, "");
 			fputc('\n', out);
 		}
 		rc |= print_state(out, p, inst, st);
 		fputc('\n', out);
 		fflush(out);
-		if (ferror(out))
-			return -1;
+		rc |= ferror(out) ? -1 : 0;
 		if (animate && i < r->length)
 			pause_ms(delay_ms);
 	}
+	free(act);
 	return written(out, rc);
 }
 

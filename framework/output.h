@@ -4,7 +4,7 @@
 #ifndef SD_OUTPUT_H
 #define SD_OUTPUT_H
 
-#include "engine.h"
+#include "search.h"
 
 /* What was run, for the report. */
 typedef struct sd_run_info {

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "error.h"
 #include "guard.h"
+#include "loader.h"
 #include "output.h"
 
 #include <stdarg.h>

@@ -50,7 +50,7 @@ static unsigned char states[3] = { 0, 1, 2 };
 
 /* A result with status s (and limit kind, for SD_LIMIT): solved ones
  * have a two-step plan over one-byte states. */
-static sd_result result(sd_status s, const char *limit)
+static sd_result result(sd_status s, sd_limit limit)
 {
 	sd_result r = { .status = s, .limit = limit, .state_size = 1 };
 	if (s == SD_SOLVED) {
@@ -184,7 +184,7 @@ static void clean_text_repairs_utf8(void **unused)
 static void json_of_hostile_plan(void **unused)
 {
 	(void)unused;
-	sd_result r = result(SD_SOLVED, NULL);
+	sd_result r = result(SD_SOLVED, SD_LIMIT_NONE);
 	char *plan = sd_plan_text(&hostile, &inst, &r);
 	assert_non_null(plan);
 	sd_run_info run = { hostile.name, "astar", "h\x01\xc3", plan,
@@ -256,7 +256,7 @@ static char *csv_of(const sd_run_info *run, const sd_result *r)
 static void csv_quotes_fields(void **unused)
 {
 	(void)unused;
-	sd_result r = result(SD_UNSOLVABLE, NULL);
+	sd_result r = result(SD_UNSOLVABLE, SD_LIMIT_NONE);
 	sd_run_info run = { "graph", "say \"hi\"", "a,b\nc", NULL, "cr\ronly",
 	                    NULL };
 	char *row = csv_of(&run, &r);
@@ -278,7 +278,7 @@ static void csv_header_matches_rows(void **unused)
 	(void)unused;
 	capture c;
 	capture_open(&c);
-	sd_result r = result(SD_LIMIT, "time");
+	sd_result r = result(SD_LIMIT, SD_LIMIT_TIME);
 	sd_run_info run = { "graph", "bfs", "zero", NULL, NULL, NULL };
 	assert_int_equal(sd_print_csv_header(c.f), 0);
 	assert_int_equal(sd_print_csv_row(c.f, &run, &r), 0);
@@ -299,20 +299,20 @@ static void csv_header_matches_rows(void **unused)
 /* One outcome in every format: the words, and the machine fields. */
 typedef struct spelling {
 	sd_status status;
-	const char *limit;   /* the engine's kind */
+	sd_limit limit;      /* the engine's kind */
 	int error;
 	const char *words, *machine, *kind;
 } spelling;
 
 static const spelling spellings[] = {
-	{ SD_SOLVED, NULL, 0, "solved", "solved", NULL },
-	{ SD_UNSOLVABLE, NULL, 0, "no solution", "no-solution", NULL },
-	{ SD_LIMIT, "time", 0, "limit reached (time)", "limit", "time" },
-	{ SD_LIMIT, "nodes", 0, "limit reached (nodes)", "limit", "nodes" },
-	{ SD_LIMIT, "memory", 0, "limit reached (memory)", "limit", "memory" },
-	{ SD_LIMIT, "interrupt", 0, "limit reached (interrupted)", "limit",
+	{ SD_SOLVED, SD_LIMIT_NONE, 0, "solved", "solved", NULL },
+	{ SD_UNSOLVABLE, SD_LIMIT_NONE, 0, "no solution", "no-solution", NULL },
+	{ SD_LIMIT, SD_LIMIT_TIME, 0, "limit reached (time)", "limit", "time" },
+	{ SD_LIMIT, SD_LIMIT_NODES, 0, "limit reached (nodes)", "limit", "nodes" },
+	{ SD_LIMIT, SD_LIMIT_MEMORY, 0, "limit reached (memory)", "limit", "memory" },
+	{ SD_LIMIT, SD_LIMIT_INTERRUPT, 0, "limit reached (interrupted)", "limit",
 	  "interrupt" },
-	{ SD_SOLVED, NULL, 1, "error", "error", NULL },
+	{ SD_SOLVED, SD_LIMIT_NONE, 1, "error", "error", NULL },
 };
 
 /* A printer of one run's report. */
@@ -382,7 +382,7 @@ static void one_vocabulary(void **unused)
 static void text_has_no_control_bytes(void **unused)
 {
 	(void)unused;
-	sd_result r = result(SD_SOLVED, NULL);
+	sd_result r = result(SD_SOLVED, SD_LIMIT_NONE);
 	char *plan = sd_plan_text(&hostile, &inst, &r);
 	assert_non_null(plan);
 	sd_run_info run = { hostile.name, "astar", "h\x1b]0;x\x07", plan,
@@ -422,7 +422,7 @@ static void table_row_shows_error(void **unused)
 static void write_errors_are_reported(void **unused)
 {
 	(void)unused;
-	sd_result r = result(SD_SOLVED, NULL);
+	sd_result r = result(SD_SOLVED, SD_LIMIT_NONE);
 	sd_run_info run = { "graph", "bfs", "zero", "A B", NULL, NULL };
 	const report_fn reports[] = { sd_print_text, sd_print_json,
 	                              sd_print_csv_row, sd_print_table_row };

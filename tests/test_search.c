@@ -306,14 +306,14 @@ static void limits(void **unused)
 		o.node_limit = 5000;
 		sd_result r = search_with(&inst, &o);
 		assert_int_equal(r.status, SD_LIMIT);
-		assert_string_equal(r.limit, "nodes");
+		assert_int_equal(r.limit, SD_LIMIT_NODES);
 		assert_int_equal(r.stats.expanded, 5000);
 		sd_result_free(&r);
 		o.node_limit = 0;
 		o.time_limit = 1e-6;
 		r = search_with(&inst, &o);
 		assert_int_equal(r.status, SD_LIMIT);
-		assert_string_equal(r.limit, "time");
+		assert_int_equal(r.limit, SD_LIMIT_TIME);
 		sd_result_free(&r);
 		if (all[i] == SD_IDASTAR)
 			continue;  /* IDA* keeps no states */
@@ -321,7 +321,7 @@ static void limits(void **unused)
 		o.memory_limit = 4 << 20;
 		r = search_with(&inst, &o);
 		assert_int_equal(r.status, SD_LIMIT);
-		assert_string_equal(r.limit, "memory");
+		assert_int_equal(r.limit, SD_LIMIT_MEMORY);
 		assert_true(r.stats.stored > 1000);
 		sd_result_free(&r);
 	}

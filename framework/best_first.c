@@ -1,0 +1,241 @@
+/*
+ * best_first.c -- best-first search: ucs, astar, wastar, greedy, fess.
+ *
+ * One loop -- pop, goal test, expand, duplicate check, push -- for all
+ * five; what tells them apart is a policy, data chosen once per search:
+ * how the queue keys are made, whether a cheaper path re-opens a stored
+ * state, how the popped state's h is known again, and whether the open
+ * list alternates with the feature cells (fess).  The goal test is at
+ * expansion, so that with an admissible heuristic ucs and astar are
+ * optimal.
+ */
+#include "error.h"
+#include "search_int.h"
+
+/* Where the h of a popped node comes from. */
+typedef enum h_source {
+	H_ZERO,         /* the search is blind in h (ucs) */
+	H_KEY,          /* the primary key is h */
+	H_KEY_MINUS_G,  /* the primary key is g + h */
+	H_STORED,       /* kept per node (wastar: the key rounds w * h) */
+} h_source;
+
+/* What a best-first algorithm is. */
+typedef struct policy {
+	int key_g;        /* the primary key adds g */
+	int weighted;     /* ... and weight * h (else h, or nothing if
+	                     h_from is H_ZERO) */
+	int tie_deeper;   /* secondary key g: among equal keys, the deeper
+	                     first */
+	int reopen;       /* a cheaper path to a stored state updates it and
+	                     re-opens it if it was expanded */
+	h_source h_from;
+	int cells;        /* fess: every other pop from the feature cells */
+} policy;
+
+static const policy policies[] = {
+	[SD_UCS]    = { 1, 0, 0, 1, H_ZERO, 0 },
+	[SD_ASTAR]  = { 1, 0, 1, 1, H_KEY_MINUS_G, 0 },
+	[SD_WASTAR] = { 1, 1, 1, 1, H_STORED, 0 },
+	[SD_GREEDY] = { 0, 0, 0, 0, H_KEY, 0 },
+	[SD_FESS]   = { 0, 0, 0, 0, H_KEY, 1 },
+};
+
+/* The primary and secondary queue keys of a node with g and h. */
+static void keys(const search *s, const policy *pol, sd_path_cost g,
+                 sd_cost h, uint64_t *k1, uint64_t *k2)
+{
+	uint64_t hk = pol->h_from == H_ZERO ? 0
+	              : pol->weighted ? (uint64_t)(s->o->weight * h + 1e-9)
+	              : h;
+	*k1 = (pol->key_g ? g : 0) + hk;
+	*k2 = pol->tie_deeper ? g : 0;
+}
+
+/* The heuristic value of node id, popped with primary key k1. */
+static sd_cost popped_h(const search *s, const policy *pol, uint32_t id,
+                        uint64_t k1)
+{
+	switch (pol->h_from) {
+	case H_ZERO:
+		return 0;
+	case H_KEY:
+		return (sd_cost)k1;
+	case H_KEY_MINUS_G:
+		return (sd_cost)(k1 - sd_node_g(&s->nd, id));
+	default:
+		return s->nd.h[id];
+	}
+}
+
+/* fess: the feature cells need the number of features: ask the plugin
+ * about the start.  0, or -1 with a message. */
+static int fess_init(search *s, const void *start)
+{
+	sd_guard_enter("features");
+	unsigned nf = s->p->features(s->self, start, s->feat);
+	sd_guard_leave();
+	if (!nf || nf > SD_MAX_FEATURES || sd_cells_init(&s->cells, nf))
+		return sd_fail(s->err, s->errlen, "plugin's features() gave "
+		               "%u values; it must give 1 to %d", nf,
+		               SD_MAX_FEATURES);
+	return 0;
+}
+
+/* fess: file node id with key k1 in the cell of its features too. */
+static search_rc push_cell(search *s, uint32_t id, uint64_t k1)
+{
+	sd_guard_enter("features");
+	unsigned n = s->p->features(s->self, sd_registry_state(&s->reg, id),
+	                            s->feat);
+	sd_guard_leave();
+	if (n != s->cells.nf)
+		return sd_fail(s->err, s->errlen, "plugin's features() gave %u "
+		               "values for one state and %u for another",
+		               s->cells.nf, n);
+	if (sd_cells_push(&s->cells, s->feat, k1, id))
+		return search_out_of_memory(s);
+	return SEARCH_GO;
+}
+
+/* Put node id (already stored with g, parent, via) on the open list. */
+static search_rc push(search *s, const policy *pol, uint32_t id, sd_cost h)
+{
+	uint64_t k1, k2;
+	keys(s, pol, sd_node_g(&s->nd, id), h, &k1, &k2);
+	if (s->nd.keep_h)
+		s->nd.h[id] = h;
+	search_rc rc = pol->cells ? push_cell(s, id, k1) : SEARCH_GO;
+	if (rc != SEARCH_GO)
+		return rc;
+	if (sd_queue_push(&s->q, k1, k2, id))
+		return search_out_of_memory(s);
+	uint64_t open = pol->cells ? ++s->open : s->q.size;
+	if (open > s->res->stats.peak_open)
+		s->res->stats.peak_open = open;
+	return SEARCH_GO;
+}
+
+static int is_closed(void *ctx, uint32_t id)
+{
+	const search *s = ctx;
+	return s->nd.via[id] & SD_NODE_CLOSED;
+}
+
+/* Take the next node off the open list: its id and primary key.  fess
+ * takes every other node from the next feature cell instead; each node
+ * sits in both lists, and the copy left behind is skipped once the node
+ * is closed, so that every turn is an expansion. */
+static int pop(search *s, const policy *pol, uint64_t *k1, uint32_t *id)
+{
+	uint64_t k2;
+	uint32_t cell;
+	if (!pol->cells)
+		return sd_queue_pop(&s->q, k1, &k2, id);
+	int found = (s->turn++ & 1) &&
+	            sd_cells_pop(&s->cells, is_closed, s, k1, id, &cell);
+	while (!found && sd_queue_pop(&s->q, k1, &k2, id))
+		found = !is_closed(s, *id);
+	s->open -= (uint64_t)found;
+	return found;
+}
+
+/* Look at successor i of node id: store it, or, if the policy says so,
+ * improve the stored copy and re-open it. */
+static search_rc relax(search *s, const policy *pol, uint32_t id,
+                       unsigned i)
+{
+	sd_stats *st = &s->res->stats;
+	const sd_succ *c = &s->succ[i];
+	sd_path_cost g = sd_node_g(&s->nd, id) + c->cost;
+	int is_new;
+	st->generated++;
+	if (c->h == SD_DEAD_END) {
+		st->pruned++;
+		return SEARCH_GO;
+	}
+	uint32_t k = search_store_kid(s, i, &is_new);
+	if (k == SD_NO_ID)
+		return search_out_of_memory(s);
+	if (!is_new) {
+		if (!pol->reopen || g >= sd_node_g(&s->nd, k)) {
+			st->duplicates++;
+			return SEARCH_GO;
+		}
+		if (s->nd.via[k] & SD_NODE_CLOSED)
+			st->reopened++;
+	}
+	if (sd_node_set_g(&s->nd, k, g))
+		return search_out_of_memory(s);
+	s->nd.parent[k] = id;
+	s->nd.via[k] = (uint16_t)(i | (c->goal ? SD_NODE_GOAL : 0));
+	return push(s, pol, k, s->blind ? 0 : c->h);
+}
+
+/* Store the start and put it on the open list. */
+static search_rc push_start(search *s, const policy *pol,
+                            const unsigned char *start)
+{
+	int is_new;
+	uint32_t root = search_store(s, start, &is_new);
+	if (root == SD_NO_ID)
+		return search_out_of_memory(s);
+	sd_node_set_g(&s->nd, root, 0);
+	s->nd.parent[root] = SD_NO_ID;
+	s->nd.via[root] = search_is_goal(s, start) ? SD_NODE_GOAL : 0;
+	sd_cost h0 = search_initial_h(s, start);
+	if (h0 == SD_DEAD_END) {
+		s->res->status = SD_UNSOLVABLE;
+		return SEARCH_STOP;
+	}
+	return push(s, pol, root, h0);
+}
+
+/* Expand node id (popped with key k1) and relax each successor. */
+static search_rc expand_node(search *s, const policy *pol, uint32_t id,
+                             uint64_t k1)
+{
+	s->nd.via[id] |= SD_NODE_CLOSED;
+	sd_cost h = popped_h(s, pol, id, k1);
+	sd_stats before = s->res->stats;
+	long n = search_expand(s, sd_registry_state(&s->reg, id), h);
+	if (n < 0)
+		return SEARCH_ERROR;
+	search_prepare_kids(s, (unsigned)n);
+	for (unsigned i = 0; i < n; i++) {
+		search_rc rc = relax(s, pol, id, i);
+		if (rc != SEARCH_GO)
+			return rc;
+	}
+	if (s->o->trace)
+		search_trace(s, id, h, k1, (unsigned)n, &before);
+	return SEARCH_GO;
+}
+
+int search_best_first(search *s, const unsigned char *start)
+{
+	const policy *pol = &policies[s->o->algorithm];
+	uint64_t k1;
+	uint32_t id;
+	if (pol->cells && fess_init(s, start))
+		return -1;
+	search_rc rc = push_start(s, pol, start);
+	while (rc == SEARCH_GO && pop(s, pol, &k1, &id)) {
+		if (s->nd.via[id] & SD_NODE_CLOSED)
+			continue;  /* a stale entry: a better one was popped */
+		if (s->nd.via[id] & SD_NODE_GOAL)
+			return search_extract_plan(s, id);
+		if (search_limit_reached(s))
+			return 0;
+		rc = expand_node(s, pol, id, k1);
+	}
+	if (rc == SEARCH_GO)
+		s->res->status = SD_UNSOLVABLE;
+	return rc == SEARCH_ERROR ? -1 : 0;
+}
+
+int search_keeps_h(sd_algorithm algorithm)
+{
+	return algorithm < sizeof policies / sizeof *policies &&
+	       policies[algorithm].h_from == H_STORED;
+}

@@ -1,0 +1,51 @@
+/*
+ * loader.h -- find, open and check plugins, and make their instances.
+ *
+ * Every check the engine can make cheaply on a plugin happens here, at
+ * load time: the ABI version, the descriptor's size, the required
+ * functions, the heuristics table; and, for each instance, the limits
+ * plugin.h states.  Knows nothing of any puzzle.
+ */
+#ifndef SD_LOADER_H
+#define SD_LOADER_H
+
+#include <stddef.h>
+#include "searchd/plugin.h"
+
+typedef struct sd_loaded {
+	void *handle;            /* from dlopen */
+	const sd_plugin *plugin; /* a copy of its descriptor, as long as this
+	                            host's: fields of newer minors zero */
+	char *path;              /* the file it was loaded from */
+} sd_loaded;
+
+/* Most heuristics a plugin may list. */
+#define SD_MAX_HEURISTICS 1024
+
+/* Load the plugin at path (dlopen RTLD_NOW|RTLD_LOCAL) and check its ABI.
+ * Returns 0, or -1 with the reason in err. */
+int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t errlen);
+
+/* Find plugin `name` on the search path (colon-separated dirs) and load
+ * it: tries DIR/NAME.so and DIR/libNAME.so in each dir. */
+int sd_find_plugin(const char *name, const char *search_path, sd_loaded *out,
+                   char *err, size_t errlen);
+
+void sd_unload_plugin(sd_loaded *p);
+
+/* Create an instance and hand it the host (set_host); returns 0, or -1
+ * with the plugin's message in err.  On failure inst->collection_size
+ * keeps what the plugin set, so that a batch can go on past a broken
+ * entry of a collection. */
+int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
+                       sd_instance *inst, char *err, size_t errlen);
+
+/* Check an instance against the limits plugin.h states (state size,
+ * successors).  0, or -1 with a message naming the plugin. */
+int sd_check_instance(const sd_plugin *p, const sd_instance *inst,
+                      char *err, size_t len);
+
+/* Index of heuristic `name`: SD_NO_HEURISTIC for "zero", -2 if unknown. */
+int sd_heuristic_index(const sd_plugin *p, const char *name);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * search.h -- run one search over a plugin's instance.
+ *
+ * The algorithms (bfs, ucs, astar, wastar, greedy, idastar, fess), their
+ * options, statistics and result.  Knows nothing of any puzzle:
+ * everything it learns about one comes through searchd/plugin.h.  The
+ * pieces behind it: search.c (set-up and dispatch), search_core.c and
+ * search_int.h (what the algorithms share), bfs.c, best_first.c,
+ * idastar.c, result.c; the data structures registry.c, nodes.c,
+ * queue.c, cells.c; guard.c for limits and signals.
+ */
+#ifndef SD_SEARCH_H
+#define SD_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "searchd/plugin.h"
+
+/* The cost of a path: step costs (32 bits each) added in 64 bits, so
+ * that no plan cost wraps. */
+typedef uint64_t sd_path_cost;
+
+/* Largest weight of weighted A* (keeps g + weight * h within 64 bits). */
+#define SD_MAX_WEIGHT 1e6
+
+typedef enum sd_algorithm {
+	SD_BFS,     /* breadth-first, goal test at generation */
+	SD_UCS,     /* uniform cost (Dijkstra): order by g */
+	SD_ASTAR,   /* order by f = g + h, ties to larger g */
+	SD_WASTAR,  /* weighted A*: f = g + weight * h */
+	SD_GREEDY,  /* greedy best-first: order by h */
+	SD_IDASTAR, /* iterative-deepening A* */
+	SD_FESS,    /* feature-space search: greedy pops by h alternate
+	               with pops from cells of equal plugin features, the
+	               cells taken in turn */
+} sd_algorithm;
+
+typedef enum sd_status {
+	SD_SOLVED = 0,      /* a plan was found */
+	SD_UNSOLVABLE = 1,  /* search space exhausted: no plan exists */
+	SD_LIMIT = 3,       /* a limit or an interrupt stopped the search */
+} sd_status;
+
+/* Which limit stopped a search (SD_LIMIT). */
+typedef enum sd_limit {
+	SD_LIMIT_NONE = 0,
+	SD_LIMIT_TIME,      /* time_limit */
+	SD_LIMIT_NODES,     /* node_limit */
+	SD_LIMIT_MEMORY,    /* memory_limit, or out of memory */
+	SD_LIMIT_INTERRUPT, /* Ctrl-C or SIGTERM */
+} sd_limit;
+
+/* The limit's word: "time", "nodes", "memory", "interrupt" (NULL for
+ * SD_LIMIT_NONE). */
+const char *sd_limit_name(sd_limit limit);
+
+/* What a trace callback hears about. */
+typedef enum sd_event_kind {
+	SD_EV_EXPAND,     /* a state was expanded */
+	SD_EV_ITERATION,  /* IDA* starts an iteration (bound) */
+} sd_event_kind;
+
+typedef struct sd_event {
+	sd_event_kind kind;
+	uint64_t order;          /* 1 for the first expansion, 2... */
+	uint32_t id;             /* state id (IDA*: depth on the stack) */
+	sd_path_cost g;          /* of the expanded state */
+	sd_cost h;
+	sd_path_cost f;          /* the queue key (IDA*: g + h); for
+	                            SD_EV_ITERATION, the bound */
+	const void *state;       /* the expanded state */
+	const void *parent;      /* its parent's state, or NULL at the start */
+	uint32_t action;         /* action from parent that reached it */
+	unsigned children;       /* successors generated */
+	unsigned duplicates;     /* of them, already stored and not cheaper */
+	unsigned pruned;         /* of them, dropped as dead ends */
+} sd_event;
+
+typedef struct sd_search_opts {
+	sd_algorithm algorithm; /* which search */
+	int heuristic;          /* index into plugin->heuristics, or
+	                           SD_NO_HEURISTIC */
+	double weight;          /* for SD_WASTAR, 1..SD_MAX_WEIGHT */
+	double time_limit;      /* seconds of wall time, 0 = none; it
+	                           covers select_heuristic() (tables) too */
+	uint64_t node_limit;    /* expansions, 0 = none */
+	uint64_t memory_limit;  /* bytes of engine storage, 0 = none */
+	FILE *progress;         /* per-iteration lines (IDA*), or NULL */
+	void (*trace)(void *ctx, const sd_event *ev); /* called per
+	                           expansion and per IDA* iteration, or NULL */
+	void *trace_ctx;        /* first argument of trace */
+	size_t keep_tree;       /* if nonzero and at most this many states
+	                           were stored, copy the search tree into the
+	                           result (not for IDA*) */
+} sd_search_opts;
+
+#define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \
+	.heuristic = SD_NO_HEURISTIC, .weight = 1.0 }
+
+typedef struct sd_stats {
+	uint64_t expanded;       /* states whose successors were generated */
+	uint64_t generated;      /* successors produced (root counted) */
+	uint64_t duplicates;     /* successors already stored (not cheaper) */
+	uint64_t reopened;       /* closed states reached by a cheaper path */
+	uint64_t pruned;         /* successors dropped as dead ends */
+	uint64_t peak_open;      /* largest size of the open list / stack */
+	uint64_t stored;         /* states in the registry at the end */
+	uint64_t iterations;     /* IDA* iterations */
+	uint64_t engine_bytes;   /* peak bytes of engine storage */
+	double bytes_per_state;  /* engine bytes / stored states */
+	uint64_t peak_rss;       /* peak resident memory of the process, bytes */
+	double seconds;          /* wall time of the search */
+	double cpu_seconds;      /* processor time of the search (less noisy
+	                            than wall time on a shared machine) */
+	double nodes_per_second; /* generated / seconds */
+} sd_stats;
+
+typedef struct sd_result {
+	sd_status status;
+	sd_limit limit;         /* for SD_LIMIT: which */
+	sd_path_cost cost;      /* plan cost (SD_SOLVED) */
+	size_t length;          /* number of actions in the plan */
+	uint32_t *actions;      /* length actions */
+	unsigned char *states;  /* length + 1 states, state_size bytes each:
+	                           the start, then the state after each action */
+	size_t state_size;
+	sd_stats stats;
+	size_t tree_n;          /* states in the kept tree (0: none kept) */
+	unsigned char *tree_states; /* tree_n states; id order */
+	uint32_t *tree_parent;  /* parent id of each, SD_TREE_ROOT for the
+	                           start */
+	sd_path_cost *tree_g;   /* g of each */
+	uint8_t *tree_closed;   /* nonzero if it was expanded */
+} sd_result;
+
+#define SD_TREE_ROOT UINT32_MAX
+
+/* Run one search.  Returns 0 with the outcome in *res (free with
+ * sd_result_free), or -1 with a message in err (bad options, or the
+ * plugin refused the heuristic). */
+int sd_search(const sd_plugin *p, const sd_instance *inst,
+              const sd_search_opts *o, sd_result *res, char *err,
+              size_t errlen);
+
+void sd_result_free(sd_result *res);
+
+/* The text of step k of the plan in res into *buf (of *cap bytes,
+ * malloc'd, grown as needed; texts are cut at 64 KiB): the plugin's
+ * format_plan(), or format_action(), or the action id.  Returns its
+ * length, or -1 if out of memory. */
+long sd_plan_step_text(const sd_plugin *p, const sd_instance *inst,
+                       const sd_result *res, size_t k, char **buf,
+                       size_t *cap);
+
+/* The plan as text: the steps' texts joined by the plugin's separator.
+ * malloc'd; NULL if out of memory. */
+char *sd_plan_text(const sd_plugin *p, const sd_instance *inst,
+                   const sd_result *res);
+
+/* Ask a running search to stop (safe from a signal handler); the
+ * request stays until the run ends (guard.h). */
+void sd_interrupt(void);
+
+#endif

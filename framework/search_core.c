@@ -1,0 +1,200 @@
+/*
+ * search_core.c -- what every search algorithm shares (search_int.h):
+ * limits, the calls into the plugin, storing states, rebuilding the
+ * plan, tracing.
+ */
+#include "error.h"
+#include "search_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sd_interrupt(void)
+{
+	sd_guard_interrupt();
+}
+
+const char *sd_limit_name(sd_limit limit)
+{
+	static const char *const names[] = {
+		[SD_LIMIT_NONE] = NULL, [SD_LIMIT_TIME] = "time",
+		[SD_LIMIT_NODES] = "nodes", [SD_LIMIT_MEMORY] = "memory",
+		[SD_LIMIT_INTERRUPT] = "interrupt",
+	};
+	return (unsigned)limit < sizeof names / sizeof *names ? names[limit]
+	                                                      : NULL;
+}
+
+double search_clock_since(clockid_t clock, const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(clock, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	       (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+uint64_t search_hash_state(void *ctx, const void *state)
+{
+	search *s = ctx;
+	sd_guard_enter("hash");
+	uint64_t h = s->p->hash(s->self, state);
+	sd_guard_leave();
+	return h;
+}
+
+/* Bytes of the expansion buffers, allocated once per search. */
+static size_t buffer_bytes(const search *s)
+{
+	size_t n = s->maxs * (sizeof *s->succ + s->stride + sizeof *s->hashes);
+	if (s->tsucc)
+		n += s->maxs * (sizeof *s->tsucc + s->stride);
+	return n;
+}
+
+size_t search_engine_bytes(const search *s)
+{
+	return sd_registry_bytes(&s->reg) + sd_nodes_bytes(&s->nd) +
+	       s->q.bytes + s->cells.bytes + buffer_bytes(s);
+}
+
+/* The time limit and interrupts are flags set by guard.c's handlers, so
+ * reading them costs nothing; the memory limit adds up the structures'
+ * sizes. */
+int search_limits_hit(search *s)
+{
+	const sd_stats *st = &s->res->stats;
+	const sd_search_opts *o = s->o;
+	if (o->node_limit && st->expanded >= o->node_limit)
+		s->res->limit = SD_LIMIT_NODES;
+	else if (sd_guard_interrupted)
+		s->res->limit = SD_LIMIT_INTERRUPT;
+	else if (sd_guard_time_up)
+		s->res->limit = SD_LIMIT_TIME;
+	else if (o->memory_limit &&
+	         search_engine_bytes(s) >= o->memory_limit)
+		s->res->limit = SD_LIMIT_MEMORY;
+	else
+		return 0;
+	return 1;
+}
+
+search_rc search_out_of_memory(search *s)
+{
+	s->res->status = SD_LIMIT;
+	s->res->limit = SD_LIMIT_MEMORY;
+	return SEARCH_STOP;
+}
+
+int search_too_many(search *s, unsigned n)
+{
+	char name[600];
+	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
+	               "expand() returned %u successors, more than the "
+	               "max_successors (%u) its instance declared",
+	               sd_guard_plugin_label(s->p->name, name, sizeof name), n,
+	               s->maxs);
+}
+
+int search_is_goal(search *s, const void *state)
+{
+	sd_guard_enter("is_goal");
+	int goal = s->p->is_goal(s->self, state);
+	sd_guard_leave();
+	return goal;
+}
+
+sd_cost search_initial_h(search *s, const void *state)
+{
+	if (s->blind || !s->p->heuristic)
+		return 0;
+	sd_guard_enter("heuristic");
+	sd_cost h = s->p->heuristic(s->self, state);
+	sd_guard_leave();
+	return h;
+}
+
+uint32_t search_store(search *s, const void *state, int *is_new)
+{
+	uint32_t id = sd_registry_insert(&s->reg, state, is_new);
+	if (id == SD_NO_ID || sd_nodes_reserve(&s->nd, id))
+		return SD_NO_ID;
+	return id;
+}
+
+/* The action and cost of the step from state `from` to `to`: re-expand
+ * from and find to among its successors.  0, or -1 with a message. */
+static int find_step(search *s, const unsigned char *from,
+                     const unsigned char *to, uint32_t *action,
+                     sd_cost *cost)
+{
+	long n = search_plugin_expand(s, from, search_initial_h(s, from),
+	                              s->succ, s->kids);
+	if (n < 0)
+		return -1;
+	for (long k = 0; k < n; k++)
+		if (!memcmp(s->kids + k * s->stride, to, s->ssz)) {
+			*action = s->succ[k].action;
+			*cost = s->succ[k].cost;
+			return 0;
+		}
+	return sd_fail(s->err, s->errlen, "the plugin's expand() is not "
+	               "deterministic: the plan could not be rebuilt");
+}
+
+/* Walk the parent links back to the start, then replay forward,
+ * re-expanding each state to find the action (the registry stores only
+ * the successor's index). */
+int search_extract_plan(search *s, uint32_t goal)
+{
+	sd_result *r = s->res;
+	size_t len = 0;
+	for (uint32_t id = goal; s->nd.parent[id] != SD_NO_ID;
+	     id = s->nd.parent[id])
+		len++;
+	r->actions = malloc((len ? len : 1) * sizeof *r->actions);
+	r->states = malloc((len + 1) * s->ssz);
+	if (!r->actions || !r->states) {
+		search_out_of_memory(s);
+		return 0;
+	}
+	uint32_t id = goal;
+	for (size_t i = len + 1; i-- > 0; id = s->nd.parent[id])
+		memcpy(r->states + i * s->ssz, sd_registry_state(&s->reg, id),
+		       s->ssz);
+	r->length = len;
+	r->cost = 0;
+	for (size_t i = 0; i < len; i++) {
+		sd_cost c = 0;
+		if (find_step(s, r->states + i * s->ssz,
+		              r->states + (i + 1) * s->ssz, &r->actions[i], &c))
+			return -1;
+		r->cost += c;
+	}
+	r->status = SD_SOLVED;
+	return 0;
+}
+
+/* Finds the action that reached id by re-expanding its parent (tracing
+ * is for small runs). */
+void search_trace(search *s, uint32_t id, sd_cost h, sd_path_cost f,
+                  unsigned n, const sd_stats *before)
+{
+	const sd_stats *st = &s->res->stats;
+	sd_event ev = { .kind = SD_EV_EXPAND, .order = st->expanded, .id = id,
+	                .g = sd_node_g(&s->nd, id), .h = h, .f = f,
+	                .state = sd_registry_state(&s->reg, id),
+	                .children = n,
+	                .duplicates = (unsigned)(st->duplicates -
+	                                         before->duplicates),
+	                .pruned = (unsigned)(st->pruned - before->pruned) };
+	uint32_t p = s->nd.parent[id];
+	if (p != SD_NO_ID) {
+		ev.parent = sd_registry_state(&s->reg, p);
+		unsigned k = s->nd.via[id] & SD_NODE_INDEX;
+		if (search_plugin_expand(s, ev.parent,
+		                         search_initial_h(s, ev.parent),
+		                         s->tsucc, s->tkids) > (long)k)
+			ev.action = s->tsucc[k].action;
+	}
+	s->o->trace(s->o->trace_ctx, &ev);
+}

@@ -1,0 +1,175 @@
+/*
+ * search_int.h -- what the search algorithms share, private to the
+ * search (search.h is the public side).  The core (search_core.c):
+ * limits, the calls into the plugin, storing states, rebuilding the
+ * plan, tracing.  The algorithms over it, one file each: bfs.c,
+ * best_first.c, idastar.c; search.c sets up and dispatches, result.c
+ * turns a result into text.  Nothing here calls back up into them.
+ *
+ * The hot helpers are static inline here, so that an algorithm's loop
+ * compiles as if they were its own.
+ */
+#ifndef SD_SEARCH_INT_H
+#define SD_SEARCH_INT_H
+
+#include "cells.h"
+#include "guard.h"
+#include "nodes.h"
+#include "queue.h"
+#include "registry.h"
+#include "search.h"
+
+#include <time.h>
+
+_Static_assert(SD_MAX_SUCCESSORS <= SD_NODE_INDEX,
+               "a successor's index must fit the bits nodes.h gives it");
+
+/* How many expansions apart the memory limit is checked (it adds up the
+ * sizes of every structure; the other limits are read every time). */
+#define SD_MEMORY_CHECK_PERIOD 1024
+
+/* What a step of a search says: go on; stop, the outcome being in the
+ * result (a limit, out of memory); or an error, its message in err. */
+typedef enum search_rc {
+	SEARCH_ERROR = -1,
+	SEARCH_GO = 0,
+	SEARCH_STOP = 1,
+} search_rc;
+
+/* One search in progress. */
+typedef struct search {
+	const sd_plugin *p;
+	void *self;
+	const sd_search_opts *o;
+	size_t ssz;             /* state size */
+	size_t stride;          /* state size rounded up to 8 */
+	unsigned maxs;          /* max successors */
+	int blind;              /* no heuristic: h is always 0 */
+	sd_registry reg;        /* every state stored (graph searches) */
+	sd_nodes nd;            /* their g, parent, via (and h) */
+	sd_queue q;             /* best-first: the open list */
+	sd_cells cells;         /* fess: the open list again, by cell */
+	uint64_t turn;          /* fess: pops so far */
+	uint64_t open;          /* fess: states pushed and not yet expanded */
+	uint32_t feat[SD_MAX_FEATURES]; /* features() of one state */
+	sd_succ *succ;          /* expansion buffer */
+	unsigned char *kids;    /* maxs states, stride bytes each */
+	uint64_t *hashes;       /* the registry's hash of each kid */
+	struct timespec t0;     /* wall clock at the start */
+	struct timespec c0;     /* processor clock at the start */
+	sd_result *res;
+	char *err;              /* where an error message goes */
+	size_t errlen;
+	sd_succ *tsucc;         /* scratch expansion for tracing */
+	unsigned char *tkids;
+} search;
+
+/* ---- the algorithms (one file each) ----------------------------------- */
+
+/* Run from the start state; the outcome goes to s->res.  0, or -1 with
+ * a message in s->err. */
+int search_bfs(search *s, const unsigned char *start);
+int search_best_first(search *s, const unsigned char *start);
+int search_idastar(search *s, const unsigned char *start);
+
+/* Does best-first search keep an h per node for this algorithm (its
+ * queue key does not give h back)? */
+int search_keeps_h(sd_algorithm algorithm);
+
+/* ---- the core (search_core.c) ------------------------------------------ */
+
+/* Seconds on clock since *t0. */
+double search_clock_since(clockid_t clock, const struct timespec *t0);
+
+/* The plugin's hash() as the registry calls it (ctx is the search). */
+uint64_t search_hash_state(void *ctx, const void *state);
+
+/* Bytes the search holds now: registry, node data, open list, buffers
+ * (what the memory limit is checked against). */
+size_t search_engine_bytes(const search *s);
+
+/* Has a limit been reached?  Sets res->limit and says so. */
+int search_limits_hit(search *s);
+
+/* Out of memory ends the search like the memory limit: SEARCH_STOP. */
+search_rc search_out_of_memory(search *s);
+
+/* The plugin returned n successors where at most s->maxs fit: -1 with a
+ * message naming it. */
+int search_too_many(search *s, unsigned n);
+
+/* The plugin's goal test and h of a state from scratch (0 when blind). */
+int search_is_goal(search *s, const void *state);
+sd_cost search_initial_h(search *s, const void *state);
+
+/* Store state as a new node (or find it): its id, SD_NO_ID if out of
+ * memory; *is_new says which. */
+uint32_t search_store(search *s, const void *state, int *is_new);
+
+/* Record the plan that ends at node goal in the result.  0 (the
+ * outcome in res), or -1 with a message. */
+int search_extract_plan(search *s, uint32_t goal);
+
+/* Tell the trace callback that node id was expanded (n successors; the
+ * counters as differences from `before`). */
+void search_trace(search *s, uint32_t id, sd_cost h, sd_path_cost f,
+                  unsigned n, const sd_stats *before);
+
+/* ---- hot helpers ------------------------------------------------------- */
+
+/* search_limits_hit(), for once per expansion: the node limit, the time
+ * limit and interrupts every time, the memory limit every
+ * SD_MEMORY_CHECK_PERIOD expansions. */
+static inline int search_limit_reached(search *s)
+{
+	uint64_t e = s->res->stats.expanded;
+	if ((e % SD_MEMORY_CHECK_PERIOD) && !sd_guard_stop() &&
+	    !(s->o->node_limit && e >= s->o->node_limit))
+		return 0;
+	return search_limits_hit(s);
+}
+
+/* Call the plugin's expand() on state into succ / kids (buffers of
+ * s->maxs).  The number of successors, or -1 (message set) if the
+ * plugin returned more than fit. */
+static inline long search_plugin_expand(search *s, const void *state,
+                                        sd_cost h, sd_succ *succ,
+                                        unsigned char *kids)
+{
+	sd_guard_enter("expand");
+	unsigned n = s->p->expand(s->self, state, h, succ, kids, s->stride);
+	sd_guard_leave();
+	return n > s->maxs ? search_too_many(s, n) : (long)n;
+}
+
+/* Expand state into s->succ / s->kids and count it. */
+static inline long search_expand(search *s, const void *state, sd_cost h)
+{
+	s->res->stats.expanded++;
+	return search_plugin_expand(s, state, h, s->succ, s->kids);
+}
+
+/* Hash the n kids of an expansion and prefetch their groups, so that
+ * the cache misses of their lookups overlap. */
+static inline void search_prepare_kids(search *s, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		s->hashes[i] = sd_registry_hash(&s->reg,
+		                                s->kids + i * s->stride);
+		sd_registry_prefetch(&s->reg, s->hashes[i]);
+	}
+}
+
+/* Store kid i (hashed by search_prepare_kids) as a new node, or find
+ * it: its id, SD_NO_ID if out of memory; *is_new says which. */
+static inline uint32_t search_store_kid(search *s, unsigned i, int *is_new)
+{
+	uint32_t id = sd_registry_insert_hashed(&s->reg,
+	                                        s->kids + i * s->stride,
+	                                        s->hashes[i], is_new);
+	if (id == SD_NO_ID || sd_nodes_reserve(&s->nd, id))
+		return SD_NO_ID;
+	return id;
+}
+
+#endif
