@@ -78,6 +78,15 @@ int search_limits_hit(search *s)
 	return 1;
 }
 
+int search_limit_reached(search *s)
+{
+	uint64_t e = s->res->stats.expanded;
+	if ((e % SD_MEMORY_CHECK_PERIOD) && !sd_guard_stop() &&
+	    !(s->o->node_limit && e >= s->o->node_limit))
+		return 0;
+	return search_limits_hit(s);
+}
+
 search_rc search_out_of_memory(search *s)
 {
 	s->res->status = SD_LIMIT;
@@ -93,6 +102,21 @@ int search_too_many(search *s, unsigned n)
 	               "max_successors (%u) its instance declared",
 	               sd_guard_plugin_label(s->p->name, name, sizeof name), n,
 	               s->maxs);
+}
+
+long search_plugin_expand(search *s, const void *state, sd_cost h,
+                          sd_succ *succ, unsigned char *kids)
+{
+	sd_guard_enter("expand");
+	unsigned n = s->p->expand(s->self, state, h, succ, kids, s->stride);
+	sd_guard_leave();
+	return n > s->maxs ? search_too_many(s, n) : (long)n;
+}
+
+long search_expand(search *s, const void *state, sd_cost h)
+{
+	s->res->stats.expanded++;
+	return search_plugin_expand(s, state, h, s->succ, s->kids);
 }
 
 int search_is_goal(search *s, const void *state)

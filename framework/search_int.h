@@ -6,8 +6,9 @@
  * best_first.c, idastar.c; search.c sets up and dispatches, result.c
  * turns a result into text.  Nothing here calls back up into them.
  *
- * The hot helpers are static inline here, so that an algorithm's loop
- * compiles as if they were its own.
+ * The hottest helpers (hashing and storing successors) are static inline
+ * here, so that an algorithm's loop compiles as if they were its own;
+ * they call nothing in search_core.c, so that nothing calls back up.
  */
 #ifndef SD_SEARCH_INT_H
 #define SD_SEARCH_INT_H
@@ -110,44 +111,26 @@ uint32_t search_store(search *s, const void *state, int *is_new);
  * outcome in res), or -1 with a message. */
 int search_extract_plan(search *s, uint32_t goal);
 
+/* search_limits_hit(), for once per expansion: the node limit, the time
+ * limit and interrupts every time, the memory limit every
+ * SD_MEMORY_CHECK_PERIOD expansions. */
+int search_limit_reached(search *s);
+
+/* Call the plugin's expand() on state into succ / kids (buffers of
+ * s->maxs).  The number of successors, or -1 (message set) if the
+ * plugin returned more than fit. */
+long search_plugin_expand(search *s, const void *state, sd_cost h,
+                          sd_succ *succ, unsigned char *kids);
+
+/* Expand state into s->succ / s->kids and count it (as above). */
+long search_expand(search *s, const void *state, sd_cost h);
+
 /* Tell the trace callback that node id was expanded (n successors; the
  * counters as differences from `before`). */
 void search_trace(search *s, uint32_t id, sd_cost h, sd_path_cost f,
                   unsigned n, const sd_stats *before);
 
 /* ---- hot helpers ------------------------------------------------------- */
-
-/* search_limits_hit(), for once per expansion: the node limit, the time
- * limit and interrupts every time, the memory limit every
- * SD_MEMORY_CHECK_PERIOD expansions. */
-static inline int search_limit_reached(search *s)
-{
-	uint64_t e = s->res->stats.expanded;
-	if ((e % SD_MEMORY_CHECK_PERIOD) && !sd_guard_stop() &&
-	    !(s->o->node_limit && e >= s->o->node_limit))
-		return 0;
-	return search_limits_hit(s);
-}
-
-/* Call the plugin's expand() on state into succ / kids (buffers of
- * s->maxs).  The number of successors, or -1 (message set) if the
- * plugin returned more than fit. */
-static inline long search_plugin_expand(search *s, const void *state,
-                                        sd_cost h, sd_succ *succ,
-                                        unsigned char *kids)
-{
-	sd_guard_enter("expand");
-	unsigned n = s->p->expand(s->self, state, h, succ, kids, s->stride);
-	sd_guard_leave();
-	return n > s->maxs ? search_too_many(s, n) : (long)n;
-}
-
-/* Expand state into s->succ / s->kids and count it. */
-static inline long search_expand(search *s, const void *state, sd_cost h)
-{
-	s->res->stats.expanded++;
-	return search_plugin_expand(s, state, h, s->succ, s->kids);
-}
 
 /* Hash the n kids of an expansion and prefetch their groups, so that
  * the cache misses of their lookups overlap. */
