@@ -69,15 +69,12 @@ static int np_read_keys(const sd_param *ps, size_t n, np_keys *K, char *err,
 		while (j < sizeof names / sizeof *names &&
 		       strcmp(ps[i].key, names[j]))
 			j++;
-		if (j == sizeof names / sizeof *names) {
-			char at[1100];
-			np_where(&ps[i], at, sizeof at);
-			snprintf(err, errlen, "%s: unknown key '%s' in [problem] "
-			         "(known: tiles, file, index, random, seed, goal, "
-			         "width, height, pdb_dir, pdb_partition)", at,
-			         ps[i].key);
-			return -1;
-		}
+		if (j == sizeof names / sizeof *names)
+			return sd_param_error(&ps[i], err, errlen, "unknown key "
+			                      "'%s' in [problem] (known: tiles, "
+			                      "file, index, random, seed, goal, "
+			                      "width, height, pdb_dir, "
+			                      "pdb_partition)", ps[i].key);
 		/* An empty value unsets the key (--set problem.tiles= on the
 		 * command line, to use file or random instead). */
 		int empty = ps[i].value[strspn(ps[i].value, " \t\n")] == 0;
@@ -99,13 +96,10 @@ static int np_int_key(const sd_param *p, long lo, long hi, long *out,
 	long v = strtol(p->value, &end, 10);
 	while (*end == ' ' || *end == '\t')
 		end++;
-	if (end == p->value || *end || v < lo || v > hi) {
-		char at[1100];
-		np_where(p, at, sizeof at);
-		snprintf(err, errlen, "%s: %s must be a whole number from %ld "
-		         "to %ld, not '%s'", at, p->key, lo, hi, p->value);
-		return -1;
-	}
+	if (end == p->value || *end || v < lo || v > hi)
+		return sd_param_error(p, err, errlen, "%s must be a whole number "
+		                      "from %ld to %ld, not '%s'", p->key, lo, hi,
+		                      p->value);
 	*out = v;
 	return 0;
 }

@@ -85,6 +85,7 @@
 #define SEARCHD_PLUGIN_H
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -338,6 +339,30 @@ static inline int sd_param_where(const sd_param *p, char *buf, size_t len)
 		return snprintf(buf, len, "%s",
 		                p->file ? p->file : "<command line>");
 	return snprintf(buf, len, "%s:%d", p->file, p->line);
+}
+
+/* Helper: write "FILE:LINE: " (where p was set, as sd_param_where says;
+ * nothing if p is NULL) and then the message into err like snprintf,
+ * and return -1, so that create() can say
+ *     return sd_param_error(p, err, len, "bad value '%s'", p->value);  */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static inline int sd_param_error(const sd_param *p, char *err, size_t len,
+                                 const char *fmt, ...)
+{
+	va_list ap;
+	int n = p ? sd_param_where(p, err, len) : 0;
+	if (n < 0 || (size_t)n >= len)
+		return -1;
+	if (p)
+		n += snprintf(err + n, len - (size_t)n, ": ");
+	if ((size_t)n >= len)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 /* Helper: open the file that param p names (a path relative to p->dir,
