@@ -189,10 +189,6 @@ int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
 		if (!err[0])
 			snprintf(err, len, "plugin '%s' refused the problem",
 			         p->name);
-		/* "file:line:" for a --set value reads "<command line>:0:" */
-		char *z = strstr(err, "<command line>:0:");
-		if (z)
-			memmove(z + 14, z + 16, strlen(z + 16) + 1);
 		return -1;
 	}
 	if (sd_check_instance(p, inst, err, len)) {

@@ -77,16 +77,11 @@ static int pk_parse_stack(pancake *pk, const sd_param *p, char *err,
 
 	while (pk_word(&s, &w) > 0)  /* count first: sizes must be 1..n */
 		n++;
-	if (n == 0) {
-		snprintf(err, errlen, "%s:%d: stack is empty", p->file,
-		         p->line);
-		return -1;
-	}
-	if (n > PK_MAX) {
-		snprintf(err, errlen, "%s:%d: stack has %d pancakes, more "
-		         "than %d", p->file, p->line, n, PK_MAX);
-		return -1;
-	}
+	if (n == 0)
+		return sd_param_error(p, err, errlen, "stack is empty");
+	if (n > PK_MAX)
+		return sd_param_error(p, err, errlen, "stack has %d pancakes, "
+		                      "more than %d", n, PK_MAX);
 	s = p->value;
 	for (int i = 0; i < n; i++) {
 		size_t len = pk_word(&s, &w);
@@ -99,12 +94,10 @@ static int pk_parse_stack(pancake *pk, const sd_param *p, char *err,
 			why = "is out of range";
 		else if (seen[size])
 			why = "appears twice";
-		if (why) {
-			snprintf(err, errlen, "%s:%d: stack is not a "
-			         "permutation of 1..%d: '%.*s' %s", p->file,
-			         p->line, n, (int)len, w, why);
-			return -1;
-		}
+		if (why)
+			return sd_param_error(p, err, errlen, "stack is not a "
+			                      "permutation of 1..%d: '%.*s' %s",
+			                      n, (int)len, w, why);
 		seen[size] = 1;
 		pk->start[i] = (unsigned char)size;
 	}
@@ -127,9 +120,8 @@ static int pk_create(const sd_param *params, size_t n_params,
 	for (size_t i = 0; i < n_params; i++) {
 		const sd_param *p = &params[i];
 		if (strcmp(p->key, "stack")) {
-			snprintf(err, errlen, "%s:%d: unknown key '%s' "
-			         "(pancake knows only 'stack')", p->file,
-			         p->line, p->key);
+			sd_param_error(p, err, errlen, "unknown key '%s' "
+			               "(pancake knows only 'stack')", p->key);
 			goto refuse;
 		}
 		if (pk_parse_stack(pk, p, err, errlen))

@@ -117,14 +117,12 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 			g->line = (uint32_t)strtoul(v, NULL, 10) + 1,
 			inst->collection_size = 10;
 		else {
-			snprintf(err, len, "%s:%d: unknown key '%s'", p[i].file,
-			         p[i].line, k);
+			sd_param_error(&p[i], err, len, "unknown key '%s'", k);
 			free(g);
 			return -1;
 		}
 		if (rc)
-			snprintf(err, len, "%s:%d: bad %s '%s'", p[i].file,
-			         p[i].line, k, v);
+			sd_param_error(&p[i], err, len, "bad %s '%s'", k, v);
 	}
 	if (!rc && !g->line && (!start || (g->start = node(g, start,
 	                                    strlen(start))) < 0)) {
