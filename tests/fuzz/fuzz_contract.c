@@ -368,7 +368,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.keep_tree = F.hd[2] & 0x80 ? 1000 : 0;
 	o.node_limit = 1 + F.hd[3] % 64;
 	o.memory_limit = memory[F.hd[4] & 3];
-	o.time_limit = 10;
+	o.time_limit = 2;  /* well under libFuzzer's slow-unit report (10 s) */
 
 	sd_instance inst;
 	sd_result res;
