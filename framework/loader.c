@@ -208,5 +208,5 @@ int sd_heuristic_index(const sd_plugin *p, const char *name)
 	for (size_t i = 0; i < p->n_heuristics; i++)
 		if (!strcmp(p->heuristics[i].name, name))
 			return (int)i;
-	return strcmp(name, "zero") ? -2 : SD_NO_HEURISTIC;
+	return strcmp(name, "zero") ? SD_HEURISTIC_UNKNOWN : SD_NO_HEURISTIC;
 }

@@ -45,7 +45,11 @@ int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
 int sd_check_instance(const sd_plugin *p, const sd_instance *inst,
                       char *err, size_t len);
 
-/* Index of heuristic `name`: SD_NO_HEURISTIC for "zero", -2 if unknown. */
+/* sd_heuristic_index() of a name the plugin does not offer. */
+#define SD_HEURISTIC_UNKNOWN (-2)
+
+/* Index of heuristic `name`: SD_NO_HEURISTIC for "zero",
+ * SD_HEURISTIC_UNKNOWN if the plugin offers none of that name. */
 int sd_heuristic_index(const sd_plugin *p, const char *name);
 
 #endif
