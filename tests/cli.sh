@@ -56,7 +56,7 @@ expect 2 "is built for ABI 2.0; searchd supports 1.x" "$sd" -c "$tmp/g.ini" --se
 "$sd" -c "$tmp/g.ini" -f json --set problem.line=4000000000 \
 	--set search.algorithm=idastar -s search.heuristic=zero >"$tmp/int.out" 2>&1 &
 pid=$!
-sleep 0.5
+wait_ready $pid || fail "no sign of life from the SIGINT run"
 kill -INT $pid
 wait $pid
 rc=$?

@@ -13,19 +13,6 @@ trap 'rm -rf "$tmp"' EXIT
 # now_ms: wall clock in milliseconds.
 now_ms() { date +%s%3N; }
 
-# wait_ready PID: wait (at most 5 s) until the process has installed its
-# SIGINT handler, a sign of life that does not race the signal.
-wait_ready() {
-	local i
-	for i in $(seq 100); do
-		local cgt
-		cgt=$(awk '/^SigCgt/ {print $2}' "/proc/$1/status" 2>/dev/null)
-		[ -n "$cgt" ] && (( (16#$cgt & 2) != 0 )) && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 cat >"$tmp/r.ini" <<EOI
 [plugin]
 path = $plugins/rogue.so

@@ -26,6 +26,19 @@ expect() {
 	fi
 }
 
+# wait_ready PID: wait (at most 5 s) until the process has installed its
+# SIGINT handler (bit 2 of SigCgt in /proc/PID/status), a sign of life
+# that does not race the signal as a fixed sleep does on a loaded machine.
+wait_ready() {
+	local i cgt
+	for i in $(seq 100); do
+		cgt=$(awk '/^SigCgt/ {print $2}' "/proc/$1/status" 2>/dev/null)
+		[ -n "$cgt" ] && (( (16#$cgt & 2) != 0 )) && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # finish: the closing line and the exit status of the script.
 finish() {
 	echo "$passes passed, $fails failed"

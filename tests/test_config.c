@@ -11,12 +11,35 @@
 
 #include "config.h"
 
-static char path[64];
+/* A directory of this run's own, made by mkdtemp in $TMPDIR (or /tmp)
+ * by the group setup, and the config file written in it. */
+static char tmpdir[1024], path[1100];
+
+static int make_tmpdir(void **unused)
+{
+	(void)unused;
+	const char *t = getenv("TMPDIR");
+	snprintf(tmpdir, sizeof tmpdir, "%s/sd_test_config.XXXXXX",
+	         t && *t ? t : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		perror(tmpdir);
+		return -1;
+	}
+	return 0;
+}
+
+static int remove_tmpdir(void **unused)
+{
+	(void)unused;
+	snprintf(path, sizeof path, "%s/config.ini", tmpdir);
+	unlink(path); /* left behind by a failed test */
+	return rmdir(tmpdir);
+}
 
 /* Write text to a temporary config file; returns its name. */
 static const char *write_config(const char *text)
 {
-	snprintf(path, sizeof path, "/tmp/sd_test_config_%d.ini", getpid());
+	snprintf(path, sizeof path, "%s/config.ini", tmpdir);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
@@ -29,7 +52,7 @@ static const char *write_config(const char *text)
 static void fails_with(const char *text, const char *want)
 {
 	sd_config c = SD_CONFIG_INIT;
-	char err[1024], full[1200];
+	char err[1024], full[2400];
 	const char *file = write_config(text);
 	int rc = sd_config_read(&c, file, err, sizeof err);
 	if (!rc)
@@ -70,7 +93,7 @@ static void good_config(void **unused)
 	assert_int_equal(c.n_params, 3);
 	assert_string_equal(c.params[0].key, "start");
 	assert_int_equal(c.params[0].line, 11);
-	assert_string_equal(c.params[0].dir, "/tmp");
+	assert_string_equal(c.params[0].dir, tmpdir);
 	assert_string_equal(c.params[1].value, "S>G:1\nG>S:1");
 	assert_string_equal(c.params[2].key, "goal");
 	assert_string_equal(c.params[2].file, "<command line>");
@@ -158,5 +181,5 @@ int main(void)
 		cmocka_unit_test(bad_overrides),
 		cmocka_unit_test(missing_config),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -66,6 +66,87 @@ static void check_plan(sd_instance *inst, sd_result *r, const char *want)
 	free(plan);
 }
 
+/* Replay a solved result with the plugin itself: the first state is the
+ * instance's start, each step's (action, state) is one of the successors
+ * expand() gives for the state before it, the last state is a goal, and
+ * the step costs add up to r->cost in r->length steps. */
+static void replay(const sd_instance *inst, const sd_result *r,
+                   const char *alg)
+{
+	size_t ss = inst->state_size;
+	unsigned char *start = malloc(ss);
+	unsigned char *buf = malloc((size_t)inst->max_successors * ss);
+	sd_succ *succ = malloc(inst->max_successors * sizeof *succ);
+	assert_non_null(start);
+	assert_non_null(buf);
+	assert_non_null(succ);
+	assert_int_equal(r->state_size, ss);
+	graph.plugin->initial(inst->self, start);
+	if (memcmp(start, r->states, ss))
+		fail_msg("%s: the plan does not begin at the start", alg);
+	sd_path_cost cost = 0;
+	for (size_t k = 0; k < r->length; k++) {
+		const unsigned char *from = r->states + k * ss;
+		const unsigned char *to = from + ss;
+		unsigned n = graph.plugin->expand(inst->self, from, 0, succ,
+		                                  buf, ss);
+		unsigned i = 0;
+		while (i < n && (succ[i].action != r->actions[k] ||
+		                 memcmp(buf + i * ss, to, ss)))
+			i++;
+		if (i == n)
+			fail_msg("%s: step %zu (action %u) is not a successor",
+			         alg, k + 1, r->actions[k]);
+		cost += succ[i].cost;
+	}
+	if (!graph.plugin->is_goal(inst->self, r->states + r->length * ss))
+		fail_msg("%s: the plan does not end at a goal", alg);
+	if (cost != r->cost)
+		fail_msg("%s: the steps cost %llu, the result says %llu", alg,
+		         (unsigned long long)cost, (unsigned long long)r->cost);
+	free(start);
+	free(buf);
+	free(succ);
+}
+
+/* The optimal cost of inst, from A* with heuristic h. */
+static sd_path_cost optimum(sd_instance *inst, int heuristic)
+{
+	sd_result r = solve(inst, SD_ASTAR, heuristic);
+	assert_int_equal(r.status, SD_SOLVED);
+	replay(inst, &r, "astar");
+	sd_path_cost c = r.cost;
+	sd_result_free(&r);
+	return c;
+}
+
+/* A solved result of algorithm a (heuristic h, weight w) replays, and
+ * its cost is bounded: the optimum for the optimal algorithms, at most
+ * w x the optimum for weighted A*. */
+static void check_weighted(sd_instance *inst, sd_algorithm a, int heuristic,
+                           double w, const sd_result *r)
+{
+	assert_int_equal(r->status, SD_SOLVED);
+	replay(inst, r, names[a]);
+	sd_path_cost best = optimum(inst, heuristic);
+	if (r->cost < best)
+		fail_msg("%s: cost %llu beats the optimum %llu", names[a],
+		         (unsigned long long)r->cost, (unsigned long long)best);
+	if (optimal(a) && a != SD_WASTAR)
+		assert_int_equal(r->cost, best);
+	if (a == SD_WASTAR && (double)r->cost > w * (double)best)
+		fail_msg("wastar: cost %llu above %g x the optimum %llu",
+		         (unsigned long long)r->cost, w,
+		         (unsigned long long)best);
+}
+
+/* check_weighted for a result of solve() (weight 2). */
+static void check_solution(sd_instance *inst, sd_algorithm a, int heuristic,
+                           const sd_result *r)
+{
+	check_weighted(inst, a, heuristic, 2, r);
+}
+
 /* S>G costs 10 in one step; S>A>B>G costs 3 in three. */
 static const char *const weighted[] = {
 	"edges", "S>G:10 S>A:1 A>B:1 B>G:1 A>S:1",
@@ -78,7 +159,7 @@ static void cheapest_is_not_shortest(void **unused)
 	sd_instance inst = make(weighted);
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
 		sd_result r = solve(&inst, all[i], 0);
-		assert_int_equal(r.status, SD_SOLVED);
+		check_solution(&inst, all[i], 0, &r);
 		if (all[i] == SD_BFS) {  /* fewest steps, not cheapest */
 			assert_int_equal(r.length, 1);
 			assert_int_equal(r.cost, 10);
@@ -227,7 +308,7 @@ static void costs_past_26_bits(void **unused)
 	sd_instance inst = make(kv);
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
 		sd_result r = solve(&inst, all[i], 0);
-		assert_int_equal(r.status, SD_SOLVED);
+		check_solution(&inst, all[i], 0, &r);
 		if (all[i] == SD_WASTAR)  /* within the weight: B first */
 			assert_int_equal(r.cost, 1500000007);
 		else if (optimal(all[i]))
@@ -293,6 +374,57 @@ static void fess_takes_cells_in_turn(void **unused)
 	graph.plugin->destroy(inst.self);
 }
 
+/* A 6 x 6 grid, both ways between neighbours at uneven costs (1..6),
+ * from the top left to the bottom right, h = the Manhattan distance (the
+ * cheapest step is 1: admissible).  Every algorithm's plan replays;
+ * weighted A* stays within each weight of the optimum A* finds (22).
+ * The grid is chosen so that the bounds bite: greedy, fess and weighted
+ * A* at the larger weights return dearer plans than the optimum. */
+static void suboptimal_plans_replay(void **unused)
+{
+	(void)unused;
+	enum { N = 6 };
+	static char edges[4096], h[1024];
+	size_t e = 0, k = 0;
+	for (int r = 0; r < N; r++)
+		for (int c = 0; c < N; c++) {
+			static const int dr[] = { 0, 1, 0, -1 }, dc[] = { 1, 0, -1, 0 };
+			for (int d = 0; d < 4; d++) {
+				int r2 = r + dr[d], c2 = c + dc[d];
+				if (r2 < 0 || r2 >= N || c2 < 0 || c2 >= N)
+					continue;
+				e += (size_t)snprintf(edges + e, sizeof edges - e,
+				                      "n%d%d>n%d%d:%d ", r, c, r2, c2,
+				                      1 + ((r + 2 * c + d) * 37) % 6);
+			}
+			k += (size_t)snprintf(h + k, sizeof h - k, "n%d%d:%d ", r, c,
+			                      2 * (N - 1) - r - c);
+		}
+	const char *const kv[] = { "edges", edges, "start", "n00",
+	                           "goal", "n55", "h", h, NULL };
+	sd_instance inst = make(kv);
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		sd_result r = solve(&inst, all[i], 0);
+		check_solution(&inst, all[i], 0, &r);
+		sd_result_free(&r);
+	}
+	static const double weights[] = { 1, 1.2, 1.5, 3, 5, 10 };
+	sd_path_cost best = optimum(&inst, 0), worst = best;
+	for (size_t i = 0; i < sizeof weights / sizeof *weights; i++) {
+		sd_search_opts o = SD_SEARCH_OPTS_INIT;
+		o.algorithm = SD_WASTAR;
+		o.heuristic = 0;
+		o.weight = weights[i];
+		sd_result r = search_with(&inst, &o);
+		check_weighted(&inst, SD_WASTAR, 0, weights[i], &r);
+		if (r.cost > worst)
+			worst = r.cost;
+		sd_result_free(&r);
+	}
+	assert_true(worst > best);  /* a weight that costs something */
+	graph.plugin->destroy(inst.self);
+}
+
 /* Limits end the search cleanly with statistics. */
 static void limits(void **unused)
 {
@@ -353,6 +485,7 @@ int main(void)
 		cmocka_unit_test(costs_past_26_bits),
 		cmocka_unit_test(many_nodes_past_16_bits),
 		cmocka_unit_test(fess_takes_cells_in_turn),
+		cmocka_unit_test(suboptimal_plans_replay),
 		cmocka_unit_test(limits),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -6,6 +6,8 @@ set -u
 searchd=$1 src=$2
 fail() { echo "FAIL: $*"; exit 1; }
 cd "$src" || fail "no source dir"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 out=$("$searchd" --config config/sokoban.ini 2>&1) || fail "exit $?: $out"
 grep -Eq '^cost +42$' <<<"$out" || fail "not 42 moves: $out"
@@ -28,22 +30,20 @@ grep -q "heuristic 'packing' is not admissible" <<<"$out" ||
 
 # --replay in the push model draws the player where it stands, not at
 # the smallest cell of its area (that is the state's normalised form)
-printf '######\n# @$.#\n######\n' >"${TMPDIR:-/tmp}/sd_replay_$$.xsb"
+printf '######\n# @$.#\n######\n' >"$tmp/replay.xsb"
 out=$("$searchd" --config config/sokoban.ini --replay \
-      --set problem.file="${TMPDIR:-/tmp}/sd_replay_$$.xsb" \
+      --set problem.file="$tmp/replay.xsb" \
       --set problem.cost=pushes 2>&1) || fail "replay: exit $?: $out"
-rm -f "${TMPDIR:-/tmp}/sd_replay_$$.xsb"
 grep -q '^# @\$\.#$' <<<"$out" || fail "replay start board: $out"
 grep -q '^#  @\*#$' <<<"$out" || fail "replay board after the push: $out"
 
 # a tunnel macro is one step of the replay, spelled out in full, after
 # which the player stands behind the box; the step model has no macros
-printf '#######\n#@$  .#\n#######\n' >"${TMPDIR:-/tmp}/sd_tunnel_$$.xsb"
+printf '#######\n#@$  .#\n#######\n' >"$tmp/tunnel.xsb"
 out=$("$searchd" --config config/sokoban.ini --replay \
-      --set problem.file="${TMPDIR:-/tmp}/sd_tunnel_$$.xsb" \
+      --set problem.file="$tmp/tunnel.xsb" \
       --set problem.cost=pushes --set problem.macros=tunnel 2>&1) ||
 	fail "tunnel replay: exit $?: $out"
-rm -f "${TMPDIR:-/tmp}/sd_tunnel_$$.xsb"
 grep -q '^step 1 of 1: RRR$' <<<"$out" || fail "tunnel macro step: $out"
 grep -q '^#   @\*#$' <<<"$out" || fail "board after the tunnel macro: $out"
 out=$("$searchd" --config config/sokoban.ini --set problem.macros=tunnel 2>&1)
@@ -55,7 +55,6 @@ out=$("$searchd" --config config/sokoban.ini --set problem.colour=red 2>&1)
 [ $? -eq 2 ] || fail "unknown key: wrong exit status: $out"
 grep -q "colour" <<<"$out" || fail "unknown key not named: $out"
 
-tmp=$(mktemp -d)
 printf '#####\n#$  #\n# @.#\n#####\n' >"$tmp/dead.xsb"
 out=$("$searchd" --config config/sokoban.ini \
       --set problem.file="$tmp/dead.xsb" 2>&1)
@@ -68,5 +67,4 @@ rc=$?
 [ $rc -eq 2 ] || fail "two players: exit $rc: $out"
 grep -q "two.xsb:3: two players (first at line 2)" <<<"$out" ||
 	fail "two players: $out"
-rm -rf "$tmp"
 echo "ok"
