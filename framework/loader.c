@@ -50,11 +50,10 @@ static int check_abi(const sd_plugin *p, const char *path, char *err,
                      size_t len)
 {
 	if (p->abi_major != SD_ABI_MAJOR || p->abi_minor > SD_ABI_MINOR) {
-		snprintf(err, len, "plugin '%s' is built for ABI %u.%u; "
-		         "searchd supports %u.x (up to %u.%u)", path,
-		         p->abi_major, p->abi_minor, SD_ABI_MAJOR, SD_ABI_MAJOR,
-		         SD_ABI_MINOR);
-		return -1;
+		return sd_fail(err, len, "plugin '%s' is built for ABI %d.%d; "
+		               "searchd supports %d.x (up to %d.%d)", path,
+		               p->abi_major, p->abi_minor, SD_ABI_MAJOR,
+		               SD_ABI_MAJOR, SD_ABI_MINOR);
 	}
 	if (p->size < descriptor_size(p->abi_minor))
 		return sd_fail(err, len, "plugin '%s' has a truncated descriptor",

@@ -561,6 +561,8 @@ static void np_unrank_cells(int n, int k, uint32_t r, uint8_t *cells)
 	}
 	for (int i = 0; i < k; i++) {
 		int c = 0;
+		/* d[0..k) was filled by the loop above */
+		/* cppcheck-suppress uninitvar */
 		for (uint32_t left = d[i];; c++)
 			if (!(used >> c & 1) && !left--)
 				break;
