@@ -481,12 +481,32 @@ static int sok_real_player(sok *s, const unsigned char *from,
 	return sok_known_player(s, from, player);
 }
 
-/* Remember the push (or macro) just formatted, which took the box at b
- * to t and left the player at `player`, so that the next one starts
- * where this one left the player. */
-static void sok_remember(sok *s, const unsigned char *from, uint32_t action,
-                         int start, int b, int t, int player)
+/* Where the push (or macro) `action` of the push models ends, s->occ
+ * holding the position it is taken in: the box's last cell in *t and
+ * the player's in *player (where the box stood, for a single push).
+ * 1, or 0 if the action is no push of that position.  A macro's route
+ * is kept for sok_macro_text(). */
+static int sok_push_end(sok *s, uint32_t action, int *t, int *player)
 {
+	uint32_t a = action & ~SOK_ACT_MACRO;
+	int b = (int)(a >> 2), d = (int)(a & 3), keep;
+	if (b >= s->nfloor || !s->occ[b] || s->nb[b * 4 + (d ^ 1)] < 0 ||
+	    s->nb[b * 4 + d] < 0 || s->occ[s->nb[b * 4 + d]])
+		return 0;
+	*t = s->nb[b * 4 + d];
+	*player = b;
+	return !(action & SOK_ACT_MACRO) || sok_macro(s, b, d, t, player, &keep);
+}
+
+/* Remember the push (or macro) just formatted, taken from `from` with
+ * the player at `start`, so that the next one starts where this one
+ * left the player. */
+static void sok_remember(sok *s, const unsigned char *from, uint32_t action,
+                         int start)
+{
+	int b = (int)((action & ~SOK_ACT_MACRO) >> 2), t, player;
+	if (!sok_push_end(s, action, &t, &player))
+		return;
 	memcpy(s->fmt_from, from, s->state_size);
 	s->fmt_action = action;
 	s->fmt_start = start;
@@ -499,28 +519,19 @@ static void sok_remember(sok *s, const unsigned char *from, uint32_t action,
 	s->fmt_valid = 1;
 }
 
-/* LURD text of an action in the push models: the walk, the push and,
- * for a macro, the walks and pushes after it (snprintf-like). */
-static int sok_format_push(sok *s, const unsigned char *from,
-                           uint32_t action, int player, char *buf,
+/* LURD text of an action in the push models, s->occ holding the
+ * position it is taken in and the player standing at `player`: the
+ * walk, the push and, for a macro, the walks and pushes after it
+ * (snprintf-like). */
+static int sok_format_push(sok *s, uint32_t action, int player, char *buf,
                            size_t len)
 {
-	uint32_t a = action & ~SOK_ACT_MACRO;
-	int b = (int)(a >> 2), d = (int)(a & 3);
-	if (b >= s->nfloor || !s->occ[b] || s->nb[b * 4 + (d ^ 1)] < 0 ||
-	    s->nb[b * 4 + d] < 0 || s->occ[s->nb[b * 4 + d]])
+	int b = (int)((action & ~SOK_ACT_MACRO) >> 2), d = (int)(action & 3);
+	int t, to_player, moves;
+	if (!sok_push_end(s, action, &t, &to_player))
 		return snprintf(buf, len, "?");
-	int t = s->nb[b * 4 + d], to_player = b, keep, moves;
-	if ((action & SOK_ACT_MACRO) &&
-	    !sok_macro(s, b, d, &t, &to_player, &keep))
-		return snprintf(buf, len, "?");
-	if (s->model == SOK_PUSHES)
-		player = sok_real_player(s, from, action, player);
-	int start = player;
-	int w = sok_walk(s, start, s->nb[b * 4 + (d ^ 1)], s->path,
+	int w = sok_walk(s, player, s->nb[b * 4 + (d ^ 1)], s->path,
 	                 (size_t)s->nfloor + 2);
-	if (s->model == SOK_PUSHES)
-		sok_remember(s, from, action, start, b, t, to_player);
 	if (w < 0)
 		return snprintf(buf, len, "?");
 	int n = snprintf(buf, len, "%s%c", s->path, sok_push_char(d));
@@ -531,6 +542,16 @@ static int sok_format_push(sok *s, const unsigned char *from,
 	return k < 0 ? snprintf(buf, len, "?") : n + k;
 }
 
+/* LURD text of one step of the step model, s->occ holding the position
+ * and the player standing at `player`. */
+static int sok_format_step(const sok *s, uint32_t action, int player,
+                           char *buf, size_t len)
+{
+	int d = (int)(action & 3), n = s->nb[player * 4 + d];
+	int push = n >= 0 && s->occ[n];
+	return snprintf(buf, len, "%c", push ? sok_push_char(d) : sok_dir_char[d]);
+}
+
 /* LURD text of an action: one step in the step model, the walk and the
  * push (or macro) in the push models (snprintf-like). */
 static int sok_format_action(void *self, const void *from, uint32_t action,
@@ -539,11 +560,51 @@ static int sok_format_action(void *self, const void *from, uint32_t action,
 	sok *s = self;
 	int player;
 	sok_decode(s, from, &player);
-	if (s->model != SOK_STEPS)
-		return sok_format_push(s, from, action, player, buf, len);
-	int d = (int)(action & 3), n = s->nb[player * 4 + d];
-	int push = n >= 0 && s->occ[n];
-	return snprintf(buf, len, "%c", push ? sok_push_char(d) : sok_dir_char[d]);
+	if (s->model == SOK_STEPS)
+		return sok_format_step(s, action, player, buf, len);
+	if (s->model == SOK_PUSH_MOVES)
+		return sok_format_push(s, action, player, buf, len);
+	player = sok_real_player(s, from, action, player);
+	int n = sok_format_push(s, action, player, buf, len);
+	sok_remember(s, from, action, player);
+	return n;
+}
+
+/* Where the player really stands before step k of a plan (states: the
+ * plan's n + 1 states; actions: its n actions).  The state says so,
+ * except in the normalised push model, where it holds only the
+ * smallest cell of the player's area: there the player stands at its
+ * start before the first step, and after a push where the box stood
+ * (after a macro, behind the box's last cell). */
+static int sok_plan_player(sok *s, const unsigned char *states,
+                           const uint32_t *actions, size_t k)
+{
+	const unsigned char *st = states + k * s->state_size;
+	int player = st[0] | st[1] << 8, t, after;
+	if (s->model != SOK_PUSHES)
+		return player;
+	if (k == 0)
+		return !memcmp(st, s->start, s->state_size) ? s->start_player
+		                                             : player;
+	int unused;
+	sok_decode(s, st - s->state_size, &unused);
+	return sok_push_end(s, actions[k - 1], &t, &after) ? after : player;
+}
+
+/* The text of step k of a plan (see plugin.h): as format_action(), the
+ * walk starting where the steps before left the player. */
+static int sok_format_plan(void *self, const void *states,
+                           const uint32_t *actions, size_t n, size_t k,
+                           char *buf, size_t len)
+{
+	sok *s = self;
+	int player = sok_plan_player(s, states, actions, k), stored;
+	(void)n;
+	sok_decode(s, (const unsigned char *)states + k * s->state_size,
+	           &stored);
+	if (s->model == SOK_STEPS)
+		return sok_format_step(s, actions[k], player, buf, len);
+	return sok_format_push(s, actions[k], player, buf, len);
 }
 
 /* True iff grid cell (x, y) touches a floor cell, diagonals included:
@@ -617,6 +678,7 @@ static const sd_plugin sok_plugin = {
 	.heuristic = sok_heuristic,
 	.expand = sok_expand,
 	.format_action = sok_format_action,
+	.format_plan = sok_format_plan,
 	.print_state = sok_print_state,
 	.plan_separator = NULL,
 	.batch_key = "level",

@@ -192,6 +192,48 @@ static size_t run_params(const run *r, const char *path, sd_param *ps)
 	return n;
 }
 
+/* The text of a plan step by step through format_plan(), steps taken
+ * in reverse order if `reverse` (malloc'd). */
+static char *plan_steps(const sd_instance *inst, const sd_result *res,
+                        int reverse)
+{
+	size_t n = res->length, cap = 64 * n + 1;
+	char **step = calloc(n + 1, sizeof *step), *out = calloc(1, cap);
+	assert_true(step && out);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = reverse ? n - 1 - i : i;
+		char buf[4096];
+		int m = plug.plugin->format_plan(inst->self, res->states,
+		                                 res->actions, n, k, buf,
+		                                 sizeof buf);
+		assert_true(m >= 0 && (size_t)m < sizeof buf);
+		step[k] = strdup(buf);
+	}
+	size_t len = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t m = strlen(step[k]);
+		if (len + m + 1 > cap)
+			out = realloc(out, cap = 2 * (len + m + 1));
+		memcpy(out + len, step[k], m + 1);
+		len += m;
+		free(step[k]);
+	}
+	free(step);
+	return out;
+}
+
+/* format_plan() gives the plan text the engine makes, step by step and
+ * in any order: forwards and backwards alike. */
+static void check_plan_steps(const sd_instance *inst, const sd_result *res,
+                             const char *plan)
+{
+	for (int reverse = 0; reverse < 2; reverse++) {
+		char *text = plan_steps(inst, res, reverse);
+		assert_string_equal(text, plan);
+		free(text);
+	}
+}
+
 /* Solve the level in file path under r.  Returns the status; on
  * SD_SOLVED *plan (malloc'd) and *cost are set. */
 static sd_status solve_file(const char *path, const run *r, char **plan,
@@ -219,6 +261,7 @@ static sd_status solve_file(const char *path, const run *r, char **plan,
 	if (st == SD_SOLVED) {
 		*plan = sd_plan_text(plug.plugin, &inst, &res);
 		assert_non_null(*plan);
+		check_plan_steps(&inst, &res, *plan);
 		*cost = res.cost;
 	}
 	sd_result_free(&res);
