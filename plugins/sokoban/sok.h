@@ -147,11 +147,6 @@ typedef struct sok {
 	unsigned char *goalbits; /* a state with a box on every goal */
 	unsigned char *hused;
 	unsigned char *frz;    /* freeze test: boxes treated as walls */
-
-	/* format_action() memory for the normalised push model */
-	unsigned char *fmt_from, *fmt_to;
-	uint32_t fmt_action;
-	int fmt_start, fmt_to_player, fmt_valid;
 } sok;
 
 /* sok_board.c */

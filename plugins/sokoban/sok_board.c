@@ -315,7 +315,7 @@ void sok_board_free(sok *s)
 	              s->goals, s->pdist, s->mindist, s->start, s->occ,
 	              s->frz, s->mark, s->mark2, s->queue, s->dist, s->from, s->boxes,
 	              s->hcost, s->hu, s->hv, s->hp, s->hway, s->hminv,
-	              s->hused, s->fmt_from, s->fmt_to, s->fi,
+	              s->hused, s->fi,
 	              s->cand, s->cwalk, s->path, s->goalbits,
 	              s->bu, s->bv, s->bp, s->hsave, s->box_at,
 	              s->clab, s->cq, s->cinfo, s->pack_goal, s->pack_end };

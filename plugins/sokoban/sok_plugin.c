@@ -156,9 +156,7 @@ static int sok_any_deadlocked(sok *s)
 static int sok_make_start(sok *s)
 {
 	s->start = calloc(s->state_size, 1);
-	s->fmt_from = calloc(s->state_size, 1);
-	s->fmt_to = calloc(s->state_size, 1);
-	if (!s->start || !s->fmt_from || !s->fmt_to)
+	if (!s->start)
 		return -1;
 	s->start_dead = sok_any_deadlocked(s);
 	int p = s->start_player;
@@ -455,30 +453,15 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
 }
 
 /* Where the player of state (stored at cell `player`) really stands, as
- * far as the plugin knows: in the normalised push model the state holds
- * only the smallest cell of the player's area, but the start and the
- * position the last formatted push led to are known exactly. */
+ * far as the state tells: in the normalised push model the state holds
+ * only the smallest cell of the player's area, but at the start the
+ * player is known exactly. */
 static int sok_known_player(const sok *s, const unsigned char *state,
                             int player)
 {
-	if (s->model != SOK_PUSHES)
-		return player;
-	if (s->fmt_valid && !memcmp(state, s->fmt_to, s->state_size))
-		return s->fmt_to_player;
-	if (!memcmp(state, s->start, s->state_size))
+	if (s->model == SOK_PUSHES && !memcmp(state, s->start, s->state_size))
 		return s->start_player;
 	return player;
-}
-
-/* Where the player really stands in `from` before `action` in the
- * normalised push model, given the plan is formatted in order. */
-static int sok_real_player(sok *s, const unsigned char *from,
-                           uint32_t action, int player)
-{
-	if (s->fmt_valid && action == s->fmt_action &&
-	    !memcmp(from, s->fmt_from, s->state_size))
-		return s->fmt_start;
-	return sok_known_player(s, from, player);
 }
 
 /* Where the push (or macro) `action` of the push models ends, s->occ
@@ -496,27 +479,6 @@ static int sok_push_end(sok *s, uint32_t action, int *t, int *player)
 	*t = s->nb[b * 4 + d];
 	*player = b;
 	return !(action & SOK_ACT_MACRO) || sok_macro(s, b, d, t, player, &keep);
-}
-
-/* Remember the push (or macro) just formatted, taken from `from` with
- * the player at `start`, so that the next one starts where this one
- * left the player. */
-static void sok_remember(sok *s, const unsigned char *from, uint32_t action,
-                         int start)
-{
-	int b = (int)((action & ~SOK_ACT_MACRO) >> 2), t, player;
-	if (!sok_push_end(s, action, &t, &player))
-		return;
-	memcpy(s->fmt_from, from, s->state_size);
-	s->fmt_action = action;
-	s->fmt_start = start;
-	s->occ[b] = 0;
-	s->occ[t] = 1;
-	sok_child(s, from, b, t, sok_min_reached(s, player), s->fmt_to);
-	s->occ[t] = 0;
-	s->occ[b] = 1;
-	s->fmt_to_player = player;
-	s->fmt_valid = 1;
 }
 
 /* LURD text of an action in the push models, s->occ holding the
@@ -553,21 +515,20 @@ static int sok_format_step(const sok *s, uint32_t action, int player,
 }
 
 /* LURD text of an action: one step in the step model, the walk and the
- * push (or macro) in the push models (snprintf-like). */
+ * push (or macro) in the push models (snprintf-like).  For a single
+ * action (traces): in the normalised push model the walk starts at the
+ * cell the state names, which is where the player stands only at the
+ * start; a plan's text comes from sok_format_plan(). */
 static int sok_format_action(void *self, const void *from, uint32_t action,
                              char *buf, size_t len)
 {
 	sok *s = self;
 	int player;
 	sok_decode(s, from, &player);
+	player = sok_known_player(s, from, player);
 	if (s->model == SOK_STEPS)
 		return sok_format_step(s, action, player, buf, len);
-	if (s->model == SOK_PUSH_MOVES)
-		return sok_format_push(s, action, player, buf, len);
-	player = sok_real_player(s, from, action, player);
-	int n = sok_format_push(s, action, player, buf, len);
-	sok_remember(s, from, action, player);
-	return n;
+	return sok_format_push(s, action, player, buf, len);
 }
 
 /* Where the player really stands before step k of a plan (states: the
@@ -584,8 +545,7 @@ static int sok_plan_player(sok *s, const unsigned char *states,
 	if (s->model != SOK_PUSHES)
 		return player;
 	if (k == 0)
-		return !memcmp(st, s->start, s->state_size) ? s->start_player
-		                                             : player;
+		return sok_known_player(s, st, player);
 	int unused;
 	sok_decode(s, st - s->state_size, &unused);
 	return sok_push_end(s, actions[k - 1], &t, &after) ? after : player;
@@ -621,10 +581,9 @@ static int sok_has_floor_neighbour(const sok *s, int x, int y)
 	return 0;
 }
 
-/* Draw a position in XSB.  In the push model the player is drawn where
- * it really stands when that is known (a replay formats each push just
- * before it draws the position the push led to), else at the smallest
- * cell of its area. */
+/* Draw a position in XSB.  In the normalised push model the player is
+ * drawn at the smallest cell of its area (the state holds no more),
+ * except at the start, where it is drawn where it stands. */
 static void sok_print_state(void *self, const void *state, FILE *out)
 {
 	sok *s = self;

@@ -26,18 +26,19 @@ grep -q "heuristic 'packing' is not admissible" <<<"$out" ||
 "$searchd" --config config/sokoban.ini --list-heuristics |
 	grep -Eq '^packing +no ' || fail "packing not listed as inadmissible"
 
-# --replay in the push model draws the player where it stands, not at
-# the smallest cell of its area (that is the state's normalised form)
+# --replay in the push model draws the player where it stands at the
+# start, and after a push at the smallest cell of its area (the state's
+# normalised form: a board is drawn from the state alone)
 printf '######\n# @$.#\n######\n' >"${TMPDIR:-/tmp}/sd_replay_$$.xsb"
 out=$("$searchd" --config config/sokoban.ini --replay \
       --set problem.file="${TMPDIR:-/tmp}/sd_replay_$$.xsb" \
       --set problem.cost=pushes 2>&1) || fail "replay: exit $?: $out"
 rm -f "${TMPDIR:-/tmp}/sd_replay_$$.xsb"
 grep -q '^# @\$\.#$' <<<"$out" || fail "replay start board: $out"
-grep -q '^#  @\*#$' <<<"$out" || fail "replay board after the push: $out"
+grep -q '^#@  \*#$' <<<"$out" || fail "replay board after the push: $out"
 
-# a tunnel macro is one step of the replay, spelled out in full, after
-# which the player stands behind the box; the step model has no macros
+# a tunnel macro is one step of the replay, spelled out in full; the
+# step model has no macros
 printf '#######\n#@$  .#\n#######\n' >"${TMPDIR:-/tmp}/sd_tunnel_$$.xsb"
 out=$("$searchd" --config config/sokoban.ini --replay \
       --set problem.file="${TMPDIR:-/tmp}/sd_tunnel_$$.xsb" \
@@ -45,7 +46,7 @@ out=$("$searchd" --config config/sokoban.ini --replay \
 	fail "tunnel replay: exit $?: $out"
 rm -f "${TMPDIR:-/tmp}/sd_tunnel_$$.xsb"
 grep -q '^step 1 of 1: RRR$' <<<"$out" || fail "tunnel macro step: $out"
-grep -q '^#   @\*#$' <<<"$out" || fail "board after the tunnel macro: $out"
+grep -q '^#@   \*#$' <<<"$out" || fail "board after the tunnel macro: $out"
 out=$("$searchd" --config config/sokoban.ini --set problem.macros=tunnel 2>&1)
 [ $? -eq 2 ] || fail "macros in the step model: wrong exit status: $out"
 grep -q "macros need actions = pushes" <<<"$out" ||
