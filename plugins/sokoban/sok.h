@@ -117,7 +117,7 @@ typedef struct sok {
 	struct sok_rx *rx;     /* corral deadlock search (sok_corral.c) */
 	unsigned macros;       /* SOK_MACRO_* bits */
 	struct sok_mac *mac;   /* macro tables (sok_macro.c), or NULL */
-	struct sok_seal *seal; /* sealed-goal test (sok_sealed.c), or NULL */
+	struct sok_seal *seal; /* sealed-goal test (sok_deadlock.c), or NULL */
 
 	/* scratch */
 	unsigned char *occ;    /* per floor index: box here */
@@ -165,23 +165,19 @@ int sok_walk(sok *s, int from, int to, char *path, size_t len);
 int sok_list_pushes(sok *s);
 int sok_candidates(sok *s, int player);
 int sok_off_goal(const sok *s);
+int sok_label_area(sok *s, int c, int k);
+int sok_label_areas(sok *s, int outside);
+enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
 /* sok_deadlock.c */
 int sok_deadlocked(sok *s, int box);
 int sok_frozen(sok *s, int c, int *nongoal);
-int sok_pi_corral(sok *s, int ncand, int ncorral);
-int sok_label_area(sok *s, int c, int k);
-int sok_label_areas(sok *s, int outside);
-int sok_fences(const sok *s, int f, int k);
-enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
+void sok_seal_free(sok *s);
 
 /* sok_corral.c */
+int sok_pi_corral(sok *s, int ncand, int ncorral);
 int sok_corral_deadlock(sok *s, int ncorral);
 void sok_corral_free(sok *s);
-
-/* sok_sealed.c */
-int sok_sealed(sok *s, int c);
-void sok_seal_free(sok *s);
 
 /* sok_macro.c */
 int sok_macro_init(sok *s);
@@ -193,6 +189,7 @@ int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves);
 /* sok_pack.c */
 int sok_packing_order(sok *s);
 int sok_packed(const sok *s);
+void sok_pack_free(sok *s);
 
 /* sok_heur.c */
 sd_cost sok_box_bound(sok *s);

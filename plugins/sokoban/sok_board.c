@@ -1,6 +1,6 @@
 /*
  * sok_board.c -- the level compiled to floor-index tables; packed
- * states; the player's flood fill.
+ * states; the player's flood fill and the areas of free cells.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,22 +308,19 @@ out:
 	return rc;
 }
 
-/* Free everything sok_compile() and the plugin allocated in s. */
+/* Free the tables and scratch buffers sok_compile() allocated in s. */
 void sok_board_free(sok *s)
 {
 	void *p[] = { s->cell_of, s->x, s->y, s->nb, s->goal, s->dead,
-	              s->goals, s->pdist, s->mindist, s->start, s->occ,
+	              s->goals, s->pdist, s->mindist, s->occ,
 	              s->frz, s->mark, s->mark2, s->queue, s->dist, s->from, s->boxes,
 	              s->hcost, s->hu, s->hv, s->hp, s->hway, s->hminv,
 	              s->hused, s->fi,
 	              s->cand, s->cwalk, s->path, s->goalbits,
 	              s->bu, s->bv, s->bp, s->hsave, s->box_at,
-	              s->clab, s->cq, s->cinfo, s->pack_goal, s->pack_end };
+	              s->clab, s->cq, s->cinfo };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
-	sok_corral_free(s);
-	sok_macro_free(s);
-	sok_seal_free(s);
 }
 
 /* Unpack state into s->occ and *player. */
@@ -427,6 +424,54 @@ int sok_min_reached(sok *s, int from)
 		}
 	}
 	return min;
+}
+
+/* Label with k the free cells connected to cell c (in s->clab, which
+ * must hold -1 for cells not yet labelled).  Returns SOK_AREA_GOAL if
+ * one of them is a goal, | SOK_AREA_BOX if a box off its goal borders
+ * them. */
+int sok_label_area(sok *s, int c, int k)
+{
+	int head = 0, tail = 0, what = 0;
+	s->clab[c] = k;
+	s->cq[tail++] = c;
+	while (head < tail) {
+		int q = s->cq[head++];
+		if (s->goal[q])
+			what |= SOK_AREA_GOAL;
+		for (int d = 0; d < 4; d++) {
+			int n = s->nb[q * 4 + d];
+			if (n < 0)
+				continue;
+			if (s->occ[n]) {
+				if (!s->goal[n])
+					what |= SOK_AREA_BOX;
+			} else if (s->clab[n] < 0) {
+				s->clab[n] = k;
+				s->cq[tail++] = n;
+			}
+		}
+	}
+	return what;
+}
+
+/* Label the areas of free cells (only those the last sok_fill() did not
+ * reach, if outside) 0, 1, ... in s->clab (-1 elsewhere) and give each
+ * area k a record s->cinfo[3k .. 3k+2] = { its SOK_AREA_* flags, 0, 0 }.
+ * Returns the number of areas. */
+int sok_label_areas(sok *s, int outside)
+{
+	int k = 0;
+	for (int c = 0; c < s->nfloor; c++)
+		s->clab[c] = -1;
+	for (int c = 0; c < s->nfloor; c++) {
+		if (s->occ[c] || s->clab[c] >= 0 || (outside && sok_reached(s, c)))
+			continue;
+		s->cinfo[3 * k] = sok_label_area(s, c, k);
+		s->cinfo[3 * k + 1] = s->cinfo[3 * k + 2] = 0;
+		k++;
+	}
+	return k;
 }
 
 /* The floor index of the cell dx columns and dy rows from cell c, or

@@ -1,5 +1,12 @@
 /*
- * sok_corral.c -- corral deadlocks, found by a small search.
+ * sok_corral.c -- corrals: PI-corral pruning, and corral deadlocks
+ * found by a small search.
+ *
+ * A corral is an area of free cells the player cannot reach; its fence
+ * is the boxes that touch it.  If every push of a fence box that the
+ * player can make goes into the corral (a PI-corral) and the corral
+ * still needs work, some solution pushes a fence box into it next, and
+ * the other pushes can wait.
  *
  * An area the player cannot reach (a corral) is often sealed for good:
  * the boxes around it can only be pushed into dead squares or into
@@ -26,6 +33,97 @@
 #define SOK_CORRAL_BOXES 10  /* boxes one search may keep */
 #define SOK_CORRAL_SLOTS 1024 /* hash slots, a power of 2 > 2 * NODES */
 #define SOK_CORRAL_CACHE 65536 /* remembered verdicts, a power of 2 */
+
+/* True iff the box at f touches corral k. */
+static int sok_fences(const sok *s, int f, int k)
+{
+	for (int d = 0; d < 4; d++) {
+		int n = s->nb[f * 4 + d];
+		if (n >= 0 && s->clab[n] == k)
+			return 1;
+	}
+	return 0;
+}
+
+/* True iff floor index c (or -1) holds a wall or a fence box of corral
+ * k: something that cannot move before a fence box is pushed. */
+static int sok_fixed(const sok *s, int c, int k)
+{
+	return c < 0 || (s->occ[c] && sok_fences(s, c, k));
+}
+
+/* Judge the box at f as a fence box of corral k, updating the corral's
+ * record c = { work, pushes into it, failed } (work: the area's
+ * SOK_AREA_* flags, set by sok_label_areas()).  The conditions must
+ * hold until a fence box moves, not only now:  I: the box can never be
+ * pushed out of the corral (blocked by a wall or another fence box);
+ * P: every push of it into the corral is blocked the same way or open
+ * now (the player reaches the cell behind the box). */
+static void sok_judge_fence(sok *s, int f, int k, int *c)
+{
+	for (int d = 0; d < 4; d++) {
+		int t = s->nb[f * 4 + d], p = s->nb[f * 4 + (d ^ 1)];
+		if (sok_fixed(s, t, k) || sok_fixed(s, p, k))
+			continue;
+		if (s->clab[t] != k || s->occ[p] || !sok_reached(s, p))
+			c[2] = 1;
+		else
+			c[1]++;
+	}
+}
+
+/* Judge every fence box of every corral (labels 0..n-1 in s->clab;
+ * records of 3 ints each in s->cinfo from sok_label_areas()). */
+static void sok_judge_corrals(sok *s)
+{
+	for (int f = 0; f < s->nfloor; f++) {
+		if (!s->occ[f])
+			continue;
+		int seen[4], ns = 0;
+		for (int d = 0; d < 4; d++) {
+			int n = s->nb[f * 4 + d], k, dup = 0;
+			if (n < 0 || (k = s->clab[n]) < 0)
+				continue;
+			for (int i = 0; i < ns; i++)
+				dup |= seen[i] == k;
+			if (dup)
+				continue;
+			seen[ns++] = k;
+			sok_judge_fence(s, f, k, s->cinfo + 3 * k);
+		}
+	}
+}
+
+/* PI-corral pruning: if some area the player cannot reach is a
+ * PI-corral that still needs work (a goal inside, or a fence box off
+ * its goal), any solution must push one of its fence boxes into it
+ * before it moves a fence box any other way, and pushes elsewhere can
+ * wait: keep only the pushes of its fence boxes among the candidates
+ * s->cand / s->cwalk (the last sok_fill() being the player's area, its
+ * k corrals labelled by sok_label_areas(s, 1)).  Returns how many
+ * remain. */
+int sok_pi_corral(sok *s, int ncand, int k)
+{
+	int best = -1;
+	if (k == 0)
+		return ncand;
+	sok_judge_corrals(s);
+	for (int i = 0; i < k; i++) {
+		const int *c = s->cinfo + 3 * i;
+		if (c[0] && c[1] > 0 && !c[2] &&
+		    (best < 0 || c[1] < s->cinfo[3 * best + 1]))
+			best = i;
+	}
+	if (best < 0)
+		return ncand;
+	int kept = 0;
+	for (int i = 0; i < ncand; i++)
+		if (sok_fences(s, s->cand[i] >> 2, best)) {
+			s->cand[kept] = s->cand[i];
+			s->cwalk[kept++] = s->cwalk[i];
+		}
+	return kept;
+}
 
 /* Work space of the small searches, allocated on first use. */
 struct sok_rx {

@@ -166,12 +166,18 @@ static int sok_make_start(sok *s)
 	return 0;
 }
 
-/* Free an instance and everything it owns (NULL is fine). */
+/* Free an instance and everything it owns (NULL is fine): what each
+ * module made, then the board. */
 static void sok_destroy(void *self)
 {
 	sok *s = self;
 	if (!s)
 		return;
+	sok_corral_free(s);
+	sok_macro_free(s);
+	sok_seal_free(s);
+	sok_pack_free(s);
+	free(s->start);
 	sok_board_free(s);
 	free(s);
 }
