@@ -91,6 +91,23 @@ enum { SOK_H_MATCHING, SOK_H_NEAREST, SOK_H_PACKING, SOK_H_COUNT };
 #define SOK_PACK_WEIGHT 100
 #define SOK_AREA_WEIGHT 30
 
+/* One flood fill of the player around the boxes of s->occ (sok_fill):
+ * which cells it reached, how far and by which way, and a few sums.  A
+ * fill is a value that is passed: an expansion keeps the expanded
+ * position's in s->parent, unchanged while the expansion lasts, and the
+ * walks that come and go in between (corral searches, macros, plan
+ * text) fill s->scratch. */
+typedef struct sok_reach {
+	unsigned *mark;   /* per floor index: == stamp iff reached */
+	unsigned stamp;
+	int *dist;        /* per reached cell: steps from the start cell */
+	int *from;        /* per reached cell: direction that entered it,
+	                     -1 at the start cell */
+	int min, min2;    /* smallest and second smallest reached cell
+	                     (min2 = nfloor if only one) */
+	int goals;        /* goals among the reached cells */
+} sok_reach;
+
 /* One instance: the level compiled to floor-index tables, plus
  * scratch buffers reused by every expansion. */
 typedef struct sok {
@@ -121,18 +138,15 @@ typedef struct sok {
 
 	/* scratch */
 	unsigned char *occ;    /* per floor index: box here */
-	unsigned *mark;        /* flood-fill stamps of sok_fill() */
-	unsigned stamp;
-	int fill_min, fill_min2; /* two smallest cells of the last fill */
-	int fill_goals;        /* goals the last fill reached */
-	unsigned parent_stamp; /* stamp of the expanded position's fill */
+	sok_reach parent;      /* the fill of the expanded position */
+	sok_reach scratch;     /* fills of walks during an expansion */
 	int parent_live;       /* live areas of the expanded position (see
 	                          sok_live_areas), or -1 if not counted */
 	int parent_rlive;      /* 1 if the player's area there is live */
 	int last_live;         /* live areas counted by sok_box_bound() */
 	unsigned *mark2;       /* stamps of sok_min_reached() */
 	unsigned stamp2;
-	int *queue, *dist, *from;
+	int *queue;            /* fill queue */
 	int *boxes;            /* floor indices of the boxes */
 	int *hcost;            /* nboxes * nboxes matching costs */
 	int64_t *hu, *hv, *hminv; /* Hungarian work arrays */
@@ -155,18 +169,20 @@ int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
 void sok_board_free(sok *s);
 void sok_decode(sok *s, const void *state, int *player);
 void sok_encode(const sok *s, int player, void *state);
-int sok_fill(sok *s, int from);
-int sok_reached(const sok *s, int cell);
+int sok_fill(sok *s, sok_reach *r, int from);
+int sok_reached(const sok_reach *r, int cell);
 int sok_min_reached(sok *s, int from);
 int sok_cell_at(const sok *s, int c, int dx, int dy);
-int sok_pushed_player(sok *s, int b, int t, int d);
-int sok_push_is_local(const sok *s, int b, int t, int d);
-int sok_walk(sok *s, int from, int to, char *path, size_t len);
-int sok_list_pushes(sok *s);
-int sok_candidates(sok *s, int player);
+int sok_pushed_player(sok *s, const sok_reach *parent, int b, int t, int d);
+int sok_push_is_local(const sok *s, const sok_reach *parent, int b, int t,
+                      int d);
+int sok_walk(sok *s, sok_reach *r, int from, int to, char *path,
+             size_t len);
+int sok_list_pushes(sok *s, const sok_reach *r);
+int sok_candidates(sok *s, sok_reach *r, int player);
 int sok_off_goal(const sok *s);
 int sok_label_area(sok *s, int c, int k);
-int sok_label_areas(sok *s, int outside);
+int sok_label_areas(sok *s, const sok_reach *outside);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
 /* sok_deadlock.c */
@@ -175,8 +191,8 @@ int sok_frozen(sok *s, int c, int *nongoal);
 void sok_seal_free(sok *s);
 
 /* sok_corral.c */
-int sok_pi_corral(sok *s, int ncand, int ncorral);
-int sok_corral_deadlock(sok *s, int ncorral);
+int sok_pi_corral(sok *s, const sok_reach *r, int ncand, int ncorral);
+int sok_corral_deadlock(sok *s, const sok_reach *r, int ncorral);
 void sok_corral_free(sok *s);
 
 /* sok_macro.c */
@@ -193,7 +209,7 @@ void sok_pack_free(sok *s);
 
 /* sok_heur.c */
 sd_cost sok_box_bound(sok *s);
-sd_cost sok_moved_bound(sok *s, int b, int t);
+sd_cost sok_moved_bound(sok *s, const sok_reach *parent, int b, int t);
 sd_cost sok_player_bound(const sok *s, int player);
 int sok_live_areas(sok *s);
 void sok_progress(sok *s, int *p);

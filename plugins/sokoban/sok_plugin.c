@@ -300,8 +300,10 @@ static void sok_child(const sok *s, const unsigned char *parent, int b,
 /* Apply the push of the box at b to t in s->occ and judge it (the
  * caller undoes it): fills the successor's h and goal fields.  off =
  * boxes off goal before the push; sok_box_bound() must have been run
- * on the position before the push. */
-static void sok_judge_push(sok *s, int b, int t, int off, sd_succ *o)
+ * on the position before the push, whose fill is parent (NULL in the
+ * step model). */
+static void sok_judge_push(sok *s, const sok_reach *parent, int b, int t,
+                           int off, sd_succ *o)
 {
 	s->occ[b] = 0;
 	s->occ[t] = 1;
@@ -309,7 +311,7 @@ static void sok_judge_push(sok *s, int b, int t, int off, sd_succ *o)
 	if (sok_deadlocked(s, t))
 		o->h = SD_DEAD_END;
 	else
-		o->h = s->heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(s, b, t);
+		o->h = s->heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(s, parent, b, t);
 	if (o->goal && o->h != SD_DEAD_END)
 		o->h = 0;
 }
@@ -333,7 +335,7 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
 			t = s->nb[n * 4 + d];
 			if (t < 0 || s->occ[t])
 				continue;
-			sok_judge_push(s, n, t, off, o);
+			sok_judge_push(s, NULL, n, t, off, o);
 		} else {
 			o->h = hb;
 			o->goal = off == 0;
@@ -370,14 +372,16 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 
 /* One successor of the push models: the box at b taken to t, the
  * player left at cell p (normalised to its area in the push model);
- * d is the direction of a single push, or -1 for a macro. */
+ * d is the direction of a single push, or -1 for a macro.  s->occ and
+ * s->parent hold the expanded position and its fill. */
 static void sok_push_child(sok *s, const unsigned char *st, int b, int t,
                            int p, int d, int off, sd_succ *o,
                            unsigned char *out)
 {
-	sok_judge_push(s, b, t, off, o);
+	sok_judge_push(s, &s->parent, b, t, off, o);
 	if (s->model == SOK_PUSHES && o->h != SD_DEAD_END)
-		p = d < 0 ? sok_min_reached(s, p) : sok_pushed_player(s, b, t, d);
+		p = d < 0 ? sok_min_reached(s, p)
+		          : sok_pushed_player(s, &s->parent, b, t, d);
 	s->occ[t] = 0;
 	s->occ[b] = 1;
 	sok_child(s, st, b, t, p, out);
@@ -393,24 +397,21 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 	int player;
 	unsigned k = 0;
 	sok_decode(s, st, &player);
-	sok_fill(s, player);
-	unsigned filled = s->stamp;
+	const sok_reach *r = &s->parent;
+	sok_fill(s, &s->parent, player);
 	int pi = s->model == SOK_PUSHES && (s->deadlocks & SOK_DL_CORRAL);
 	int cs = s->deadlocks & SOK_DL_CSEARCH;
-	int ncorral = pi || cs ? sok_label_areas(s, 1) : 0;
-	if (cs && sok_corral_deadlock(s, ncorral))
+	int ncorral = pi || cs ? sok_label_areas(s, r) : 0;
+	if (cs && sok_corral_deadlock(s, r, ncorral))
 		return 0;
-	if (s->stamp != filled)
-		sok_fill(s, player);
-	s->parent_stamp = s->stamp;
-	int off = sok_off_goal(s), n = sok_list_pushes(s);
+	int off = sok_off_goal(s), n = sok_list_pushes(s, r);
 	if (pi)
-		n = sok_pi_corral(s, n, ncorral);
+		n = sok_pi_corral(s, r, n, ncorral);
 	if (s->heur != SD_NO_HEURISTIC)
 		sok_box_bound(s);
 	if (s->heur == SOK_H_PACKING) {
 		s->parent_live = s->last_live;
-		s->parent_rlive = s->cinfo[3 * s->clab[s->fill_min]] != 0;
+		s->parent_rlive = s->cinfo[3 * s->clab[r->min]] != 0;
 	}
 	for (int i = 0; i < n; i++) {
 		int b = s->cand[i] >> 2, d = s->cand[i] & 3, to, p, keep = 1;
@@ -418,10 +419,6 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 		if (pushes && s->model == SOK_PUSH_MOVES &&
 		    sok_macro_text(s, b, NULL, 0, &moves) < 0)
 			pushes = 0;
-		if (s->stamp != s->parent_stamp) { /* the macro walked */
-			sok_fill(s, player);
-			s->parent_stamp = s->stamp;
-		}
 		if (pushes) {
 			succ[k].action = (uint32_t)s->cand[i] | SOK_ACT_MACRO;
 			succ[k].cost = s->model == SOK_PUSHES ? (sd_cost)pushes
@@ -498,8 +495,8 @@ static int sok_format_push(sok *s, uint32_t action, int player, char *buf,
 	int t, to_player, moves;
 	if (!sok_push_end(s, action, &t, &to_player))
 		return snprintf(buf, len, "?");
-	int w = sok_walk(s, player, s->nb[b * 4 + (d ^ 1)], s->path,
-	                 (size_t)s->nfloor + 2);
+	int w = sok_walk(s, &s->scratch, player, s->nb[b * 4 + (d ^ 1)],
+	                 s->path, (size_t)s->nfloor + 2);
 	if (w < 0)
 		return snprintf(buf, len, "?");
 	int n = snprintf(buf, len, "%s%c", s->path, sok_push_char(d));
