@@ -439,7 +439,7 @@ int sok_min_reached(sok *s, int from)
  * must hold -1 for cells not yet labelled).  Returns SOK_AREA_GOAL if
  * one of them is a goal, | SOK_AREA_BOX if a box off its goal borders
  * them. */
-int sok_label_area(sok *s, int c, int k)
+static int sok_label_area(sok *s, int c, int k)
 {
 	int head = 0, tail = 0, what = 0;
 	s->clab[c] = k;
