@@ -91,9 +91,29 @@ enum { SOK_H_MATCHING, SOK_H_NEAREST, SOK_H_PACKING, SOK_H_COUNT };
 #define SOK_PACK_WEIGHT 100
 #define SOK_AREA_WEIGHT 30
 
-/* One instance: the level compiled to floor-index tables, plus
- * scratch buffers reused by every expansion. */
+/* One flood fill of the player around the boxes of s->occ (sok_fill):
+ * which cells it reached, how far and by which way, and a few sums.  A
+ * fill is a value that is passed: an expansion keeps the expanded
+ * position's in s->parent, unchanged while the expansion lasts, and the
+ * walks that come and go in between (corral searches, macros, plan
+ * text) fill s->scratch. */
+typedef struct sok_reach {
+	unsigned *mark;   /* per floor index: == stamp iff reached */
+	unsigned stamp;
+	int *dist;        /* per reached cell: steps from the start cell */
+	int *from;        /* per reached cell: direction that entered it,
+	                     -1 at the start cell */
+	int min, min2;    /* smallest and second smallest reached cell
+	                     (min2 = nfloor if only one) */
+	int goals;        /* goals among the reached cells */
+} sok_reach;
+
+/* One instance, in three parts: the compiled level (made in create(),
+ * read-only afterwards), the configuration (the [problem] keys and the
+ * heuristic) and the work space of one call (the position being
+ * looked at, its fills, scratch arrays and caches). */
 typedef struct sok {
+	/* the compiled level */
 	int w, h, nfloor, nboxes;
 	int *cell_of;          /* floor index -> grid cell */
 	int *fi;               /* grid cell -> floor index, or -1 */
@@ -102,106 +122,126 @@ typedef struct sok {
 	unsigned char *goal;   /* per floor index */
 	unsigned char *dead;   /* per floor index: no goal reachable */
 	int *goals;            /* floor indices of the goals */
+	unsigned char *goalbits; /* a state with a box on every goal */
 	int *pdist;            /* ngoal * nfloor: pushes from cell to goal */
 	int *mindist;          /* per floor index: pushes to nearest goal */
 	int start_player;      /* real start cell */
 	unsigned char *start;  /* the initial packed state */
 	int start_dead;        /* the start position is already deadlocked */
 	size_t state_size;
-	sok_model model;
-	unsigned deadlocks;    /* SOK_DL_* bits */
-	int heur;              /* SOK_H_* or SD_NO_HEURISTIC */
 	int *pack_goal;        /* goals in packing order, layer by layer */
 	int *pack_end;         /* end of layer l in pack_goal */
 	int pack_layers;       /* layers in pack_goal (0: not computed) */
-	struct sok_rx *rx;     /* corral deadlock search (sok_corral.c) */
-	unsigned macros;       /* SOK_MACRO_* bits */
 	struct sok_mac *mac;   /* macro tables (sok_macro.c), or NULL */
-	struct sok_seal *seal; /* sealed-goal test (sok_sealed.c), or NULL */
 
-	/* scratch */
+	/* the configuration */
+	sok_model model;
+	unsigned deadlocks;    /* SOK_DL_* bits */
+	unsigned macros;       /* SOK_MACRO_* bits */
+	int heur;              /* SOK_H_* or SD_NO_HEURISTIC */
+
+	/* the work space: the position and its fills */
 	unsigned char *occ;    /* per floor index: box here */
-	unsigned *mark;        /* flood-fill stamps of sok_fill() */
-	unsigned stamp;
-	int fill_min, fill_min2; /* two smallest cells of the last fill */
-	int fill_goals;        /* goals the last fill reached */
-	unsigned parent_stamp; /* stamp of the expanded position's fill */
+	sok_reach parent;      /* the fill of the expanded position */
+	sok_reach scratch;     /* fills of walks during an expansion */
 	int parent_live;       /* live areas of the expanded position (see
 	                          sok_live_areas), or -1 if not counted */
 	int parent_rlive;      /* 1 if the player's area there is live */
 	int last_live;         /* live areas counted by sok_box_bound() */
 	unsigned *mark2;       /* stamps of sok_min_reached() */
 	unsigned stamp2;
-	int *queue, *dist, *from;
+	int *queue;            /* fill queue */
+	int *cand, *cwalk;     /* push candidates: box * 4 + dir, walk */
+	int *clab, *cq;        /* area labels (or -1) and their fill queue */
+	int *cinfo;            /* per area: work, pushes in, failed */
+	unsigned char *frz;    /* freeze test: boxes treated as walls */
+	char *path;            /* nfloor + 2 bytes for walks */
+	/* the work space: the matching bound */
 	int *boxes;            /* floor indices of the boxes */
 	int *hcost;            /* nboxes * nboxes matching costs */
 	int64_t *hu, *hv, *hminv; /* Hungarian work arrays */
 	int *hp, *hway;
+	unsigned char *hused;
 	int64_t *bu, *bv;      /* the matching of the expanded position */
 	int *bp, *box_at, *hsave;
 	sd_cost base_h;
-	int *cand, *cwalk;     /* push candidates: box * 4 + dir, walk */
-	int *clab, *cq;        /* corral labels (or -1) and fill queue */
-	int *cinfo;            /* per corral: work, pushes in, failed */
-	char *path;            /* nfloor + 2 bytes for walks */
-	unsigned char *goalbits; /* a state with a box on every goal */
-	unsigned char *hused;
-	unsigned char *frz;    /* freeze test: boxes treated as walls */
-
-	/* format_action() memory for the normalised push model */
-	unsigned char *fmt_from, *fmt_to;
-	uint32_t fmt_action;
-	int fmt_start, fmt_to_player, fmt_valid;
+	/* the work space: caches of the module that made them */
+	struct sok_rx *rx;     /* corral deadlock search (sok_corral.c) */
+	struct sok_seal *seal; /* sealed-goal test (sok_deadlock.c), or NULL */
 } sok;
 
-/* sok_board.c */
+/* Preconditions.  "The position" is the one in s->occ (sok_decode puts
+ * a state there); a function that reads a fill is handed it, and the
+ * fill must be of the position as it stands (a fill is a value: none
+ * is "whatever was computed last").  Cells are floor indices.  The
+ * tables of sok_compile() are read-only after create(); s->occ, the
+ * fills and the scratch arrays are the work space of one call. */
+
+/* sok_board.c: the compiled level, packed states, fills and areas. */
+/* Fill s from g (s zeroed); its tables stay read-only afterwards. */
 int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
                 size_t errlen);
 void sok_board_free(sok *s);
+/* state (state_size bytes) into s->occ and *player. */
 void sok_decode(sok *s, const void *state, int *player);
 void sok_encode(const sok *s, int player, void *state);
-int sok_fill(sok *s, int from);
-int sok_reached(const sok *s, int cell);
+/* Fill r from the player at `from` (a free cell) around s->occ. */
+int sok_fill(sok *s, sok_reach *r, int from);
+int sok_reached(const sok_reach *r, int cell);
+/* Smallest cell the player reaches from `from`; no fill is touched. */
 int sok_min_reached(sok *s, int from);
 int sok_cell_at(const sok *s, int c, int dx, int dy);
-int sok_pushed_player(sok *s, int b, int t, int d);
-int sok_push_is_local(const sok *s, int b, int t, int d);
-int sok_walk(sok *s, int from, int to, char *path, size_t len);
-int sok_list_pushes(sok *s);
-int sok_candidates(sok *s, int player);
+/* After a push b -> t in direction d, s->occ holding the child and
+ * parent the fill of the position before it. */
+int sok_pushed_player(sok *s, const sok_reach *parent, int b, int t, int d);
+int sok_push_is_local(const sok *s, const sok_reach *parent, int b, int t,
+                      int d);
+/* Walk of the position from `from` to `to`; fills r (scratch). */
+int sok_walk(sok *s, sok_reach *r, int from, int to, char *path,
+             size_t len);
+/* Pushes open to the player of fill r, into s->cand and s->cwalk. */
+int sok_list_pushes(sok *s, const sok_reach *r);
+int sok_candidates(sok *s, sok_reach *r, int player);
 int sok_off_goal(const sok *s);
-
-/* sok_deadlock.c */
-int sok_deadlocked(sok *s, int box);
-int sok_frozen(sok *s, int c, int *nongoal);
-int sok_pi_corral(sok *s, int ncand, int ncorral);
-int sok_label_area(sok *s, int c, int k);
-int sok_label_areas(sok *s, int outside);
-int sok_fences(const sok *s, int f, int k);
+/* Areas of free cells of the position into s->clab and s->cinfo: all,
+ * or (outside not NULL) those its fill did not reach. */
+int sok_label_areas(sok *s, const sok_reach *outside);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
-/* sok_corral.c */
-int sok_corral_deadlock(sok *s, int ncorral);
-void sok_corral_free(sok *s);
-
-/* sok_sealed.c */
-int sok_sealed(sok *s, int c);
+/* sok_deadlock.c: the rules judged after each push. */
+/* The box just pushed to `box` (s->occ holding the child). */
+int sok_deadlocked(sok *s, int box);
+/* s->frz all zero on entry and on return. */
+int sok_frozen(sok *s, int c, int *nongoal);
 void sok_seal_free(sok *s);
 
-/* sok_macro.c */
+/* sok_corral.c: PI-corrals and the corral search.  r is the fill of
+ * the position, its ncorral corrals labelled by sok_label_areas(s, r);
+ * the candidates of sok_list_pushes(s, r) in s->cand for pi_corral.
+ * Both leave s->occ, r and the labels as they were. */
+int sok_pi_corral(sok *s, const sok_reach *r, int ncand, int ncorral);
+int sok_corral_deadlock(sok *s, const sok_reach *r, int ncorral);
+void sok_corral_free(sok *s);
+
+/* sok_macro.c: macro pushes.  s->occ holds the position before the
+ * macro and is unchanged on return; s->scratch is not.  sok_macro_text
+ * spells out the route the last sok_macro() on box b found. */
 int sok_macro_init(sok *s);
 void sok_macro_free(sok *s);
 unsigned sok_macro_extra(const sok *s);
 int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep);
 int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves);
 
-/* sok_pack.c */
+/* sok_pack.c: the goals' packing order, made once at create(). */
 int sok_packing_order(sok *s);
 int sok_packed(const sok *s);
+void sok_pack_free(sok *s);
 
-/* sok_heur.c */
+/* sok_heur.c: bounds of the position.  sok_moved_bound() needs
+ * sok_box_bound() of the position before the push just before it, and
+ * parent, that position's fill (NULL in the step model). */
 sd_cost sok_box_bound(sok *s);
-sd_cost sok_moved_bound(sok *s, int b, int t);
+sd_cost sok_moved_bound(sok *s, const sok_reach *parent, int b, int t);
 sd_cost sok_player_bound(const sok *s, int player);
 int sok_live_areas(sok *s);
 void sok_progress(sok *s, int *p);

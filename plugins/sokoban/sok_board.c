@@ -1,6 +1,6 @@
 /*
  * sok_board.c -- the level compiled to floor-index tables; packed
- * states; the player's flood fill.
+ * states; the player's flood fill and the areas of free cells.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,7 +124,7 @@ static int sok_push_distances(sok *s, int ngoal)
 		free(queue);
 		return -1;
 	}
-	sok_side_areas(s, side, queue, s->mark);
+	sok_side_areas(s, side, queue, s->scratch.mark);
 	for (int c = 0; c < n; c++)
 		s->mindist[c] = SOK_INF;
 	for (int gi = 0; gi < ngoal; gi++) {
@@ -141,17 +141,28 @@ static int sok_push_distances(sok *s, int ngoal)
 	}
 	for (int c = 0; c < n; c++)
 		s->dead[c] = s->mindist[c] == SOK_INF;
-	memset(s->mark, 0, sizeof(unsigned) * (size_t)n);
-	s->stamp = 0;
+	memset(s->scratch.mark, 0, sizeof(unsigned) * (size_t)n);
 	free(side);
 	free(dist4);
 	free(queue);
 	return 0;
 }
 
+/* Allocate the arrays of a fill of n floor cells.  0 or -1. */
+static int sok_reach_alloc(sok_reach *r, int n)
+{
+	r->mark = calloc((size_t)n, sizeof(unsigned));
+	r->dist = malloc(sizeof(int) * (size_t)n);
+	r->from = malloc(sizeof(int) * (size_t)n);
+	r->stamp = 0;
+	return r->mark && r->dist && r->from ? 0 : -1;
+}
+
 /* Allocate every per-level table and scratch buffer.  0 or -1. */
 static int sok_alloc(sok *s, int n, int nbox)
 {
+	int fills = sok_reach_alloc(&s->parent, n) |
+	            sok_reach_alloc(&s->scratch, n);
 	s->cell_of = malloc(sizeof(int) * (size_t)n);
 	s->x = malloc(sizeof(int) * (size_t)n);
 	s->y = malloc(sizeof(int) * (size_t)n);
@@ -163,11 +174,8 @@ static int sok_alloc(sok *s, int n, int nbox)
 	s->mindist = malloc(sizeof(int) * (size_t)n);
 	s->occ = calloc((size_t)n, 1);
 	s->frz = calloc((size_t)n, 1);
-	s->mark = calloc((size_t)n, sizeof(unsigned));
 	s->mark2 = calloc((size_t)n, sizeof(unsigned));
 	s->queue = malloc(sizeof(int) * (size_t)n);
-	s->dist = malloc(sizeof(int) * (size_t)n);
-	s->from = malloc(sizeof(int) * (size_t)n);
 	s->boxes = malloc(sizeof(int) * (size_t)nbox);
 	s->hcost = malloc(sizeof(int) * (size_t)nbox * (size_t)nbox);
 	s->hu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
@@ -190,7 +198,7 @@ static int sok_alloc(sok *s, int n, int nbox)
 	s->goalbits = calloc(2 + ((size_t)n + 7) / 8, 1);
 	return s->cell_of && s->x && s->y && s->nb && s->goal && s->dead &&
 	       s->goals && s->pdist && s->mindist && s->occ && s->frz &&
-	       s->mark && s->mark2 && s->queue && s->dist && s->from &&
+	       s->mark2 && s->queue && !fills &&
 	       s->boxes && s->hcost && s->hu && s->hv && s->hp && s->hway &&
 	       s->hminv && s->hused && s->cand && s->cwalk && s->path &&
 	       s->goalbits && s->clab && s->cq && s->cinfo && s->bu &&
@@ -308,22 +316,21 @@ out:
 	return rc;
 }
 
-/* Free everything sok_compile() and the plugin allocated in s. */
+/* Free the tables and scratch buffers sok_compile() allocated in s. */
 void sok_board_free(sok *s)
 {
 	void *p[] = { s->cell_of, s->x, s->y, s->nb, s->goal, s->dead,
-	              s->goals, s->pdist, s->mindist, s->start, s->occ,
-	              s->frz, s->mark, s->mark2, s->queue, s->dist, s->from, s->boxes,
+	              s->goals, s->pdist, s->mindist, s->occ,
+	              s->frz, s->mark2, s->queue, s->boxes,
+	              s->parent.mark, s->parent.dist, s->parent.from,
+	              s->scratch.mark, s->scratch.dist, s->scratch.from,
 	              s->hcost, s->hu, s->hv, s->hp, s->hway, s->hminv,
-	              s->hused, s->fmt_from, s->fmt_to, s->fi,
+	              s->hused, s->fi,
 	              s->cand, s->cwalk, s->path, s->goalbits,
 	              s->bu, s->bv, s->bp, s->hsave, s->box_at,
-	              s->clab, s->cq, s->cinfo, s->pack_goal, s->pack_end };
+	              s->clab, s->cq, s->cinfo };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
-	sok_corral_free(s);
-	sok_macro_free(s);
-	sok_seal_free(s);
 }
 
 /* Unpack state into s->occ and *player. */
@@ -348,34 +355,33 @@ void sok_encode(const sok *s, int player, void *state)
 }
 
 /* Breadth-first fill of the player from cell `from` around the boxes of
- * s->occ: afterwards sok_reached() tells the reached cells, s->dist
- * their distance and s->from the direction that entered them,
- * s->fill_min2 the second smallest reached cell (s->nfloor if none) and
- * s->fill_goals the goals reached.
- * Returns the smallest reached floor index. */
-int sok_fill(sok *s, int from)
+ * s->occ into r: afterwards sok_reached(r, c) tells the reached cells,
+ * r->dist their distance, r->from the direction that entered them,
+ * r->min and r->min2 the two smallest reached cells and r->goals the
+ * goals reached.  Returns r->min. */
+int sok_fill(sok *s, sok_reach *r, int from)
 {
-	if (++s->stamp == 0) {
-		memset(s->mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
-		s->stamp = 1;
+	if (++r->stamp == 0) {
+		memset(r->mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
+		r->stamp = 1;
 	}
 	int head = 0, tail = 0, min = from, min2 = s->nfloor;
 	int goals = s->goal[from];
-	unsigned st = s->stamp;
-	s->mark[from] = st;
-	s->dist[from] = 0;
-	s->from[from] = -1;
+	unsigned st = r->stamp;
+	r->mark[from] = st;
+	r->dist[from] = 0;
+	r->from[from] = -1;
 	s->queue[tail++] = from;
 	while (head < tail) {
 		int c = s->queue[head++];
 		const int *nb = s->nb + c * 4;
 		for (int d = 0; d < 4; d++) {
 			int q = nb[d];
-			if (q < 0 || s->mark[q] == st || s->occ[q])
+			if (q < 0 || r->mark[q] == st || s->occ[q])
 				continue;
-			s->mark[q] = st;
-			s->dist[q] = s->dist[c] + 1;
-			s->from[q] = d;
+			r->mark[q] = st;
+			r->dist[q] = r->dist[c] + 1;
+			r->from[q] = d;
 			s->queue[tail++] = q;
 			goals += s->goal[q];
 			if (q < min) {
@@ -386,22 +392,22 @@ int sok_fill(sok *s, int from)
 			}
 		}
 	}
-	s->fill_min = min;
-	s->fill_min2 = min2;
-	s->fill_goals = goals;
+	r->min = min;
+	r->min2 = min2;
+	r->goals = goals;
 	return min;
 }
 
-/* True iff the last sok_fill() reached cell. */
-int sok_reached(const sok *s, int cell)
+/* True iff fill r reached cell. */
+int sok_reached(const sok_reach *r, int cell)
 {
-	return s->mark[cell] == s->stamp;
+	return r->mark[cell] == r->stamp;
 }
 
 /* The smallest floor index the player reaches from `from` around the
- * boxes of s->occ: a fill that keeps no distances (and leaves the marks
- * of sok_fill() alone), stopping early when it reaches the smallest
- * free floor cell. */
+ * boxes of s->occ: a fill that keeps no distances (and leaves every
+ * sok_reach alone), stopping early when it reaches the smallest free
+ * floor cell. */
 int sok_min_reached(sok *s, int from)
 {
 	if (++s->stamp2 == 0) {
@@ -427,6 +433,54 @@ int sok_min_reached(sok *s, int from)
 		}
 	}
 	return min;
+}
+
+/* Label with k the free cells connected to cell c (in s->clab, which
+ * must hold -1 for cells not yet labelled).  Returns SOK_AREA_GOAL if
+ * one of them is a goal, | SOK_AREA_BOX if a box off its goal borders
+ * them. */
+static int sok_label_area(sok *s, int c, int k)
+{
+	int head = 0, tail = 0, what = 0;
+	s->clab[c] = k;
+	s->cq[tail++] = c;
+	while (head < tail) {
+		int q = s->cq[head++];
+		if (s->goal[q])
+			what |= SOK_AREA_GOAL;
+		for (int d = 0; d < 4; d++) {
+			int n = s->nb[q * 4 + d];
+			if (n < 0)
+				continue;
+			if (s->occ[n]) {
+				if (!s->goal[n])
+					what |= SOK_AREA_BOX;
+			} else if (s->clab[n] < 0) {
+				s->clab[n] = k;
+				s->cq[tail++] = n;
+			}
+		}
+	}
+	return what;
+}
+
+/* Label the areas of free cells (only those fill `outside` did not
+ * reach, unless it is NULL) 0, 1, ... in s->clab (-1 elsewhere) and give each
+ * area k a record s->cinfo[3k .. 3k+2] = { its SOK_AREA_* flags, 0, 0 }.
+ * Returns the number of areas. */
+int sok_label_areas(sok *s, const sok_reach *outside)
+{
+	int k = 0;
+	for (int c = 0; c < s->nfloor; c++)
+		s->clab[c] = -1;
+	for (int c = 0; c < s->nfloor; c++) {
+		if (s->occ[c] || s->clab[c] >= 0 || (outside && sok_reached(outside, c)))
+			continue;
+		s->cinfo[3 * k] = sok_label_area(s, c, k);
+		s->cinfo[3 * k + 1] = s->cinfo[3 * k + 2] = 0;
+		k++;
+	}
+	return k;
 }
 
 /* The floor index of the cell dx columns and dy rows from cell c, or
@@ -467,66 +521,68 @@ static int sok_ring_joins(const sok *s, int t)
 	return runs <= 1;
 }
 
-/* True iff the last sok_fill() is the parent's (s->stamp ==
- * s->parent_stamp) and the cells beside b across the push direction d
- * are walls, boxes or in the player's area: b, freed, joins that area
- * and no other. */
-static int sok_opens_nothing(const sok *s, int b, int d)
+/* True iff the cells beside b across the push direction d are walls,
+ * boxes or in the player's area of the parent's fill: b, freed, joins
+ * that area and no other. */
+static int sok_opens_nothing(const sok *s, const sok_reach *parent, int b,
+                             int d)
 {
-	if (s->stamp != s->parent_stamp)
-		return 0;
 	for (int k = 2; k < 4; k++) {
 		int l = s->nb[b * 4 + (d ^ k)];
-		if (l >= 0 && !s->occ[l] && !sok_reached(s, l))
+		if (l >= 0 && !s->occ[l] && !sok_reached(parent, l))
 			return 0;
 	}
 	return 1;
 }
 
 /* True iff the push of the box at b in direction d to t (s->occ
- * holding the child) changes only the player's area of the parent's
- * fill, which gains b and loses t without being cut in two: every
- * other area of free cells stays as it was, cell for cell. */
-int sok_push_is_local(const sok *s, int b, int t, int d)
+ * holding the child, parent the fill of the position before it)
+ * changes only the player's area of that fill, which gains b and loses
+ * t without being cut in two: every other area of free cells stays as
+ * it was, cell for cell. */
+int sok_push_is_local(const sok *s, const sok_reach *parent, int b, int t,
+                      int d)
 {
-	return sok_opens_nothing(s, b, d) && sok_reached(s, t) &&
+	return sok_opens_nothing(s, parent, b, d) && sok_reached(parent, t) &&
 	       sok_ring_joins(s, t);
 }
 
 /* The normalised player of the child position in which the box at b
- * went one cell in direction d to t (s->occ already holds the child):
- * its smallest reachable cell.  If the last sok_fill() was the
- * parent's, the push changes the player's region only by b, which
- * joins it, and t, which leaves it, as long as b opens onto no other
- * area and t does not cut the region in two; the answer is then read
- * off the parent's fill.  Else a fill. */
-int sok_pushed_player(sok *s, int b, int t, int d)
+ * went one cell in direction d to t (s->occ already holds the child;
+ * parent is the fill of the position before the push): its smallest
+ * reachable cell.  The push changes the player's region only by b,
+ * which joins it, and t, which leaves it, as long as b opens onto no
+ * other area and t does not cut the region in two; the answer is then
+ * read off the parent's fill.  Else a fill. */
+int sok_pushed_player(sok *s, const sok_reach *parent, int b, int t, int d)
 {
-	if (!sok_opens_nothing(s, b, d))
+	if (!sok_opens_nothing(s, parent, b, d))
 		return sok_min_reached(s, b);
-	int low = s->fill_min;
-	if (sok_reached(s, t)) {
+	int low = parent->min;
+	if (sok_reached(parent, t)) {
 		if (!sok_ring_joins(s, t))
 			return sok_min_reached(s, b);
 		if (t == low)
-			low = s->fill_min2;
+			low = parent->min2;
 	}
 	return b < low ? b : low;
 }
 
 /* Write the player's shortest walk from `from` to `to` around the boxes
- * of s->occ as lower-case LURD into path (NUL-terminated if len > 0).
- * Returns its length, or -1 if `to` cannot be reached. */
-int sok_walk(sok *s, int from, int to, char *path, size_t len)
+ * of s->occ as lower-case LURD into path (NUL-terminated if len > 0),
+ * by a fill into r.  Returns its length, or -1 if `to` cannot be
+ * reached. */
+int sok_walk(sok *s, sok_reach *r, int from, int to, char *path,
+             size_t len)
 {
-	sok_fill(s, from);
-	if (!sok_reached(s, to))
+	sok_fill(s, r, from);
+	if (!sok_reached(r, to))
 		return -1;
-	int n = s->dist[to];
+	int n = r->dist[to];
 	if (len > 0) {
 		int c = to, k = n;
 		while (c != from) {
-			int d = s->from[c];
+			int d = r->from[c];
 			if ((size_t)(k - 1) < len - 1)
 				path[k - 1] = sok_dir_char[d];
 			k--;
@@ -546,10 +602,9 @@ int sok_off_goal(const sok *s)
 	return n;
 }
 
-/* List the pushes open to the player of the last sok_fill(): s->cand
- * gets box * 4 + dir and s->cwalk the walk before the push.  Returns
- * how many. */
-int sok_list_pushes(sok *s)
+/* List the pushes open to the player of fill r: s->cand gets box * 4 +
+ * dir and s->cwalk the walk before the push.  Returns how many. */
+int sok_list_pushes(sok *s, const sok_reach *r)
 {
 	int k = 0;
 	for (int b = 0; b < s->nfloor; b++) {
@@ -557,18 +612,19 @@ int sok_list_pushes(sok *s)
 			continue;
 		for (int d = 0; d < 4; d++) {
 			int p = s->nb[b * 4 + (d ^ 1)], t = s->nb[b * 4 + d];
-			if (p < 0 || t < 0 || s->occ[t] || !sok_reached(s, p))
+			if (p < 0 || t < 0 || s->occ[t] || !sok_reached(r, p))
 				continue;
 			s->cand[k] = b * 4 + d;
-			s->cwalk[k++] = s->dist[p];
+			s->cwalk[k++] = r->dist[p];
 		}
 	}
 	return k;
 }
 
-/* The same for the player at `player`, after a fill from there. */
-int sok_candidates(sok *s, int player)
+/* The same for the player at `player`, after a fill from there into
+ * r. */
+int sok_candidates(sok *s, sok_reach *r, int player)
 {
-	sok_fill(s, player);
-	return sok_list_pushes(s);
+	sok_fill(s, r, player);
+	return sok_list_pushes(s, r);
 }

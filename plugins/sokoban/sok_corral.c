@@ -1,5 +1,12 @@
 /*
- * sok_corral.c -- corral deadlocks, found by a small search.
+ * sok_corral.c -- corrals: PI-corral pruning, and corral deadlocks
+ * found by a small search.
+ *
+ * A corral is an area of free cells the player cannot reach; its fence
+ * is the boxes that touch it.  If every push of a fence box that the
+ * player can make goes into the corral (a PI-corral) and the corral
+ * still needs work, some solution pushes a fence box into it next, and
+ * the other pushes can wait.
  *
  * An area the player cannot reach (a corral) is often sealed for good:
  * the boxes around it can only be pushed into dead squares or into
@@ -26,6 +33,97 @@
 #define SOK_CORRAL_BOXES 10  /* boxes one search may keep */
 #define SOK_CORRAL_SLOTS 1024 /* hash slots, a power of 2 > 2 * NODES */
 #define SOK_CORRAL_CACHE 65536 /* remembered verdicts, a power of 2 */
+
+/* True iff the box at f touches corral k. */
+static int sok_fences(const sok *s, int f, int k)
+{
+	for (int d = 0; d < 4; d++) {
+		int n = s->nb[f * 4 + d];
+		if (n >= 0 && s->clab[n] == k)
+			return 1;
+	}
+	return 0;
+}
+
+/* True iff floor index c (or -1) holds a wall or a fence box of corral
+ * k: something that cannot move before a fence box is pushed. */
+static int sok_fixed(const sok *s, int c, int k)
+{
+	return c < 0 || (s->occ[c] && sok_fences(s, c, k));
+}
+
+/* Judge the box at f as a fence box of corral k, updating the corral's
+ * record c = { work, pushes into it, failed } (work: the area's
+ * SOK_AREA_* flags, set by sok_label_areas()).  The conditions must
+ * hold until a fence box moves, not only now:  I: the box can never be
+ * pushed out of the corral (blocked by a wall or another fence box);
+ * P: every push of it into the corral is blocked the same way or open
+ * now (the player reaches the cell behind the box). */
+static void sok_judge_fence(sok *s, const sok_reach *r, int f, int k,
+                            int *c)
+{
+	for (int d = 0; d < 4; d++) {
+		int t = s->nb[f * 4 + d], p = s->nb[f * 4 + (d ^ 1)];
+		if (sok_fixed(s, t, k) || sok_fixed(s, p, k))
+			continue;
+		if (s->clab[t] != k || s->occ[p] || !sok_reached(r, p))
+			c[2] = 1;
+		else
+			c[1]++;
+	}
+}
+
+/* Judge every fence box of every corral (labels 0..n-1 in s->clab;
+ * records of 3 ints each in s->cinfo from sok_label_areas()). */
+static void sok_judge_corrals(sok *s, const sok_reach *r)
+{
+	for (int f = 0; f < s->nfloor; f++) {
+		if (!s->occ[f])
+			continue;
+		int seen[4], ns = 0;
+		for (int d = 0; d < 4; d++) {
+			int n = s->nb[f * 4 + d], k, dup = 0;
+			if (n < 0 || (k = s->clab[n]) < 0)
+				continue;
+			for (int i = 0; i < ns; i++)
+				dup |= seen[i] == k;
+			if (dup)
+				continue;
+			seen[ns++] = k;
+			sok_judge_fence(s, r, f, k, s->cinfo + 3 * k);
+		}
+	}
+}
+
+/* PI-corral pruning: if some area the player cannot reach is a
+ * PI-corral that still needs work (a goal inside, or a fence box off
+ * its goal), any solution must push one of its fence boxes into it
+ * before it moves a fence box any other way, and pushes elsewhere can
+ * wait: keep only the pushes of its fence boxes among the candidates
+ * s->cand / s->cwalk (r being the player's fill, its k corrals
+ * labelled by sok_label_areas(s, r)).  Returns how many remain. */
+int sok_pi_corral(sok *s, const sok_reach *r, int ncand, int k)
+{
+	int best = -1;
+	if (k == 0)
+		return ncand;
+	sok_judge_corrals(s, r);
+	for (int i = 0; i < k; i++) {
+		const int *c = s->cinfo + 3 * i;
+		if (c[0] && c[1] > 0 && !c[2] &&
+		    (best < 0 || c[1] < s->cinfo[3 * best + 1]))
+			best = i;
+	}
+	if (best < 0)
+		return ncand;
+	int kept = 0;
+	for (int i = 0; i < ncand; i++)
+		if (sok_fences(s, s->cand[i] >> 2, best)) {
+			s->cand[kept] = s->cand[i];
+			s->cwalk[kept++] = s->cwalk[i];
+		}
+	return kept;
+}
 
 /* Work space of the small searches, allocated on first use. */
 struct sok_rx {
@@ -98,9 +196,10 @@ static int sok_rx_add(sok *s, const unsigned char *p)
 }
 
 /* Add the successors of the position in s->occ, whose n pushes are
- * listed in s->cand (the last fill being its player's); -1 if the
+ * listed in s->cand (r being its player's fill); -1 if the
  * store overflows. */
-static int sok_rx_expand(sok *s, int n, unsigned char *child)
+static int sok_rx_expand(sok *s, const sok_reach *r, int n,
+                         unsigned char *child)
 {
 	for (int i = 0; i < n; i++) {
 		int b = s->cand[i] >> 2, d = s->cand[i] & 3, t = s->nb[b * 4 + d];
@@ -108,7 +207,7 @@ static int sok_rx_expand(sok *s, int n, unsigned char *child)
 		s->occ[b] = 0;
 		s->occ[t] = 1;
 		if (!sok_deadlocked(s, t)) {
-			sok_encode(s, sok_pushed_player(s, b, t, d), child);
+			sok_encode(s, sok_pushed_player(s, r, b, t, d), child);
 			rc = sok_rx_add(s, child);
 		}
 		s->occ[t] = 0;
@@ -119,11 +218,11 @@ static int sok_rx_expand(sok *s, int n, unsigned char *child)
 	return 0;
 }
 
-/* True iff the player (as last filled) or a box stands in corral k. */
-static int sok_rx_entered(const sok *s, int k)
+/* True iff the player (of fill r) or a box stands in corral k. */
+static int sok_rx_entered(const sok *s, const sok_reach *r, int k)
 {
 	for (int c = 0; c < s->nfloor; c++)
-		if (s->clab[c] == k && (s->occ[c] || sok_reached(s, c)))
+		if (s->clab[c] == k && (s->occ[c] || sok_reached(r, c)))
 			return 1;
 	return 0;
 }
@@ -145,11 +244,10 @@ static int sok_rx_run(sok *s, int k, int needs_box, unsigned char *buf)
 		sok_decode(s, rx->pos + (size_t)i * s->state_size, &pl);
 		if (!needs_box && !sok_off_goal(s))
 			return 0;
-		int n = sok_candidates(s, pl);
-		s->parent_stamp = s->stamp;
-		if (needs_box && sok_rx_entered(s, k))
+		int n = sok_candidates(s, &s->scratch, pl);
+		if (needs_box && sok_rx_entered(s, &s->scratch, k))
 			return 0;
-		if (sok_rx_expand(s, n, buf) < 0)
+		if (sok_rx_expand(s, &s->scratch, n, buf) < 0)
 			return 0;
 	}
 	return 1;
@@ -222,15 +320,15 @@ static int sok_rx_keep(sok *s, int k, int *needs_box)
 }
 
 /* True iff the position in s->occ is a corral deadlock (see the top of
- * the file).  The last sok_fill() must be the player's, and its ncorral
- * corrals labelled by sok_label_areas(s, 1).  s->occ and the labels are
- * left as they were; the fill and s->cand are not. */
-int sok_corral_deadlock(sok *s, int ncorral)
+ * the file).  r is the player's fill, its ncorral corrals labelled by
+ * sok_label_areas(s, r).  s->occ, r and the labels are left as they
+ * were; s->scratch and s->cand are not. */
+int sok_corral_deadlock(sok *s, const sok_reach *r, int ncorral)
 {
 	if (!s->rx && sok_rx_alloc(s))
 		return 0;
 	struct sok_rx *rx = s->rx;
-	int dead = 0, player = s->fill_min;
+	int dead = 0, player = r->min;
 	memcpy(rx->save, s->occ, (size_t)s->nfloor);
 	for (int k = 0; k < ncorral && !dead; k++) {
 		int needs_box = s->cinfo[3 * k] & SOK_AREA_GOAL;

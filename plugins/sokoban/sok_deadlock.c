@@ -1,7 +1,21 @@
 /*
  * sok_deadlock.c -- deadlock tests local to a box that was just pushed:
- * dead squares, corners, 2x2 blocks and frozen boxes.
+ * dead squares, corners, 2x2 blocks, frozen boxes and goals sealed off
+ * by boxes frozen on goals.
+ *
+ * A box frozen on its goal never moves again (in a solution), so for
+ * the other boxes it is a wall.  Such walls can cut goals off: a dead-
+ * end row of goals must be filled from its far end, and a box frozen at
+ * its mouth seals the rest.  The test: with the frozen goal boxes as
+ * walls, find by pulls (as for dead squares) the cells from which a box
+ * can still reach each free goal, and look for a perfect matching of
+ * the free boxes to the free goals along those links.  Without one the
+ * position is dead.  The reach tables depend only on which goals hold
+ * frozen boxes, so they are cached by that set.
  */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "sok.h"
 
 /* True iff floor index c (or -1, a wall) holds a wall or a box. */
@@ -73,6 +87,193 @@ int sok_frozen(sok *s, int c, int *nongoal)
 	return 1;
 }
 
+#define SOK_SEAL_SETS 64           /* cached sets of frozen goal boxes, */
+#define SOK_SEAL_BYTES (4 << 20)   /* as far as their tables fit here
+                                      (one set at least) */
+
+struct sok_seal {
+	int *gidx;              /* per floor index: goal number, or -1 */
+	unsigned char *frozen;  /* per floor index: a frozen goal box */
+	size_t words;           /* 64-bit words in one set of goals */
+	size_t sets;            /* cache entries */
+	uint64_t *keys;         /* per cache entry: its set of goals */
+	unsigned char *full;    /* per cache entry: in use */
+	unsigned char *reach;   /* per cache entry, nboxes * nfloor bytes:
+	                           reach[j * nfloor + c] = a box at c can
+	                           still reach goal j */
+	int *queue;             /* nfloor: pull BFS */
+	int *boxes;             /* nboxes: floor indices of the free boxes */
+	int *owner;             /* per goal: matched box number, or -1 */
+	int *visit;             /* per goal: stamp of the last augmenting
+	                           search that looked at it */
+	uint64_t *set;          /* words: the set being looked up */
+};
+
+/* Free what sok_seal_alloc() made (NULL is fine). */
+void sok_seal_free(sok *s)
+{
+	struct sok_seal *z = s->seal;
+	if (!z)
+		return;
+	free(z->gidx);
+	free(z->frozen);
+	free(z->keys);
+	free(z->full);
+	free(z->reach);
+	free(z->queue);
+	free(z->boxes);
+	free(z->owner);
+	free(z->visit);
+	free(z->set);
+	free(z);
+	s->seal = NULL;
+}
+
+/* Allocate s->seal.  0, or -1 (and s->seal NULL) if out of memory. */
+static int sok_seal_alloc(sok *s)
+{
+	struct sok_seal *z = calloc(1, sizeof *z);
+	size_t n = (size_t)s->nfloor, N = (size_t)s->nboxes;
+	if (!z)
+		return -1;
+	s->seal = z;
+	z->words = (N + 63) / 64;
+	z->sets = SOK_SEAL_BYTES / (N * n + 1);
+	z->sets = z->sets < 1 ? 1 : z->sets > SOK_SEAL_SETS ? SOK_SEAL_SETS
+	          : z->sets;
+	z->gidx = malloc(sizeof(int) * n);
+	z->frozen = calloc(n, 1);
+	z->keys = calloc(z->sets * z->words, sizeof(uint64_t));
+	z->full = calloc(z->sets, 1);
+	z->reach = malloc(z->sets * N * n + 1);
+	z->queue = malloc(sizeof(int) * n);
+	z->boxes = malloc(sizeof(int) * N + 1);
+	z->owner = malloc(sizeof(int) * N + 1);
+	z->visit = calloc(N + 1, sizeof(int));
+	z->set = calloc(z->words, sizeof(uint64_t));
+	if (!z->gidx || !z->frozen || !z->keys || !z->full || !z->reach ||
+	    !z->queue || !z->boxes || !z->owner || !z->visit || !z->set) {
+		sok_seal_free(s);
+		return -1;
+	}
+	for (size_t c = 0; c < n; c++)
+		z->gidx[c] = -1;
+	for (int j = 0; j < s->nboxes; j++)
+		z->gidx[s->goals[j]] = j;
+	return 0;
+}
+
+/* Mark in z->frozen the boxes frozen on their goals and their set in
+ * z->set.  Returns 1 if a frozen group has a box off its goal (dead
+ * anyway), else 0. */
+static int sok_seal_collect(sok *s, struct sok_seal *z)
+{
+	memset(z->set, 0, z->words * sizeof(uint64_t));
+	for (int j = 0; j < s->nboxes; j++) {
+		int g = s->goals[j], ng = 0;
+		z->frozen[g] = s->occ[g] && sok_frozen(s, g, &ng);
+		if (z->frozen[g] && ng)
+			return 1;
+		if (z->frozen[g])
+			z->set[j / 64] |= (uint64_t)1 << (j % 64);
+	}
+	return 0;
+}
+
+/* Fill reach (nboxes * nfloor) for the frozen boxes in z->frozen: pull
+ * a box back from each free goal, the box and the player never on a
+ * frozen box. */
+static void sok_seal_reach(sok *s, struct sok_seal *z, unsigned char *reach)
+{
+	size_t n = (size_t)s->nfloor;
+	memset(reach, 0, (size_t)s->nboxes * n);
+	for (int j = 0; j < s->nboxes; j++) {
+		int g = s->goals[j], head = 0, tail = 0;
+		unsigned char *r = reach + (size_t)j * n;
+		if (z->frozen[g])
+			continue;
+		r[g] = 1;
+		z->queue[tail++] = g;
+		while (head < tail) {
+			int c = z->queue[head++];
+			for (int d = 0; d < 4; d++) {
+				int b = s->nb[c * 4 + d];
+				int p = b >= 0 ? s->nb[b * 4 + d] : -1;
+				if (p < 0 || r[b] || z->frozen[b] || z->frozen[p])
+					continue;
+				r[b] = 1;
+				z->queue[tail++] = b;
+			}
+		}
+	}
+}
+
+/* The reach tables of the set in z->set, from the cache or computed
+ * into it. */
+static const unsigned char *sok_seal_tables(sok *s, struct sok_seal *z)
+{
+	uint32_t h = 2166136261u;
+	for (size_t w = 0; w < z->words; w++)
+		h = (h ^ (uint32_t)(z->set[w] ^ z->set[w] >> 32)) * 16777619u;
+	size_t e = h % z->sets, bytes = z->words * sizeof(uint64_t);
+	unsigned char *reach = z->reach + e * (size_t)s->nboxes * s->nfloor;
+	if (!z->full[e] || memcmp(z->keys + e * z->words, z->set, bytes)) {
+		sok_seal_reach(s, z, reach);
+		memcpy(z->keys + e * z->words, z->set, bytes);
+		z->full[e] = 1;
+	}
+	return reach;
+}
+
+/* Augmenting path from free box i (Kuhn's algorithm) over the goals
+ * it can still reach.  1 if box i got a goal. */
+static int sok_seal_augment(const sok *s, struct sok_seal *z,
+                            const unsigned char *reach, int i, int stamp)
+{
+	size_t n = (size_t)s->nfloor;
+	for (int j = 0; j < s->nboxes; j++) {
+		if (z->visit[j] == stamp || !reach[(size_t)j * n + z->boxes[i]])
+			continue;
+		z->visit[j] = stamp;
+		if (z->owner[j] < 0 ||
+		    sok_seal_augment(s, z, reach, z->owner[j], stamp)) {
+			z->owner[j] = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* True iff the box just pushed to goal cell c (already in s->occ) is
+ * frozen there and, with every box frozen on a goal taken as a wall,
+ * the free boxes can no longer be matched to the free goals. */
+static int sok_sealed(sok *s, int c)
+{
+	int ng = 0;
+	if (!s->goal[c] || !sok_frozen(s, c, &ng))
+		return 0;
+	if (ng)
+		return 1;
+	if (!s->seal && sok_seal_alloc(s))
+		return 0;
+	struct sok_seal *z = s->seal;
+	if (sok_seal_collect(s, z))
+		return 1;
+	const unsigned char *reach = sok_seal_tables(s, z);
+	int nfree = 0;
+	for (int b = 0; b < s->nfloor; b++)
+		if (s->occ[b] && !z->frozen[b])
+			z->boxes[nfree++] = b;
+	for (int j = 0; j < s->nboxes; j++) {
+		z->owner[j] = -1;
+		z->visit[j] = 0;
+	}
+	for (int i = 0; i < nfree; i++)
+		if (!sok_seal_augment(s, z, reach, i, i + 1))
+			return 1;
+	return 0;
+}
+
 /* True iff the box just pushed to c (already in s->occ) makes the
  * position a deadlock under the rules enabled in s->deadlocks. */
 int sok_deadlocked(sok *s, int c)
@@ -88,143 +289,4 @@ int sok_deadlocked(sok *s, int c)
 	if ((dl & SOK_DL_FREEZE) && sok_frozen(s, c, &ng) && ng)
 		return 1;
 	return (dl & SOK_DL_SEALED) && s->goal[c] && sok_sealed(s, c);
-}
-
-/* Label with k the free cells connected to cell c (in s->clab, which
- * must hold -1 for cells not yet labelled).  Returns SOK_AREA_GOAL if
- * one of them is a goal, | SOK_AREA_BOX if a box off its goal borders
- * them. */
-int sok_label_area(sok *s, int c, int k)
-{
-	int head = 0, tail = 0, what = 0;
-	s->clab[c] = k;
-	s->cq[tail++] = c;
-	while (head < tail) {
-		int q = s->cq[head++];
-		if (s->goal[q])
-			what |= SOK_AREA_GOAL;
-		for (int d = 0; d < 4; d++) {
-			int n = s->nb[q * 4 + d];
-			if (n < 0)
-				continue;
-			if (s->occ[n]) {
-				if (!s->goal[n])
-					what |= SOK_AREA_BOX;
-			} else if (s->clab[n] < 0) {
-				s->clab[n] = k;
-				s->cq[tail++] = n;
-			}
-		}
-	}
-	return what;
-}
-
-/* Label the areas of free cells (only those the last sok_fill() did not
- * reach, if outside) 0, 1, ... in s->clab (-1 elsewhere) and give each
- * area k a record s->cinfo[3k .. 3k+2] = { its SOK_AREA_* flags, 0, 0 }.
- * Returns the number of areas. */
-int sok_label_areas(sok *s, int outside)
-{
-	int k = 0;
-	for (int c = 0; c < s->nfloor; c++)
-		s->clab[c] = -1;
-	for (int c = 0; c < s->nfloor; c++) {
-		if (s->occ[c] || s->clab[c] >= 0 || (outside && sok_reached(s, c)))
-			continue;
-		s->cinfo[3 * k] = sok_label_area(s, c, k);
-		s->cinfo[3 * k + 1] = s->cinfo[3 * k + 2] = 0;
-		k++;
-	}
-	return k;
-}
-
-/* True iff the box at f touches corral k. */
-int sok_fences(const sok *s, int f, int k)
-{
-	for (int d = 0; d < 4; d++) {
-		int n = s->nb[f * 4 + d];
-		if (n >= 0 && s->clab[n] == k)
-			return 1;
-	}
-	return 0;
-}
-
-/* True iff floor index c (or -1) holds a wall or a fence box of corral
- * k: something that cannot move before a fence box is pushed. */
-static int sok_fixed(const sok *s, int c, int k)
-{
-	return c < 0 || (s->occ[c] && sok_fences(s, c, k));
-}
-
-/* Judge the box at f as a fence box of corral k, updating the corral's
- * record c = { work, pushes into it, failed } (work: the area's
- * SOK_AREA_* flags, set by sok_label_areas()).  The conditions must
- * hold until a fence box moves, not only now:  I: the box can never be
- * pushed out of the corral (blocked by a wall or another fence box);
- * P: every push of it into the corral is blocked the same way or open
- * now (the player reaches the cell behind the box). */
-static void sok_judge_fence(sok *s, int f, int k, int *c)
-{
-	for (int d = 0; d < 4; d++) {
-		int t = s->nb[f * 4 + d], p = s->nb[f * 4 + (d ^ 1)];
-		if (sok_fixed(s, t, k) || sok_fixed(s, p, k))
-			continue;
-		if (s->clab[t] != k || s->occ[p] || !sok_reached(s, p))
-			c[2] = 1;
-		else
-			c[1]++;
-	}
-}
-
-/* Judge every fence box of every corral (labels 0..n-1 in s->clab;
- * records of 3 ints each in s->cinfo from sok_label_areas()). */
-static void sok_judge_corrals(sok *s)
-{
-	for (int f = 0; f < s->nfloor; f++) {
-		if (!s->occ[f])
-			continue;
-		int seen[4], ns = 0;
-		for (int d = 0; d < 4; d++) {
-			int n = s->nb[f * 4 + d], k, dup = 0;
-			if (n < 0 || (k = s->clab[n]) < 0)
-				continue;
-			for (int i = 0; i < ns; i++)
-				dup |= seen[i] == k;
-			if (dup)
-				continue;
-			seen[ns++] = k;
-			sok_judge_fence(s, f, k, s->cinfo + 3 * k);
-		}
-	}
-}
-
-/* PI-corral pruning: if some area the player cannot reach is a
- * PI-corral that still needs work (a goal inside, or a fence box off
- * its goal), any solution must push one of its fence boxes into it
- * before it moves a fence box any other way, and pushes elsewhere can
- * wait: keep only the pushes of its fence boxes among the candidates
- * s->cand / s->cwalk (the last sok_fill() being the player's area, its
- * k corrals labelled by sok_label_areas(s, 1)).  Returns how many
- * remain. */
-int sok_pi_corral(sok *s, int ncand, int k)
-{
-	int best = -1;
-	if (k == 0)
-		return ncand;
-	sok_judge_corrals(s);
-	for (int i = 0; i < k; i++) {
-		const int *c = s->cinfo + 3 * i;
-		if (c[0] && c[1] > 0 && !c[2] &&
-		    (best < 0 || c[1] < s->cinfo[3 * best + 1]))
-			best = i;
-	}
-	if (best < 0)
-		return ncand;
-	int kept = 0;
-	for (int i = 0; i < ncand; i++)
-		if (sok_fences(s, s->cand[i] >> 2, best)) {
-			s->cand[kept] = s->cand[i];
-			s->cwalk[kept++] = s->cwalk[i];
-		}
-	return kept;
 }

@@ -162,7 +162,7 @@ static sd_cost sok_match_moved(sok *s, int b, int t)
  * sealed by boxes on goals do not.)  Uses s->clab, s->cq, s->cinfo. */
 int sok_live_areas(sok *s)
 {
-	int n = 0, k = sok_label_areas(s, 0);
+	int n = 0, k = sok_label_areas(s, NULL);
 	for (int i = 0; i < k; i++)
 		n += s->cinfo[3 * i] != 0;
 	return n;
@@ -192,17 +192,19 @@ static sd_cost sok_pack_penalty(sok *s, sd_cost m, int live)
 }
 
 /* The live areas of the child in which the box at b went to t, after
- * the parent's were counted (s->parent_live >= 0): when the push
+ * the parent's were counted (s->parent_live >= 0; parent: the
+ * parent's fill, or NULL in the step model): when the push
  * changes only the player's area (sok_push_is_local) and that area
  * stays live (a goal in it, or the pushed box off goal on its rim), the
  * parent's count with the player's area counted live; else afresh. */
-static int sok_child_live(sok *s, int b, int t)
+static int sok_child_live(sok *s, const sok_reach *parent, int b, int t)
 {
-	for (int d = 0; d < 4 && s->parent_live >= 0; d++) {
+	for (int d = 0; d < 4 && parent && s->parent_live >= 0; d++) {
 		if (s->nb[b * 4 + d] != t)
 			continue;
-		int goals = s->fill_goals - s->goal[t] + s->goal[b];
-		if (sok_push_is_local(s, b, t, d) && (goals > 0 || !s->goal[t]))
+		int goals = parent->goals - s->goal[t] + s->goal[b];
+		if (sok_push_is_local(s, parent, b, t, d) &&
+		    (goals > 0 || !s->goal[t]))
 			return s->parent_live - s->parent_rlive + 1;
 		break;
 	}
@@ -226,12 +228,12 @@ sd_cost sok_box_bound(sok *s)
 
 /* After sok_box_bound() on a position, the bound of the same position
  * with the box at cell b pushed to cell t. */
-sd_cost sok_moved_bound(sok *s, int b, int t)
+sd_cost sok_moved_bound(sok *s, const sok_reach *parent, int b, int t)
 {
 	if (s->heur == SOK_H_PACKING) {
 		sd_cost m = sok_match_moved(s, b, t);
 		return m == SD_DEAD_END ? m
-		       : sok_pack_penalty(s, m, sok_child_live(s, b, t));
+		       : sok_pack_penalty(s, m, sok_child_live(s, parent, b, t));
 	}
 	if (s->heur == SOK_H_MATCHING)
 		return sok_match_moved(s, b, t);

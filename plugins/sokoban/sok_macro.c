@@ -189,13 +189,13 @@ static int sok_macro_room(sok *s, int t, int side, int a)
 		if (best < 0 || m->layer[c] < m->layer[m->q[best] >> 2])
 			best = head;
 		s->occ[c] = 1;
-		sok_fill(s, s->nb[c * 4 + sd]);
+		sok_fill(s, &s->scratch, s->nb[c * 4 + sd]);
 		s->occ[c] = 0;
 		for (int d = 0; d < 4; d++) {
 			int p = s->nb[c * 4 + (d ^ 1)], n = s->nb[c * 4 + d];
 			int key = n * 4 + (d ^ 1);
 			if (p < 0 || n < 0 || m->area[n] != a || s->occ[n] ||
-			    !sok_reached(s, p) || m->seen[key] == m->stamp)
+			    !sok_reached(&s->scratch, p) || m->seen[key] == m->stamp)
 				continue;
 			m->seen[key] = m->stamp;
 			m->par[tail] = head;
@@ -230,7 +230,7 @@ static void sok_macro_tunnel(sok *s, int t, int d)
  * more), the box's last cell in *to and the player's in *player, and
  * keeps its route for sok_macro_text(); or 0 if the push is no macro.
  * *keep tells whether the plain push should be offered as well.
- * s->occ is unchanged on return; the marks of sok_fill() are not. */
+ * s->occ is unchanged on return; s->scratch is not. */
 int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep)
 {
 	struct sok_mac *m = s->mac;
@@ -274,7 +274,8 @@ int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves)
 	for (int i = 1; i < m->nroute; i++) {
 		int side = m->route[i] & 3, behind = s->nb[box * 4 + side];
 		s->occ[box] = 1;
-		int w = sok_walk(s, player, behind, s->path, pathlen);
+		int w = sok_walk(s, &s->scratch, player, behind, s->path,
+		                 pathlen);
 		s->occ[box] = 0;
 		if (w < 0) {
 			out = -1;

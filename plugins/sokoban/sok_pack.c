@@ -124,7 +124,7 @@ static int sok_pack_rounds(sok_packer *pk, int *round, int *leaving)
 
 /* Compute s->pack_goal (the goals, first-packed layer first) and
  * s->pack_end (pack_end[l] = end of layer l in pack_goal).  0 or -1 if
- * out of memory (the two arrays are then freed by sok_destroy).  Once
+ * out of memory (the two arrays are then freed by sok_pack_free).  Once
  * per level, at create(). */
 int sok_packing_order(sok *s)
 {
@@ -183,4 +183,11 @@ int sok_packed(const sok *s)
 			break;
 	}
 	return packed;
+}
+
+/* Free what sok_packing_order() made. */
+void sok_pack_free(sok *s)
+{
+	free(s->pack_goal);
+	free(s->pack_end);
 }

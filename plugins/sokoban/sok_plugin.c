@@ -156,9 +156,7 @@ static int sok_any_deadlocked(sok *s)
 static int sok_make_start(sok *s)
 {
 	s->start = calloc(s->state_size, 1);
-	s->fmt_from = calloc(s->state_size, 1);
-	s->fmt_to = calloc(s->state_size, 1);
-	if (!s->start || !s->fmt_from || !s->fmt_to)
+	if (!s->start)
 		return -1;
 	s->start_dead = sok_any_deadlocked(s);
 	int p = s->start_player;
@@ -168,12 +166,18 @@ static int sok_make_start(sok *s)
 	return 0;
 }
 
-/* Free an instance and everything it owns (NULL is fine). */
+/* Free an instance and everything it owns (NULL is fine): what each
+ * module made, then the board. */
 static void sok_destroy(void *self)
 {
 	sok *s = self;
 	if (!s)
 		return;
+	sok_corral_free(s);
+	sok_macro_free(s);
+	sok_seal_free(s);
+	sok_pack_free(s);
+	free(s->start);
 	sok_board_free(s);
 	free(s);
 }
@@ -296,8 +300,10 @@ static void sok_child(const sok *s, const unsigned char *parent, int b,
 /* Apply the push of the box at b to t in s->occ and judge it (the
  * caller undoes it): fills the successor's h and goal fields.  off =
  * boxes off goal before the push; sok_box_bound() must have been run
- * on the position before the push. */
-static void sok_judge_push(sok *s, int b, int t, int off, sd_succ *o)
+ * on the position before the push, whose fill is parent (NULL in the
+ * step model). */
+static void sok_judge_push(sok *s, const sok_reach *parent, int b, int t,
+                           int off, sd_succ *o)
 {
 	s->occ[b] = 0;
 	s->occ[t] = 1;
@@ -305,7 +311,7 @@ static void sok_judge_push(sok *s, int b, int t, int off, sd_succ *o)
 	if (sok_deadlocked(s, t))
 		o->h = SD_DEAD_END;
 	else
-		o->h = s->heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(s, b, t);
+		o->h = s->heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(s, parent, b, t);
 	if (o->goal && o->h != SD_DEAD_END)
 		o->h = 0;
 }
@@ -329,7 +335,7 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
 			t = s->nb[n * 4 + d];
 			if (t < 0 || s->occ[t])
 				continue;
-			sok_judge_push(s, n, t, off, o);
+			sok_judge_push(s, NULL, n, t, off, o);
 		} else {
 			o->h = hb;
 			o->goal = off == 0;
@@ -366,14 +372,16 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 
 /* One successor of the push models: the box at b taken to t, the
  * player left at cell p (normalised to its area in the push model);
- * d is the direction of a single push, or -1 for a macro. */
+ * d is the direction of a single push, or -1 for a macro.  s->occ and
+ * s->parent hold the expanded position and its fill. */
 static void sok_push_child(sok *s, const unsigned char *st, int b, int t,
                            int p, int d, int off, sd_succ *o,
                            unsigned char *out)
 {
-	sok_judge_push(s, b, t, off, o);
+	sok_judge_push(s, &s->parent, b, t, off, o);
 	if (s->model == SOK_PUSHES && o->h != SD_DEAD_END)
-		p = d < 0 ? sok_min_reached(s, p) : sok_pushed_player(s, b, t, d);
+		p = d < 0 ? sok_min_reached(s, p)
+		          : sok_pushed_player(s, &s->parent, b, t, d);
 	s->occ[t] = 0;
 	s->occ[b] = 1;
 	sok_child(s, st, b, t, p, out);
@@ -389,24 +397,21 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 	int player;
 	unsigned k = 0;
 	sok_decode(s, st, &player);
-	sok_fill(s, player);
-	unsigned filled = s->stamp;
+	const sok_reach *r = &s->parent;
+	sok_fill(s, &s->parent, player);
 	int pi = s->model == SOK_PUSHES && (s->deadlocks & SOK_DL_CORRAL);
 	int cs = s->deadlocks & SOK_DL_CSEARCH;
-	int ncorral = pi || cs ? sok_label_areas(s, 1) : 0;
-	if (cs && sok_corral_deadlock(s, ncorral))
+	int ncorral = pi || cs ? sok_label_areas(s, r) : 0;
+	if (cs && sok_corral_deadlock(s, r, ncorral))
 		return 0;
-	if (s->stamp != filled)
-		sok_fill(s, player);
-	s->parent_stamp = s->stamp;
-	int off = sok_off_goal(s), n = sok_list_pushes(s);
+	int off = sok_off_goal(s), n = sok_list_pushes(s, r);
 	if (pi)
-		n = sok_pi_corral(s, n, ncorral);
+		n = sok_pi_corral(s, r, n, ncorral);
 	if (s->heur != SD_NO_HEURISTIC)
 		sok_box_bound(s);
 	if (s->heur == SOK_H_PACKING) {
 		s->parent_live = s->last_live;
-		s->parent_rlive = s->cinfo[3 * s->clab[s->fill_min]] != 0;
+		s->parent_rlive = s->cinfo[3 * s->clab[r->min]] != 0;
 	}
 	for (int i = 0; i < n; i++) {
 		int b = s->cand[i] >> 2, d = s->cand[i] & 3, to, p, keep = 1;
@@ -414,10 +419,6 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 		if (pushes && s->model == SOK_PUSH_MOVES &&
 		    sok_macro_text(s, b, NULL, 0, &moves) < 0)
 			pushes = 0;
-		if (s->stamp != s->parent_stamp) { /* the macro walked */
-			sok_fill(s, player);
-			s->parent_stamp = s->stamp;
-		}
 		if (pushes) {
 			succ[k].action = (uint32_t)s->cand[i] | SOK_ACT_MACRO;
 			succ[k].cost = s->model == SOK_PUSHES ? (sd_cost)pushes
@@ -455,72 +456,47 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
 }
 
 /* Where the player of state (stored at cell `player`) really stands, as
- * far as the plugin knows: in the normalised push model the state holds
- * only the smallest cell of the player's area, but the start and the
- * position the last formatted push led to are known exactly. */
+ * far as the state tells: in the normalised push model the state holds
+ * only the smallest cell of the player's area, but at the start the
+ * player is known exactly. */
 static int sok_known_player(const sok *s, const unsigned char *state,
                             int player)
 {
-	if (s->model != SOK_PUSHES)
-		return player;
-	if (s->fmt_valid && !memcmp(state, s->fmt_to, s->state_size))
-		return s->fmt_to_player;
-	if (!memcmp(state, s->start, s->state_size))
+	if (s->model == SOK_PUSHES && !memcmp(state, s->start, s->state_size))
 		return s->start_player;
 	return player;
 }
 
-/* Where the player really stands in `from` before `action` in the
- * normalised push model, given the plan is formatted in order. */
-static int sok_real_player(sok *s, const unsigned char *from,
-                           uint32_t action, int player)
-{
-	if (s->fmt_valid && action == s->fmt_action &&
-	    !memcmp(from, s->fmt_from, s->state_size))
-		return s->fmt_start;
-	return sok_known_player(s, from, player);
-}
-
-/* Remember the push (or macro) just formatted, which took the box at b
- * to t and left the player at `player`, so that the next one starts
- * where this one left the player. */
-static void sok_remember(sok *s, const unsigned char *from, uint32_t action,
-                         int start, int b, int t, int player)
-{
-	memcpy(s->fmt_from, from, s->state_size);
-	s->fmt_action = action;
-	s->fmt_start = start;
-	s->occ[b] = 0;
-	s->occ[t] = 1;
-	sok_child(s, from, b, t, sok_min_reached(s, player), s->fmt_to);
-	s->occ[t] = 0;
-	s->occ[b] = 1;
-	s->fmt_to_player = player;
-	s->fmt_valid = 1;
-}
-
-/* LURD text of an action in the push models: the walk, the push and,
- * for a macro, the walks and pushes after it (snprintf-like). */
-static int sok_format_push(sok *s, const unsigned char *from,
-                           uint32_t action, int player, char *buf,
-                           size_t len)
+/* Where the push (or macro) `action` of the push models ends, s->occ
+ * holding the position it is taken in: the box's last cell in *t and
+ * the player's in *player (where the box stood, for a single push).
+ * 1, or 0 if the action is no push of that position.  A macro's route
+ * is kept for sok_macro_text(). */
+static int sok_push_end(sok *s, uint32_t action, int *t, int *player)
 {
 	uint32_t a = action & ~SOK_ACT_MACRO;
-	int b = (int)(a >> 2), d = (int)(a & 3);
+	int b = (int)(a >> 2), d = (int)(a & 3), keep;
 	if (b >= s->nfloor || !s->occ[b] || s->nb[b * 4 + (d ^ 1)] < 0 ||
 	    s->nb[b * 4 + d] < 0 || s->occ[s->nb[b * 4 + d]])
+		return 0;
+	*t = s->nb[b * 4 + d];
+	*player = b;
+	return !(action & SOK_ACT_MACRO) || sok_macro(s, b, d, t, player, &keep);
+}
+
+/* LURD text of an action in the push models, s->occ holding the
+ * position it is taken in and the player standing at `player`: the
+ * walk, the push and, for a macro, the walks and pushes after it
+ * (snprintf-like). */
+static int sok_format_push(sok *s, uint32_t action, int player, char *buf,
+                           size_t len)
+{
+	int b = (int)((action & ~SOK_ACT_MACRO) >> 2), d = (int)(action & 3);
+	int t, to_player, moves;
+	if (!sok_push_end(s, action, &t, &to_player))
 		return snprintf(buf, len, "?");
-	int t = s->nb[b * 4 + d], to_player = b, keep, moves;
-	if ((action & SOK_ACT_MACRO) &&
-	    !sok_macro(s, b, d, &t, &to_player, &keep))
-		return snprintf(buf, len, "?");
-	if (s->model == SOK_PUSHES)
-		player = sok_real_player(s, from, action, player);
-	int start = player;
-	int w = sok_walk(s, start, s->nb[b * 4 + (d ^ 1)], s->path,
-	                 (size_t)s->nfloor + 2);
-	if (s->model == SOK_PUSHES)
-		sok_remember(s, from, action, start, b, t, to_player);
+	int w = sok_walk(s, &s->scratch, player, s->nb[b * 4 + (d ^ 1)],
+	                 s->path, (size_t)s->nfloor + 2);
 	if (w < 0)
 		return snprintf(buf, len, "?");
 	int n = snprintf(buf, len, "%s%c", s->path, sok_push_char(d));
@@ -531,19 +507,67 @@ static int sok_format_push(sok *s, const unsigned char *from,
 	return k < 0 ? snprintf(buf, len, "?") : n + k;
 }
 
+/* LURD text of one step of the step model, s->occ holding the position
+ * and the player standing at `player`. */
+static int sok_format_step(const sok *s, uint32_t action, int player,
+                           char *buf, size_t len)
+{
+	int d = (int)(action & 3), n = s->nb[player * 4 + d];
+	int push = n >= 0 && s->occ[n];
+	return snprintf(buf, len, "%c", push ? sok_push_char(d) : sok_dir_char[d]);
+}
+
 /* LURD text of an action: one step in the step model, the walk and the
- * push (or macro) in the push models (snprintf-like). */
+ * push (or macro) in the push models (snprintf-like).  For a single
+ * action (traces): in the normalised push model the walk starts at the
+ * cell the state names, which is where the player stands only at the
+ * start; a plan's text comes from sok_format_plan(). */
 static int sok_format_action(void *self, const void *from, uint32_t action,
                              char *buf, size_t len)
 {
 	sok *s = self;
 	int player;
 	sok_decode(s, from, &player);
-	if (s->model != SOK_STEPS)
-		return sok_format_push(s, from, action, player, buf, len);
-	int d = (int)(action & 3), n = s->nb[player * 4 + d];
-	int push = n >= 0 && s->occ[n];
-	return snprintf(buf, len, "%c", push ? sok_push_char(d) : sok_dir_char[d]);
+	player = sok_known_player(s, from, player);
+	if (s->model == SOK_STEPS)
+		return sok_format_step(s, action, player, buf, len);
+	return sok_format_push(s, action, player, buf, len);
+}
+
+/* Where the player really stands before step k of a plan (states: the
+ * plan's n + 1 states; actions: its n actions).  The state says so,
+ * except in the normalised push model, where it holds only the
+ * smallest cell of the player's area: there the player stands at its
+ * start before the first step, and after a push where the box stood
+ * (after a macro, behind the box's last cell). */
+static int sok_plan_player(sok *s, const unsigned char *states,
+                           const uint32_t *actions, size_t k)
+{
+	const unsigned char *st = states + k * s->state_size;
+	int player = st[0] | st[1] << 8, t, after;
+	if (s->model != SOK_PUSHES)
+		return player;
+	if (k == 0)
+		return sok_known_player(s, st, player);
+	int unused;
+	sok_decode(s, st - s->state_size, &unused);
+	return sok_push_end(s, actions[k - 1], &t, &after) ? after : player;
+}
+
+/* The text of step k of a plan (see plugin.h): as format_action(), the
+ * walk starting where the steps before left the player. */
+static int sok_format_plan(void *self, const void *states,
+                           const uint32_t *actions, size_t n, size_t k,
+                           char *buf, size_t len)
+{
+	sok *s = self;
+	int player = sok_plan_player(s, states, actions, k), stored;
+	(void)n;
+	sok_decode(s, (const unsigned char *)states + k * s->state_size,
+	           &stored);
+	if (s->model == SOK_STEPS)
+		return sok_format_step(s, actions[k], player, buf, len);
+	return sok_format_push(s, actions[k], player, buf, len);
 }
 
 /* True iff grid cell (x, y) touches a floor cell, diagonals included:
@@ -560,10 +584,9 @@ static int sok_has_floor_neighbour(const sok *s, int x, int y)
 	return 0;
 }
 
-/* Draw a position in XSB.  In the push model the player is drawn where
- * it really stands when that is known (a replay formats each push just
- * before it draws the position the push led to), else at the smallest
- * cell of its area. */
+/* Draw a position in XSB.  In the normalised push model the player is
+ * drawn at the smallest cell of its area (the state holds no more),
+ * except at the start, where it is drawn where it stands. */
 static void sok_print_state(void *self, const void *state, FILE *out)
 {
 	sok *s = self;
@@ -617,6 +640,7 @@ static const sd_plugin sok_plugin = {
 	.heuristic = sok_heuristic,
 	.expand = sok_expand,
 	.format_action = sok_format_action,
+	.format_plan = sok_format_plan,
 	.print_state = sok_print_state,
 	.plan_separator = NULL,
 	.batch_key = "level",

@@ -192,6 +192,54 @@ static size_t run_params(const run *r, const char *path, sd_param *ps)
 	return n;
 }
 
+/* The text of a plan step by step through format_plan(), steps taken
+ * in reverse order if `reverse` (malloc'd). */
+static char *plan_steps(const sd_instance *inst, const sd_result *res,
+                        int reverse)
+{
+	size_t n = res->length, cap = 64 * n + 1;
+	char **step = calloc(n + 1, sizeof *step), *out = calloc(1, cap);
+	assert_true(step && out);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = reverse ? n - 1 - i : i;
+		char buf[4096];
+		int m = plug.plugin->format_plan(inst->self, res->states,
+		                                 res->actions, n, k, buf,
+		                                 sizeof buf);
+		assert_true(m >= 0 && (size_t)m < sizeof buf);
+		step[k] = strdup(buf);
+	}
+	size_t len = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t m = strlen(step[k]);
+		if (len + m + 1 > cap)
+			out = realloc(out, cap = 2 * (len + m + 1));
+		memcpy(out + len, step[k], m + 1);
+		len += m;
+		free(step[k]);
+	}
+	free(step);
+	return out;
+}
+
+/* The plan's text as the engine makes it from format_plan(): the
+ * steps formatted forwards and backwards must agree.  Where the state
+ * holds the player (not the normalised push model), format_action()
+ * in order gives the same text (malloc'd). */
+static char *plan_text(const sd_instance *inst, const sd_result *res,
+                       const run *r)
+{
+	char *text = plan_steps(inst, res, 0), *back = plan_steps(inst, res, 1);
+	assert_string_equal(back, text);
+	free(back);
+	if (!r->cost || strcmp(r->cost, "pushes")) {
+		char *each = sd_plan_text(plug.plugin, inst, res);
+		assert_string_equal(each, text);
+		free(each);
+	}
+	return text;
+}
+
 /* Solve the level in file path under r.  Returns the status; on
  * SD_SOLVED *plan (malloc'd) and *cost are set. */
 static sd_status solve_file(const char *path, const run *r, char **plan,
@@ -217,8 +265,7 @@ static sd_status solve_file(const char *path, const run *r, char **plan,
 	last_expanded = res.stats.expanded;
 	last_length = res.length;
 	if (st == SD_SOLVED) {
-		*plan = sd_plan_text(plug.plugin, &inst, &res);
-		assert_non_null(*plan);
+		*plan = plan_text(&inst, &res, r);
 		*cost = res.cost;
 	}
 	sd_result_free(&res);
@@ -855,6 +902,42 @@ static void macro_plan(const char *level, const char *macros,
 	}
 }
 
+/* Push-model plans whose text sd_plan_text() made when the plugin
+ * remembered the last push it formatted (format_action() in order):
+ * format_plan() gives the same, from the plan alone. */
+static void plan_text_kept(void **unused)
+{
+	(void)unused;
+	static const struct { int level; const char *plan; } want[] = {
+		{ 1, "dlUrrrdLullddrUluRuulDrddrruLdlUU" },
+		{ 2, "rddLruulDuullddR" },
+		{ 3, "ruuLLLulDrrrrddlUruLLLddllluurRDrdLuuurDD" },
+		{ 4, "ullDullddrRuLurrrdLLrrddlUruL" },
+		{ 5, "LulDuurrrdLrrddlUlldRdllluR" },
+		{ 26, "drddlUdrddlUUlldRurruuulldRDrdLrddlUruuluurDD" },
+	};
+	run opt = { .alg = SD_ASTAR, .cost = "pushes", .heur = "matching" };
+	run fast = { .alg = SD_FESS, .cost = "pushes", .heur = "packing",
+	             .macros = "all" };
+	char *plan;
+	sd_cost c;
+	assert_int_equal(solve_file(BLOG, &opt, &plan, &c), SD_SOLVED);
+	assert_string_equal(plan, "RurrddddlDRuuuuLLLrrrddddlLdllURlUdrRurrdd"
+	                    "LLrruLuruuulldRD");
+	free(plan);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char *lv = level_from(MICROBAN, want[i].level), tmp[64];
+		temp_level(lv, tmp, sizeof tmp);
+		sd_status st = solve_file(tmp, want[i].level < 26 ? &opt : &fast,
+		                          &plan, &c);
+		unlink(tmp);
+		assert_int_equal(st, SD_SOLVED);
+		assert_string_equal(plan, want[i].plan);
+		free(plan);
+		free(lv);
+	}
+}
+
 /* Tunnel macros: down a whole corridor to the goal in one action; onto
  * a goal in the tunnel, where the box stops although the tunnel goes
  * on; out of the tunnel's mouth, where it stops and a plain push
@@ -946,6 +1029,7 @@ int main(void)
 		cmocka_unit_test(packing_order),
 		cmocka_unit_test(features),
 		cmocka_unit_test(feature_search),
+		cmocka_unit_test(plan_text_kept),
 		cmocka_unit_test(tunnel_macro),
 		cmocka_unit_test(goal_room_macro),
 	};
