@@ -411,16 +411,23 @@ static const char *action_text(const sd_plugin *p, const sd_instance *inst,
 }
 
 /* A state as the plugin prints it, or its bytes in hex, as a malloc'd
- * string: raw, as the plugin wrote it.  NULL if out of memory. */
-static char *state_text(const sd_plugin *p, const sd_instance *inst,
-                        const void *state)
+ * string: raw, as the plugin wrote it.  If r is given, the state is the
+ * position after step k of its plan, printed by the plugin's
+ * print_plan() when it has one.  NULL if out of memory. */
+static char *plan_state_text(const sd_plugin *p, const sd_instance *inst,
+                             const void *state, const sd_result *r,
+                             size_t k)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 	if (!m)
 		return NULL;
-	if (p->print_state) {
+	if (r && p->print_plan) {
+		sd_guard_enter("print_plan");
+		p->print_plan(inst->self, r->states, r->actions, r->length, k, m);
+		sd_guard_leave();
+	} else if (p->print_state) {
 		sd_guard_enter("print_state");
 		p->print_state(inst->self, state, m);
 		sd_guard_leave();
@@ -434,6 +441,13 @@ static char *state_text(const sd_plugin *p, const sd_instance *inst,
 		return NULL;
 	}
 	return buf;
+}
+
+/* A state as the plugin prints it (see plan_state_text). */
+static char *state_text(const sd_plugin *p, const sd_instance *inst,
+                        const void *state)
+{
+	return plan_state_text(p, inst, state, NULL, 0);
 }
 
 /* Print a state, its control characters but newlines replaced.  0, or
@@ -535,7 +549,9 @@ int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
 			rc |= put_clean(out, act, "");
 			fputc('\n', out);
 		}
-		rc |= print_state(out, p, inst, st);
+		char *raw = plan_state_text(p, inst, st, r, i);
+		rc |= raw ? put_clean(out, raw, "\n") : -1;
+		free(raw);
 		fputc('\n', out);
 		fflush(out);
 		rc |= ferror(out) ? -1 : 0;

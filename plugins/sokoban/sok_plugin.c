@@ -584,15 +584,10 @@ static int sok_has_floor_neighbour(const sok *s, int x, int y)
 	return 0;
 }
 
-/* Draw a position in XSB.  In the normalised push model the player is
- * drawn at the smallest cell of its area (the state holds no more),
- * except at the start, where it is drawn where it stands. */
-static void sok_print_state(void *self, const void *state, FILE *out)
+/* Draw the boxes of the position decoded last (s->occ) and the player at
+ * cell `player`, in XSB. */
+static void sok_draw(const sok *s, int player, FILE *out)
 {
-	sok *s = self;
-	int player;
-	sok_decode(s, state, &player);
-	player = sok_known_player(s, state, player);
 	for (int y = 0; y < s->h; y++) {
 		char row[SOK_MAX_SIDE + 2];
 		int w = 0;
@@ -612,6 +607,32 @@ static void sok_print_state(void *self, const void *state, FILE *out)
 		row[w] = 0;
 		fprintf(out, "%s\n", row);
 	}
+}
+
+/* Draw a position in XSB.  In the normalised push model the player is
+ * drawn at the smallest cell of its area (the state holds no more),
+ * except at the start, where it is drawn where it stands; a plan's
+ * positions come from sok_print_plan(). */
+static void sok_print_state(void *self, const void *state, FILE *out)
+{
+	sok *s = self;
+	int player;
+	sok_decode(s, state, &player);
+	sok_draw(s, sok_known_player(s, state, player), out);
+}
+
+/* Draw the position after step k of a plan (see plugin.h), the player
+ * where the steps before left it. */
+static void sok_print_plan(void *self, const void *states,
+                           const uint32_t *actions, size_t n, size_t k,
+                           FILE *out)
+{
+	sok *s = self;
+	int player = sok_plan_player(s, states, actions, k), stored;
+	(void)n;
+	sok_decode(s, (const unsigned char *)states + k * s->state_size,
+	           &stored);
+	sok_draw(s, player, out);
 }
 
 static const sd_heuristic_info sok_heuristics[SOK_H_COUNT] = {
@@ -641,6 +662,7 @@ static const sd_plugin sok_plugin = {
 	.expand = sok_expand,
 	.format_action = sok_format_action,
 	.format_plan = sok_format_plan,
+	.print_plan = sok_print_plan,
 	.print_state = sok_print_state,
 	.plan_separator = NULL,
 	.batch_key = "level",

@@ -37,7 +37,10 @@
  *                         plan, given the whole plan
  *     format_action()     the text of one action (traces; the plan too
  *                         when there is no format_plan)
- *     print_state()       a state as text (replays, traces, DOT)
+ *     print_plan()        (ABI 1.2, optional) the position after step k
+ *                         of a plan, given the whole plan (replays)
+ *     print_state()       a state as text (traces, DOT; replays too when
+ *                         there is no print_plan)
  *   destroy()           once, last.
  *
  * The engine never relies on "the result of the last call": every call
@@ -302,6 +305,15 @@ typedef struct sd_plugin {
 	int (*format_plan)(void *self, const void *states,
 	                   const uint32_t *actions, size_t n, size_t k,
 	                   char *buf, size_t len);
+
+	/* ABI 1.2.  Optional.  Print the position after step k of a plan
+	 * (0 <= k <= n: 0 is the start) as print_state() would, ending in
+	 * '\n', with what the steps before tell (Sokoban: where the player
+	 * stands, which a push-model state does not hold).  The arguments are
+	 * format_plan()'s.  When present, replays draw plans with it. */
+	void (*print_plan)(void *self, const void *states,
+	                   const uint32_t *actions, size_t n, size_t k,
+	                   FILE *out);
 } sd_plugin;
 
 /* Start a descriptor: the ABI fields filled in.  Use as
