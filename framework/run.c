@@ -74,11 +74,7 @@ static int pick_heuristic(const sd_config *c, const sd_plugin *p,
 		for (size_t i = 0; i < p->n_heuristics; i++)
 			snprintf(list + strlen(list), sizeof list - strlen(list),
 			         ", %s", p->heuristics[i].name);
-		const sd_entry *e = NULL;
-		for (size_t i = 0; i < c->n; i++)
-			if (!strcmp(c->e[i].key, "heuristic") &&
-			    !strcmp(c->e[i].section, "search"))
-				e = &c->e[i];
+		const sd_entry *e = c->heuristic_entry;
 		if (e && e->line)
 			sd_error("%s:%d: unknown heuristic '%s' for plugin '%s' "
 			       "(available: %s)", e->file, e->line, c->heuristic,
