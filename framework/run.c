@@ -2,9 +2,8 @@
  * run.c -- one search, a comparison table, or a batch over a collection:
  * read the config, load the plugin, make the instance, search, report.
  */
-#include "run.h"
+#include "run_int.h"
 
-#include "config.h"
 #include "error.h"
 #include "guard.h"
 #include "output.h"
@@ -13,170 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Read the config, then the command line's overrides, then `extra` ones
- * (a comparison's).  0, or -1 with the message printed. */
-static int load_config(const sd_cli *cli, const char *const *extra,
-                       size_t n_extra, sd_config *c)
-{
-	char err[2048];
-	int rc = cli->config && sd_config_read(c, cli->config, err, sizeof err);
-	for (size_t i = 0; !rc && i < cli->n_sets; i++)
-		rc = sd_config_set(c, cli->sets[i], err, sizeof err);
-	for (size_t i = 0; !rc && i < n_extra; i++)
-		rc = sd_config_set(c, extra[i], err, sizeof err);
-	if (!rc && cli->format) {
-		char set[64];
-		snprintf(set, sizeof set, "output.format=%s", cli->format);
-		rc = sd_config_set(c, set, err, sizeof err);
-	}
-	if (rc || sd_config_finish(c, err, sizeof err)) {
-		sd_error("%s", err);
-		return -1;
-	}
-	return 0;
-}
-
-/* Load the plugin the config names.  0, or -1 with the message printed
- * (naming the config line). */
-static int load_plugin(const sd_cli *cli, const sd_config *c, sd_loaded *pl)
-{
-	char err[2048];
-	const sd_entry *e = c->plugin_file ? c->plugin_path : c->plugin_name;
-	int rc = c->plugin_file
-	         ? sd_load_plugin(c->plugin_file, pl, err, sizeof err)
-	         : sd_find_plugin(c->plugin_name->value, cli->plugin_path, pl,
-	                          err, sizeof err);
-	if (!rc)
-		return 0;
-	if (e->line)
-		sd_error("%s:%d: %s", e->file, e->line, err);
-	else
-		sd_error("%s", err);
-	return -1;
-}
-
-/* The heuristic a run uses: as configured, or the plugin's default for
- * the algorithms that use one.  -2 (message printed) if unknown. */
-static int pick_heuristic(const sd_config *c, const sd_plugin *p,
-                          const char **name, int quiet)
-{
-	sd_algorithm a = c->opts.algorithm;
-	int blind_alg = a == SD_BFS || a == SD_UCS;
-	if (!c->heuristic) {
-		int dflt = !blind_alg && p->n_heuristics;
-		*name = dflt ? p->heuristics[0].name : "zero";
-		return dflt ? 0 : SD_NO_HEURISTIC;
-	}
-	int h = sd_heuristic_index(p, c->heuristic);
-	if (h == -2) {
-		char list[1024] = "zero";
-		for (size_t i = 0; i < p->n_heuristics; i++)
-			snprintf(list + strlen(list), sizeof list - strlen(list),
-			         ", %s", p->heuristics[i].name);
-		const sd_entry *e = c->heuristic_entry;
-		if (e && e->line)
-			sd_error("%s:%d: unknown heuristic '%s' for plugin '%s' "
-			       "(available: %s)", e->file, e->line, c->heuristic,
-			       p->name, list);
-		else
-			sd_error("unknown heuristic '%s' for plugin '%s' "
-			       "(available: %s)", c->heuristic, p->name, list);
-		return -2;
-	}
-	if (blind_alg && h != SD_NO_HEURISTIC) {
-		if (!quiet)
-			fprintf(stderr, "searchd: note: %s ignores heuristic "
-			        "'%s'\n", sd_algorithm_name(a), c->heuristic);
-		h = SD_NO_HEURISTIC;
-	}
-	if ((a == SD_ASTAR || a == SD_IDASTAR) && h >= 0 &&
-	    !p->heuristics[h].admissible && !quiet)
-		fprintf(stderr, "searchd: note: heuristic '%s' is not "
-		        "admissible: %s's plan may not be optimal\n",
-		        c->heuristic, sd_algorithm_name(a));
-	*name = h == SD_NO_HEURISTIC ? "zero" : c->heuristic;
-	return h;
-}
-
-/* Trace state: the callback's context. */
-typedef struct tracer {
-	const sd_cli *cli;
-	const sd_plugin *p;
-	const sd_instance *inst;
-	int json;
-	uint64_t lines;
-} tracer;
-
-static void on_event(void *ctx, const sd_event *ev)
-{
-	tracer *t = ctx;
-	if (t->lines >= t->cli->trace_limit) {
-		if (t->lines++ == t->cli->trace_limit)
-			fprintf(stdout, "%s(trace cut at %llu lines; see "
-			        "--trace-limit)%s\n", t->json ? "{\"event\":\"cut"
-			        "\",\"note\":\"" : "", (unsigned long long)
-			        t->cli->trace_limit, t->json ? "\"}" : "");
-		return;
-	}
-	t->lines++;
-	sd_print_event(stdout, t->json, t->cli->trace_boards, t->p, t->inst,
-	               ev);
-}
-
-/* One search: make the instance from params, search, format the plan.
- * Fills *inst (destroy it), *res (free it), *plan (free it).  Returns 0,
- * or -1 with the reason in err (the problem was refused, or a search
- * error). */
-static int solve(const sd_cli *cli, sd_config *c, const sd_plugin *p,
-                 int heuristic, const sd_param *params, size_t n,
-                 sd_instance *inst, sd_result *res, char **plan, char *err,
-                 size_t errlen, int row)
-{
-	tracer t = { cli, p, inst, c->format == SD_FMT_JSON, 0 };
-	memset(res, 0, sizeof *res);
-	*plan = NULL;
-	if (sd_create_instance(p, params, n, inst, err, errlen))
-		return -1;
-	c->opts.heuristic = heuristic;
-	c->opts.progress = cli->quiet || c->format != SD_FMT_TEXT ||
-	                   cli->trace || row ? NULL : stderr;
-	c->opts.trace = cli->trace ? on_event : NULL;
-	c->opts.trace_ctx = &t;
-	int rc = sd_search(p, inst, &c->opts, res, err, errlen);
-	if (rc) {
-		p->destroy(inst->self);
-		return -1;
-	}
-	if (res->status == SD_SOLVED && !(*plan = sd_plan_text(p, inst, res))) {
-		snprintf(err, errlen, "out of memory");
-		sd_result_free(res);
-		p->destroy(inst->self);
-		return -1;
-	}
-	return 0;
-}
-
-static int exit_status(const sd_result *r)
-{
-	return r->status == SD_SOLVED ? EXIT_SOLVED
-	       : r->status == SD_UNSOLVABLE ? EXIT_UNSOLVABLE : EXIT_LIMIT;
-}
-
-/* Print one run's report in the configured format. */
-static void report(const sd_config *c, const sd_run_info *info,
-                   const sd_result *res, int row)
-{
-	if (c->format == SD_FMT_JSON)
-		sd_print_json(stdout, info, res);
-	else if (c->format == SD_FMT_CSV)
-		sd_print_csv_row(stdout, info, res);
-	else if (row)
-		sd_print_table_row(stdout, info, res);
-	else
-		sd_print_text(stdout, info, res);
-	fflush(stdout);
-}
 
 /* Write the search tree to cli->dot, or say politely why not. */
 static void write_dot(const sd_cli *cli, const sd_plugin *p,
@@ -200,39 +35,34 @@ static void write_dot(const sd_cli *cli, const sd_plugin *p,
 	        "-Tsvg %s -o tree.svg)\n", res->tree_n, cli->dot, cli->dot);
 }
 
-/* A single search with everything the command line asks around it. */
-static int run_single(const sd_cli *cli, sd_config *c, const sd_plugin *p)
+/* Report a single search, then the replay and the tree the command line
+ * asks for; returns the exit status of its result. */
+static int present(const sd_runctx *x, const sd_attempt *a)
 {
-	char err[2048];
-	const char *hname;
-	int h = pick_heuristic(c, p, &hname, cli->quiet);
-	if (h == -2)
-		return EXIT_ERROR;
-	if (cli->dot && c->opts.algorithm == SD_IDASTAR)
-		return sd_error("--dot needs a search that keeps its tree; "
-		              "idastar keeps none (try astar or bfs)");
-	c->opts.keep_tree = cli->dot ? SD_DOT_MAX : 0;
-	sd_instance inst;
-	sd_result res;
-	char *plan;
-	if (solve(cli, c, p, h, c->params, c->n_params, &inst, &res, &plan,
-	          err, sizeof err, 0))
-		return sd_error("%s", err);
-	if (c->format == SD_FMT_CSV)
-		sd_print_csv_header(stdout);
-	sd_run_info info = { p->name, c->algorithm_name, hname,
-	                     c->print_plan ? plan : NULL, NULL, NULL };
-	report(c, &info, &res, 0);
+	const sd_cli *cli = x->cli;
+	sd_report_start(x);
+	sd_report(x, a, NULL, NULL);
 	/* JSON and CSV keep stdout to themselves; the boards go to stderr */
-	if ((cli->replay || cli->animate) && res.status == SD_SOLVED)
-		sd_print_replay(c->format == SD_FMT_TEXT ? stdout : stderr, p,
-		                &inst, &res, cli->animate, cli->delay_ms);
+	if ((cli->replay || cli->animate) && a->res.status == SD_SOLVED)
+		sd_print_replay(x->format == SD_FMT_TEXT ? stdout : stderr,
+		                x->plugin, &a->inst, &a->res, cli->animate,
+		                cli->delay_ms);
 	if (cli->dot)
-		write_dot(cli, p, &inst, &res);
-	int rc = exit_status(&res);
-	free(plan);
-	sd_result_free(&res);
-	p->destroy(inst.self);
+		write_dot(cli, x->plugin, &a->inst, &a->res);
+	return sd_run_status(&a->res);
+}
+
+/* A single search with everything the command line asks around it. */
+static int run_single(sd_runctx *x)
+{
+	const sd_config *c = x->config;
+	sd_attempt a;
+	if (x->cli->dot && c->opts.algorithm == SD_IDASTAR)
+		return sd_error("--dot needs a search that keeps its tree; "
+		                "idastar keeps none (try astar or bfs)");
+	int rc = sd_solve(x, c->params, c->n_params, &a)
+	         ? sd_error("%s", a.err) : present(x, &a);
+	sd_attempt_free(&a);
 	return rc;
 }
 
@@ -255,8 +85,10 @@ static int compare_axis(const char *spec, char *key, size_t klen,
 	char *copy = strdup(eq + 1), *save = NULL;
 	*n = 0;
 	*vals = calloc(strlen(eq + 1) + 1, sizeof **vals);
-	if (!copy || !*vals)
+	if (!copy || !*vals) {
+		free(copy);
 		return -1;
+	}
 	for (char *v = strtok_r(copy, ",", &save); v;
 	     v = strtok_r(NULL, ",", &save))
 		(*vals)[(*n)++] = strdup(v);
@@ -294,91 +126,96 @@ static int seen_before(char (*seen)[256], size_t k, const char *algorithm,
 	return 0;
 }
 
+/* One --compare key and its values. */
 typedef struct axis {
 	char key[128];
 	char **vals;
 	size_t n;
 } axis;
 
-/* Run one combination of a comparison (the extra overrides) and print
- * its row; a repeat of an earlier one is skipped (EXIT_SOLVED). */
-static int run_combo(const sd_cli *cli, const sd_config *base,
-                     const sd_plugin *p, const char *const *extra, size_t n,
-                     char (*seen)[256], size_t k)
+/* Read every --compare axis into ax and count the combinations.  0, or
+ * EXIT_ERROR with the message printed. */
+static int parse_axes(const sd_cli *cli, axis *ax, size_t *combos)
+{
+	*combos = 1;
+	for (size_t i = 0; i < cli->n_compare; i++) {
+		if (compare_axis(cli->compare[i], ax[i].key, sizeof ax[i].key,
+		                 &ax[i].vals, &ax[i].n))
+			return sd_error("--compare '%s': expected KEY=V1,V2,... "
+			                "(e.g. algorithm=astar,idastar)",
+			                cli->compare[i]);
+		if (!strncmp(ax[i].key, "plugin.", 7))
+			return sd_error("--compare: one plugin at a time");
+		*combos *= ax[i].n;
+	}
+	return 0;
+}
+
+static void free_axes(axis *ax, size_t na)
+{
+	for (size_t i = 0; ax && i < na; i++) {
+		for (size_t j = 0; j < ax[i].n; j++)
+			free(ax[i].vals[j]);
+		free(ax[i].vals);
+	}
+	free(ax);
+}
+
+/* Combination k as "section.key=value" overrides, one per axis, in
+ * sets; extra points at them.  The last axis varies fastest. */
+static void combo_sets(const axis *ax, size_t na, size_t k,
+                       char (*sets)[512], const char **extra)
+{
+	for (size_t i = na; i-- > 0;) {
+		snprintf(sets[i], sizeof sets[i], "%s=%s", ax[i].key,
+		         ax[i].vals[k % ax[i].n]);
+		extra[i] = sets[i];
+		k /= ax[i].n;
+	}
+}
+
+/* Run one combination of a comparison (the extra overrides) with its own
+ * config and heuristic, and print its row; a repeat of an earlier one is
+ * skipped (EXIT_SOLVED). */
+static int run_combo(const sd_runctx *base, const char *const *extra,
+                     size_t n, char (*seen)[256], size_t k)
 {
 	sd_config c = SD_CONFIG_INIT;
-	sd_instance inst;
-	sd_result res;
-	const char *hname;
-	char *plan, err[2048], label[256];
-	int h, rc = EXIT_ERROR;
-	if (load_config(cli, extra, n, &c) ||
-	    (h = pick_heuristic(&c, p, &hname, 1)) == -2)
+	sd_runctx x = *base;
+	sd_attempt a = { .made = 0 };
+	char label[256];
+	int rc = EXIT_ERROR;
+	x.config = &c;
+	if (sd_run_config(base->cli, extra, n, &c) || sd_pick_heuristic(&x, 1))
 		goto out;
 	rc = EXIT_SOLVED;
 	other_axes(label, sizeof label, extra, n);
-	if (seen_before(seen, k, c.algorithm_name, hname, label))
+	if (seen_before(seen, k, c.algorithm_name, x.hname, label))
 		goto out;
-	if (solve(cli, &c, p, h, c.params, c.n_params, &inst, &res, &plan, err,
-	          sizeof err, 1)) {
-		rc = sd_error("%s", err);
+	if (sd_solve(&x, c.params, c.n_params, &a)) {
+		rc = sd_error("%s", a.err);
 		goto out;
 	}
-	sd_run_info info = { p->name, c.algorithm_name, hname,
-	                     c.print_plan ? plan : NULL,
-	                     *label ? label : NULL, NULL };
-	report(base, &info, &res, 1);
-	rc = exit_status(&res);
-	free(plan);
-	sd_result_free(&res);
-	p->destroy(inst.self);
+	sd_report(&x, &a, *label ? label : NULL, NULL);
+	rc = sd_run_status(&a.res);
 out:
+	sd_attempt_free(&a);
 	sd_config_free(&c);
 	return rc;
 }
 
-/* Run every combination of the --compare axes and print one row each. */
-static int run_compare(const sd_cli *cli, sd_config *base, const sd_plugin *p)
+/* Run the combos combinations in turn, until an interrupt; returns the
+ * worst exit status (an error above all). */
+static int run_combos(const sd_runctx *x, const axis *ax, size_t combos,
+                      char (*seen)[256])
 {
-	size_t na = cli->n_compare, combos = 1;
-	if (na > 16)
-		return sd_error("--compare: at most 16 keys");
-	axis *ax = calloc(na, sizeof *ax);
-	int worst = ax ? EXIT_SOLVED : sd_error("out of memory");
-	for (size_t i = 0; ax && i < na; i++) {
-		if (compare_axis(cli->compare[i], ax[i].key, sizeof ax[i].key,
-		                 &ax[i].vals, &ax[i].n)) {
-			worst = sd_error("--compare '%s': expected KEY=V1,V2,... "
-			               "(e.g. algorithm=astar,idastar)",
-			               cli->compare[i]);
-			goto out;
-		}
-		if (!strncmp(ax[i].key, "plugin.", 7)) {
-			worst = sd_error("--compare: one plugin at a time");
-			goto out;
-		}
-		combos *= ax[i].n;
-	}
-	char (*seen)[256] = ax ? calloc(combos, sizeof *seen) : NULL;
-	if (!seen) {
-		worst = sd_error("out of memory");
-		goto out;
-	}
-	if (base->format == SD_FMT_CSV)
-		sd_print_csv_header(stdout);
-	else if (base->format == SD_FMT_TEXT)
-		sd_print_table_header(stdout);
+	size_t na = x->cli->n_compare;
+	int worst = EXIT_SOLVED;
 	for (size_t k = 0; k < combos; k++) {
 		char sets[16][512];
 		const char *extra[16];
-		size_t rest = k;
-		for (size_t i = na; i-- > 0;) {  /* the last axis varies fastest */
-			snprintf(sets[i], sizeof sets[i], "%s=%s", ax[i].key,
-			         ax[i].vals[rest % ax[i].n]);
-			extra[i] = sets[i];
-			rest /= ax[i].n;
-		}
-		int rc = run_combo(cli, base, p, extra, na, seen, k);
+		combo_sets(ax, na, k, sets, extra);
+		int rc = run_combo(x, extra, na, seen, k);
 		if (rc == EXIT_ERROR || (rc > worst && worst != EXIT_ERROR))
 			worst = rc;
 		if (sd_guard_interrupted && k + 1 < combos) {
@@ -387,15 +224,29 @@ static int run_compare(const sd_cli *cli, sd_config *base, const sd_plugin *p)
 			break;
 		}
 	}
-	free(seen);
-out:
-	for (size_t i = 0; ax && i < na; i++) {
-		for (size_t j = 0; j < ax[i].n; j++)
-			free(ax[i].vals[j]);
-		free(ax[i].vals);
-	}
-	free(ax);
 	return worst;
+}
+
+/* Run every combination of the --compare axes and print one row each. */
+static int run_compare(sd_runctx *x)
+{
+	size_t na = x->cli->n_compare, combos = 1;
+	char (*seen)[256] = NULL;
+	if (na > 16)
+		return sd_error("--compare: at most 16 keys");
+	axis *ax = calloc(na, sizeof *ax);
+	int rc = ax ? parse_axes(x->cli, ax, &combos)
+	            : sd_error("out of memory");
+	if (!rc && !(seen = calloc(combos, sizeof *seen)))
+		rc = sd_error("out of memory");
+	if (!rc) {
+		x->rows = 1;
+		sd_report_start(x);
+		rc = run_combos(x, ax, combos, seen);
+	}
+	free(seen);
+	free_axes(ax, na);
+	return rc;
 }
 
 /* ---- batches ------------------------------------------------------------ */
@@ -490,88 +341,79 @@ static void batch_summary(FILE *out, const batch_totals *t,
 	fputc('\n', out);
 }
 
-/* Solve problem number k of the batch and report it as one row. */
-static int batch_one(const sd_cli *cli, sd_config *c, const sd_plugin *p,
-                     int h, const char *hname, sd_param *params,
-                     size_t which, unsigned k, batch_totals *t)
+/* Count one problem's outcome (an exit status) into the totals. */
+static void count(batch_totals *t, unsigned k, int status, const sd_stats *s)
 {
-	char num[16], err[2048];
+	t->count[status]++;
+	t->expanded += s->expanded;
+	t->generated += s->generated;
+	t->seconds += s->seconds;
+	note_slow(t, k, s->seconds);
+}
+
+/* Solve problem number k of the batch (params[which] set to k) and
+ * report it as one row. */
+static int batch_one(sd_runctx *x, sd_param *params, size_t which,
+                     unsigned k, batch_totals *t)
+{
+	char num[16];
 	const char *saved = params[which].value;
-	sd_instance inst;
-	sd_result res;
-	char *plan;
+	sd_attempt a;
 	snprintf(num, sizeof num, "%u", k);
 	params[which].value = num;
-	int rc = solve(cli, c, p, h, params, c->n_params, &inst, &res, &plan,
-	               err, sizeof err, 1);
+	int rc = sd_solve(x, params, x->config->n_params, &a);
 	params[which].value = saved;
-	sd_run_info info = { p->name, c->algorithm_name, hname, NULL, num,
-	                     rc ? err : NULL };
-	if (!rc)
-		info.plan = c->print_plan ? plan : NULL;
-	report(c, &info, &res, 1);
-	rc = rc ? EXIT_ERROR : exit_status(&res);
-	t->count[rc]++;
-	t->expanded += res.stats.expanded;
-	t->generated += res.stats.generated;
-	t->seconds += res.stats.seconds;
-	note_slow(t, k, res.stats.seconds);
-	if (rc != EXIT_ERROR) {
-		free(plan);
-		sd_result_free(&res);
-		p->destroy(inst.self);
-	}
+	sd_report(x, &a, num, rc ? a.err : NULL);
+	rc = rc ? EXIT_ERROR : sd_run_status(&a.res);
+	count(t, k, rc, &a.res.stats);
+	sd_attempt_free(&a);
 	return rc;
 }
 
-/* Solve every selected problem of a collection, one row each, with a
- * progress bar on a terminal and a summary at the end. */
-static int run_batch(const sd_cli *cli, sd_config *c, const sd_plugin *p,
-                     size_t which)
+/* How many problems the collection holds, learnt by making problem 1
+ * (params[which] set to "1"); if only that entry is broken the plugin
+ * still says the size, and the entry gets its error row later.  0, or
+ * -1 with the message printed. */
+static int collection_size(const sd_runctx *x, sd_param *params,
+                           size_t which, unsigned *max)
 {
 	char err[2048];
-	const char *hname, *sel = c->params[which].value;
-	int h = pick_heuristic(c, p, &hname, cli->quiet);
-	if (h == -2)
-		return EXIT_ERROR;
-	/* make problem 1 to learn the size of the collection; if only that
-	 * entry is broken the plugin still says the size, and the entry
-	 * gets its error row below */
-	sd_param *params = malloc(c->n_params * sizeof *params);
 	sd_instance inst;
-	if (!params)
-		return sd_error("out of memory");
-	memcpy(params, c->params, c->n_params * sizeof *params);
 	params[which].value = "1";
-	int bad = sd_create_instance(p, params, c->n_params, &inst, err,
-	                             sizeof err);
-	unsigned max = inst.collection_size;
+	int bad = sd_create_instance(x->plugin, params, x->config->n_params,
+	                             &inst, err, sizeof err);
+	*max = inst.collection_size;
+	if (bad && !*max) {
+		sd_error("%s", err);
+		return -1;
+	}
 	if (!bad)
-		p->destroy(inst.self);
-	else if (!max) {
-		free(params);
-		return sd_error("%s", err);
-	}
-	unsigned char *pick = calloc((size_t)max + 2, 1);
-	const sd_param *sp = &c->params[which];
-	if (!pick || parse_selection(sel, max, pick)) {
-		free(params), free(pick);
-		return sd_error("%s:%d: bad %s '%s': expected all, N, N-M or a "
-		              "list like 1,4,7-9, within 1-%u", sp->file, sp->line,
-		              sp->key, sel, max);
-	}
+		x->plugin->destroy(inst.self);
+	return 0;
+}
+
+/* The worst exit status of a batch: an error, a limit, no solution. */
+static int batch_status(const batch_totals *t)
+{
+	return t->count[EXIT_ERROR] ? EXIT_ERROR
+	       : t->count[EXIT_LIMIT] ? EXIT_LIMIT
+	       : t->count[EXIT_UNSOLVABLE] ? EXIT_UNSOLVABLE : EXIT_SOLVED;
+}
+
+/* Solve the problems pick marks (of 1..max), one row each, with a
+ * progress bar on a terminal, until an interrupt; then the summary. */
+static int run_picked(sd_runctx *x, sd_param *params, size_t which,
+                      const unsigned char *pick, unsigned max)
+{
 	batch_totals t = { .total = 0 };
 	for (unsigned k = 1; k <= max; k++)
 		t.total += pick[k];
-	int bar = isatty(2) && !cli->quiet;
-	if (c->format == SD_FMT_CSV)
-		sd_print_csv_header(stdout);
-	else if (c->format == SD_FMT_TEXT)
-		sd_print_table_header(stdout);
+	int bar = isatty(2) && !x->cli->quiet;
+	sd_report_start(x);
 	for (unsigned k = 1; k <= max && !sd_guard_interrupted; k++) {
 		if (!pick[k])
 			continue;
-		batch_one(cli, c, p, h, hname, params, which, k, &t);
+		batch_one(x, params, which, k, &t);
 		t.done++;
 		if (bar)
 			progress_bar(&t);
@@ -581,12 +423,39 @@ static int run_batch(const sd_cli *cli, sd_config *c, const sd_plugin *p,
 	if (t.done < t.total)
 		fprintf(stderr, "searchd: interrupted: %u of %u problems run\n",
 		        t.done, t.total);
-	batch_summary(c->format == SD_FMT_TEXT ? stdout : stderr, &t, sp->key);
+	batch_summary(x->format == SD_FMT_TEXT ? stdout : stderr, &t,
+	              x->config->params[which].key);
+	return batch_status(&t);
+}
+
+/* Solve every selected problem of a collection: [problem] param number
+ * `which` holds the selection. */
+static int run_batch(sd_runctx *x, size_t which)
+{
+	const sd_config *c = x->config;
+	const sd_param *sp = &c->params[which];
+	sd_param *params = malloc(c->n_params * sizeof *params);
+	unsigned char *pick = NULL;
+	unsigned max;
+	int rc = EXIT_ERROR;
+	if (!params)
+		return sd_error("out of memory");
+	memcpy(params, c->params, c->n_params * sizeof *params);
+	if (collection_size(x, params, which, &max))
+		goto out;
+	pick = calloc((size_t)max + 2, 1);
+	if (!pick || parse_selection(sp->value, max, pick)) {
+		sd_error("%s:%d: bad %s '%s': expected all, N, N-M or a list "
+		         "like 1,4,7-9, within 1-%u", sp->file, sp->line, sp->key,
+		         sp->value, max);
+		goto out;
+	}
+	x->rows = 1;
+	rc = run_picked(x, params, which, pick, max);
+out:
 	free(params);
 	free(pick);
-	return t.count[EXIT_ERROR] ? EXIT_ERROR
-	       : t.count[EXIT_LIMIT] ? EXIT_LIMIT
-	       : t.count[EXIT_UNSOLVABLE] ? EXIT_UNSOLVABLE : EXIT_SOLVED;
+	return rc;
 }
 
 /* Index of the [problem] param that selects a batch, or -1. */
@@ -611,29 +480,57 @@ static void list_heuristics(const sd_plugin *p)
 		       i ? "" : " (default)");
 }
 
+/* Load the plugin the config names.  0, or -1 with the message printed
+ * (naming the config line). */
+static int load_plugin(const sd_cli *cli, const sd_config *c, sd_loaded *pl)
+{
+	char err[2048];
+	const sd_entry *e = c->plugin_file ? c->plugin_path : c->plugin_name;
+	int rc = c->plugin_file
+	         ? sd_load_plugin(c->plugin_file, pl, err, sizeof err)
+	         : sd_find_plugin(c->plugin_name->value, cli->plugin_path, pl,
+	                          err, sizeof err);
+	if (!rc)
+		return 0;
+	if (e->line)
+		sd_error("%s:%d: %s", e->file, e->line, err);
+	else
+		sd_error("%s", err);
+	return -1;
+}
+
+/* Hand the run to the mode the command line and the config ask for. */
+static int dispatch(sd_runctx *x)
+{
+	const sd_config *c = x->config;
+	long b = batch_param(c, x->plugin);
+	if (x->cli->list_heuristics) {
+		list_heuristics(x->plugin);
+		return 0;
+	}
+	if (b >= 0 && x->cli->n_compare)
+		return sd_error("--compare and a batch (%s = %s) do not mix",
+		                c->params[b].key, c->params[b].value);
+	if (x->cli->n_compare)
+		return run_compare(x);
+	if (sd_pick_heuristic(x, x->cli->quiet))
+		return EXIT_ERROR;
+	return b >= 0 ? run_batch(x, (size_t)b) : run_single(x);
+}
+
+/* Read the config, load the plugin, and run the mode with a context
+ * made of them. */
 int sd_run(const sd_cli *cli)
 {
 	sd_config c = SD_CONFIG_INIT;
 	sd_loaded pl = { 0 };
 	int rc = EXIT_ERROR;
 	sd_guard_clear_interrupt();
-	if (load_config(cli, NULL, 0, &c) || load_plugin(cli, &c, &pl))
-		goto out;
-	long b = batch_param(&c, pl.plugin);
-	if (cli->list_heuristics) {
-		list_heuristics(pl.plugin);
-		rc = 0;
-	} else if (b >= 0 && cli->n_compare) {
-		rc = sd_error("--compare and a batch (%s = %s) do not mix",
-		            c.params[b].key, c.params[b].value);
-	} else if (b >= 0) {
-		rc = run_batch(cli, &c, pl.plugin, (size_t)b);
-	} else if (cli->n_compare) {
-		rc = run_compare(cli, &c, pl.plugin);
-	} else {
-		rc = run_single(cli, &c, pl.plugin);
+	if (!sd_run_config(cli, NULL, 0, &c) && !load_plugin(cli, &c, &pl)) {
+		sd_runctx x = { .cli = cli, .config = &c, .plugin = pl.plugin,
+		                .format = c.format };
+		rc = dispatch(&x);
 	}
-out:
 	if (pl.handle)
 		sd_unload_plugin(&pl);
 	sd_config_free(&c);
