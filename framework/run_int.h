@@ -84,4 +84,22 @@ void sd_report_start(const sd_runctx *x);
 void sd_report(const sd_runctx *x, const sd_attempt *a,
                const char *instance, const char *error);
 
+/* ---- the modes, one file each ------------------------------------------ */
+
+/* run_single.c: one search with everything the command line asks around
+ * it (replay, --dot).  Returns the exit status. */
+int sd_run_single(sd_runctx *x);
+
+/* run_compare.c: every combination of the --compare axes, one row each;
+ * returns the worst exit status. */
+int sd_run_compare(sd_runctx *x);
+
+/* run_batch.c: the index of the [problem] param that selects a batch
+ * ("all", "1-50", "1,4,7-9" for the plugin's batch key), or -1. */
+long sd_batch_param(const sd_config *c, const sd_plugin *p);
+
+/* run_batch.c: every problem [problem] param number `which` selects, one
+ * row each, then a summary; returns the worst exit status. */
+int sd_run_batch(sd_runctx *x, size_t which);
+
 #endif
