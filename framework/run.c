@@ -11,17 +11,6 @@
 
 #include <stdio.h>
 
-/* The heuristics of plugin p, "zero" first, for --list-heuristics. */
-static void list_heuristics(const sd_plugin *p)
-{
-	printf("%-16s %-4s %s\n", "zero", "yes", "0 everywhere: blind search");
-	for (size_t i = 0; i < p->n_heuristics; i++)
-		printf("%-16s %-4s %s%s\n", p->heuristics[i].name,
-		       p->heuristics[i].admissible ? "yes" : "no",
-		       p->heuristics[i].description,
-		       i ? "" : " (default)");
-}
-
 /* Load the plugin the config names.  0, or -1 with the message printed
  * (naming the config line). */
 static int load_plugin(const sd_cli *cli, const sd_config *c, sd_loaded *pl)
@@ -46,10 +35,8 @@ static int dispatch(sd_runctx *x)
 {
 	const sd_config *c = x->config;
 	long b = sd_batch_param(c, x->plugin);
-	if (x->cli->list_heuristics) {
-		list_heuristics(x->plugin);
-		return 0;
-	}
+	if (x->cli->list_heuristics)
+		return sd_list_heuristics(x->plugin);
 	if (b >= 0 && x->cli->n_compare)
 		return sd_error("--compare and a batch (%s = %s) do not mix",
 		                c->params[b].key, c->params[b].value);
@@ -67,6 +54,8 @@ int sd_run(const sd_cli *cli)
 	sd_config c = SD_CONFIG_INIT;
 	sd_loaded pl = { 0 };
 	int rc = EXIT_ERROR;
+	if (cli->list_plugins)
+		return sd_list_plugins(cli->plugin_path);
 	sd_guard_clear_interrupt();
 	if (!sd_run_config(cli, NULL, 0, &c) && !load_plugin(cli, &c, &pl)) {
 		sd_runctx x = { .cli = cli, .config = &c, .plugin = pl.plugin,

@@ -31,6 +31,7 @@ typedef struct sd_cli {
 	unsigned delay_ms;       /* --delay MS, for --animate */
 	const char *dot;         /* --dot FILE */
 	const char *plugin_path; /* where plugins are looked up */
+	int list_plugins;        /* --list-plugins */
 } sd_cli;
 
 /* Do what the command line asks; returns the exit status. */
