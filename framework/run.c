@@ -4,6 +4,7 @@
  * to one mode (a single search, a comparison, a batch, a listing).  See
  * run_int.h for the files of the modes.
  */
+#include "run.h"
 #include "run_int.h"
 
 #include "error.h"

@@ -11,12 +11,15 @@
  *   run_list.c     --list-plugins and --list-heuristics
  *   run_common.c   the pieces the modes share: the config of a run, the
  *                  heuristic it uses, one search, its report
+ *
+ * All of them read the parsed command line of run_cli.h; main.c sees
+ * only run.h.
  */
 #ifndef SD_RUN_INT_H
 #define SD_RUN_INT_H
 
 #include "config.h"
-#include "run.h"
+#include "run_cli.h"
 
 /* The context of a run: made once by sd_run and passed to the mode.  A
  * comparison gives each combination a copy with the combination's own
