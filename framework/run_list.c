@@ -15,29 +15,37 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* In the child: load the plugin in file and write its line (or why it
+ * could not be loaded) to fd, then exit, 0 if it loaded. */
+static _Noreturn void probe(const char *file, int fd)
+{
+	char line[2048], err[1024];
+	sd_loaded l;
+	int bad = sd_load_plugin(file, &l, err, sizeof err);
+	int n = bad ? snprintf(line, sizeof line, "searchd: %s\n", err)
+	    : snprintf(line, sizeof line, "%-10s %-8s %s\n           %s\n",
+	               l.plugin->name, l.plugin->version ? l.plugin->version
+	               : "", l.plugin->description ? l.plugin->description
+	               : "", file);
+	ssize_t w = write(fd, line, (size_t)n < sizeof line ? (size_t)n
+	                                                    : sizeof line - 1);
+	_exit(bad || w < 0);
+}
+
 /* Load the plugin in file in a child process, so that one that crashes
  * or aborts while loading cannot take the listing down, and print its
  * line; or say on stderr why it could not be listed.  1 if listed. */
 static int list_one(const char *file)
 {
 	int fd[2];
-	char line[2048], err[1024];
+	char line[2048];
 	if (pipe(fd))
 		return 0;
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {
-		sd_loaded l;
 		close(fd[0]);
-		int bad = sd_load_plugin(file, &l, err, sizeof err);
-		int n = bad ? snprintf(line, sizeof line, "searchd: %s\n", err)
-		    : snprintf(line, sizeof line, "%-10s %-8s %s\n           "
-		               "%s\n", l.plugin->name, l.plugin->version ?
-		               l.plugin->version : "", l.plugin->description ?
-		               l.plugin->description : "", file);
-		ssize_t w = write(fd[1], line, (size_t)n < sizeof line ?
-		                  (size_t)n : sizeof line - 1);
-		_exit(bad || w < 0);
+		probe(file, fd[1]);
 	}
 	close(fd[1]);
 	ssize_t n = pid > 0 ? read(fd[0], line, sizeof line - 1) : -1;
