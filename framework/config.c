@@ -442,6 +442,7 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 		c->algorithm_name = v;
 	} else if (!strcmp(k, "heuristic")) {
 		c->heuristic = v;
+		c->heuristic_entry = e;
 	} else if (!strcmp(k, "weight")) {
 		if (parse_double(v, &o->weight) || o->weight < 1 ||
 		    o->weight > SD_MAX_WEIGHT)

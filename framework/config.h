@@ -35,6 +35,8 @@ typedef struct sd_config {
 	sd_param *params;            /* the [problem] section */
 	size_t n_params;
 	char *source;                /* the config file read, or NULL */
+	const sd_entry *heuristic_entry; /* [search] heuristic, or NULL: where
+	                                    a message about it points */
 } sd_config;
 
 #define SD_CONFIG_INIT { .n = 0 }

@@ -2,18 +2,15 @@
  * main.c -- the searchd program: parse the command line, then hand over
  * to run.c.
  */
-#define _XOPEN_SOURCE 700  /* realpath */
 #include "engine.h"
 #include "error.h"
 #include "guard.h"
 #include "run.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -98,83 +95,6 @@ static const char *plugin_path(void)
 	return path;
 }
 
-/* Load the plugin in file in a child process, so that one that crashes
- * or aborts while loading cannot take the listing down, and print its
- * line; or say on stderr why it could not be listed.  1 if listed. */
-static int list_one(const char *file)
-{
-	int fd[2];
-	char line[2048], err[1024];
-	if (pipe(fd))
-		return 0;
-	fflush(stdout);
-	pid_t pid = fork();
-	if (pid == 0) {
-		sd_loaded l;
-		close(fd[0]);
-		int bad = sd_load_plugin(file, &l, err, sizeof err);
-		int n = bad ? snprintf(line, sizeof line, "searchd: %s\n", err)
-		    : snprintf(line, sizeof line, "%-10s %-8s %s\n           "
-		               "%s\n", l.plugin->name, l.plugin->version ?
-		               l.plugin->version : "", l.plugin->description ?
-		               l.plugin->description : "", file);
-		ssize_t w = write(fd[1], line, (size_t)n < sizeof line ?
-		                  (size_t)n : sizeof line - 1);
-		_exit(bad || w < 0);
-	}
-	close(fd[1]);
-	ssize_t n = pid > 0 ? read(fd[0], line, sizeof line - 1) : -1;
-	int status = 0;
-	close(fd[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	line[n > 0 ? n : 0] = 0;
-	if (pid > 0 && WIFSIGNALED(status))
-		fprintf(stderr, "searchd: plugin '%s' died while loading "
-		        "(signal %d: %s)\n", file, WTERMSIG(status),
-		        strsignal(WTERMSIG(status)));
-	else
-		fputs(line, WIFEXITED(status) && !WEXITSTATUS(status) ? stdout
-		                                                      : stderr);
-	return pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status);
-}
-
-/* Print the plugins in one directory; returns how many. */
-static int list_dir(const char *d)
-{
-	char real[PATH_MAX], file[2 * PATH_MAX];
-	if (realpath(d, real))
-		d = real;
-	DIR *dir = opendir(d);
-	struct dirent *e;
-	int found = 0;
-	while (dir && (e = readdir(dir))) {
-		size_t n = strlen(e->d_name);
-		if (n < 4 || strcmp(e->d_name + n - 3, ".so"))
-			continue;
-		snprintf(file, sizeof file, "%s/%s", d, e->d_name);
-		found += list_one(file);
-	}
-	if (dir)
-		closedir(dir);
-	return found;
-}
-
-static int list_plugins(void)
-{
-	char *path = plugin_path() ? strdup(plugin_path()) : NULL, *save;
-	int found = 0;
-	if (!path)
-		return sd_error("out of memory");
-	for (char *d = strtok_r(path, ":", &save); d;
-	     d = strtok_r(NULL, ":", &save))
-		found += list_dir(d);
-	if (!found)
-		printf("no plugins found (searched %s)\n", plugin_path());
-	free(path);
-	return 0;
-}
-
 /* The value of an option that takes one: "--opt VALUE" or "--opt=VALUE";
  * NULL if argv[*i] is not that option. */
 static const char *optval(int argc, char **argv, int *i, const char *lng,
@@ -210,6 +130,7 @@ static int flag(const char *a, sd_cli *c)
 {
 	struct { const char *name; int *at; } flags[] = {
 		{ "--quiet", &c->quiet }, { "-q", &c->quiet },
+		{ "--list-plugins", &c->list_plugins },
 		{ "--list-heuristics", &c->list_heuristics },
 		{ "--trace", &c->trace }, { "--trace-boards", &c->trace_boards },
 		{ "--replay", &c->replay }, { "--animate", &c->animate },
@@ -241,7 +162,7 @@ int main(int argc, char **argv)
 	const char **sets = calloc((size_t)argc, sizeof *sets);
 	const char **cmp = calloc((size_t)argc, sizeof *cmp);
 	const char *v;
-	int listp = 0, rc;
+	int rc;
 	if (!sets || !cmp)
 		return sd_error("out of memory");
 	cli.sets = sets;
@@ -273,8 +194,6 @@ int main(int argc, char **argv)
 			cli.delay_ms = (unsigned)number("--delay", v, 3600000);
 		} else if ((v = optval(argc, argv, &i, "--dot", NULL))) {
 			cli.dot = v;
-		} else if (!strcmp(a, "--list-plugins")) {
-			listp = 1;
 		} else if (!flag(a, &cli)) {
 			rc = sd_error("unknown option '%s' (see searchd --help)", a);
 			goto out;
@@ -282,9 +201,7 @@ int main(int argc, char **argv)
 	}
 	if (cli.trace_boards)
 		cli.trace = 1;
-	if (listp)
-		rc = list_plugins();
-	else if (!cli.config && !cli.n_sets)
+	if (!cli.list_plugins && !cli.config && !cli.n_sets)
 		rc = (fputs(usage, stderr), EXIT_ERROR);
 	else
 		rc = sd_run(&cli);

@@ -1,0 +1,197 @@
+/*
+ * run_common.c -- the pieces every mode of the driver shares: the config
+ * of a run, the heuristic it uses, one search and its report.
+ */
+#include "run_int.h"
+
+#include "error.h"
+#include "output.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Read the config, then the command line's overrides, then `extra` ones
+ * (a comparison's).  0, or -1 with the message printed. */
+int sd_run_config(const sd_cli *cli, const char *const *extra,
+                  size_t n_extra, sd_config *c)
+{
+	char err[2048];
+	int rc = cli->config && sd_config_read(c, cli->config, err, sizeof err);
+	for (size_t i = 0; !rc && i < cli->n_sets; i++)
+		rc = sd_config_set(c, cli->sets[i], err, sizeof err);
+	for (size_t i = 0; !rc && i < n_extra; i++)
+		rc = sd_config_set(c, extra[i], err, sizeof err);
+	if (!rc && cli->format) {
+		char set[64];
+		snprintf(set, sizeof set, "output.format=%s", cli->format);
+		rc = sd_config_set(c, set, err, sizeof err);
+	}
+	if (rc || sd_config_finish(c, err, sizeof err)) {
+		sd_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Say that the configured heuristic is not one of the plugin's, naming
+ * the config line that asks for it, and list those there are. */
+static void unknown_heuristic(const sd_config *c, const sd_plugin *p)
+{
+	char list[1024] = "zero";
+	const sd_entry *e = c->heuristic_entry;
+	for (size_t i = 0; i < p->n_heuristics; i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), ", %s",
+		         p->heuristics[i].name);
+	if (e && e->line)
+		sd_error("%s:%d: unknown heuristic '%s' for plugin '%s' "
+		         "(available: %s)", e->file, e->line, c->heuristic,
+		         p->name, list);
+	else
+		sd_error("unknown heuristic '%s' for plugin '%s' (available: %s)",
+		         c->heuristic, p->name, list);
+}
+
+/* The index of the configured heuristic as the algorithm uses it (bfs
+ * and ucs search blind), with the notes a user should read;
+ * SD_HEURISTIC_UNKNOWN (message printed) if unknown. */
+static int configured_heuristic(const sd_config *c, const sd_plugin *p,
+                                int quiet)
+{
+	sd_algorithm a = c->opts.algorithm;
+	int h = sd_heuristic_index(p, c->heuristic);
+	if (h == SD_HEURISTIC_UNKNOWN) {
+		unknown_heuristic(c, p);
+		return SD_HEURISTIC_UNKNOWN;
+	}
+	if ((a == SD_BFS || a == SD_UCS) && h != SD_NO_HEURISTIC) {
+		if (!quiet)
+			fprintf(stderr, "searchd: note: %s ignores heuristic "
+			        "'%s'\n", sd_algorithm_name(a), c->heuristic);
+		return SD_NO_HEURISTIC;
+	}
+	if ((a == SD_ASTAR || a == SD_IDASTAR) && h >= 0 &&
+	    !p->heuristics[h].admissible && !quiet)
+		fprintf(stderr, "searchd: note: heuristic '%s' is not "
+		        "admissible: %s's plan may not be optimal\n",
+		        c->heuristic, sd_algorithm_name(a));
+	return h;
+}
+
+/* Set x->heuristic and x->hname: as configured, or the plugin's first
+ * for the algorithms that use one.  0, or -1 (message printed). */
+int sd_pick_heuristic(sd_runctx *x, int quiet)
+{
+	const sd_config *c = x->config;
+	const sd_plugin *p = x->plugin;
+	sd_algorithm a = c->opts.algorithm;
+	if (!c->heuristic) {
+		int dflt = a != SD_BFS && a != SD_UCS && p->n_heuristics;
+		x->heuristic = dflt ? 0 : SD_NO_HEURISTIC;
+		x->hname = dflt ? p->heuristics[0].name : "zero";
+		return 0;
+	}
+	x->heuristic = configured_heuristic(c, p, quiet);
+	x->hname = x->heuristic == SD_NO_HEURISTIC ? "zero" : c->heuristic;
+	return x->heuristic == SD_HEURISTIC_UNKNOWN ? -1 : 0;
+}
+
+/* The trace callback: print the event, up to cli->trace_limit lines and
+ * a line that says where the trace was cut. */
+static void on_event(void *ctx, const sd_event *ev)
+{
+	sd_runctx *x = ctx;
+	uint64_t limit = x->cli->trace_limit;
+	int json = x->config->format == SD_FMT_JSON;
+	if (x->trace.lines >= limit) {
+		if (x->trace.lines++ == limit)
+			fprintf(stdout, "%s(trace cut at %llu lines; see "
+			        "--trace-limit)%s\n", json ? "{\"event\":\"cut"
+			        "\",\"note\":\"" : "", (unsigned long long)limit,
+			        json ? "\"}" : "");
+		return;
+	}
+	x->trace.lines++;
+	sd_print_event(stdout, json, x->cli->trace_boards, x->plugin,
+	               x->trace.inst, ev);
+}
+
+/* The search options of one search: the config's, with the run's
+ * heuristic, progress lines, trace and kept tree. */
+static sd_search_opts search_opts(sd_runctx *x)
+{
+	const sd_cli *cli = x->cli;
+	sd_search_opts o = x->config->opts;
+	o.heuristic = x->heuristic;
+	o.progress = cli->quiet || x->config->format != SD_FMT_TEXT ||
+	             cli->trace || x->rows ? NULL : stderr;
+	o.trace = cli->trace ? on_event : NULL;
+	o.trace_ctx = x;
+	o.keep_tree = cli->dot && !x->rows ? SD_DOT_MAX : 0;
+	return o;
+}
+
+/* Make the instance from params, search it, format the plan. */
+int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
+             sd_attempt *a)
+{
+	const sd_plugin *p = x->plugin;
+	memset(a, 0, sizeof *a);
+	a->plugin = p;
+	if (sd_create_instance(p, params, n, &a->inst, a->err, sizeof a->err))
+		return -1;
+	a->made = 1;
+	sd_search_opts o = search_opts(x);
+	x->trace.inst = &a->inst;
+	x->trace.lines = 0;
+	if (sd_search(p, &a->inst, &o, &a->res, a->err, sizeof a->err))
+		return -1;
+	if (a->res.status == SD_SOLVED &&
+	    !(a->plan = sd_plan_text(p, &a->inst, &a->res)))
+		return sd_fail(a->err, sizeof a->err, "out of memory");
+	return 0;
+}
+
+/* The one teardown of an attempt, whatever sd_solve got to. */
+void sd_attempt_free(sd_attempt *a)
+{
+	free(a->plan);
+	a->plan = NULL;
+	sd_result_free(&a->res);
+	if (a->made)
+		a->plugin->destroy(a->inst.self);
+	a->made = 0;
+}
+
+/* Solved, no solution, or a limit reached, as an exit status. */
+int sd_run_status(const sd_result *r)
+{
+	return r->status == SD_SOLVED ? EXIT_SOLVED
+	       : r->status == SD_UNSOLVABLE ? EXIT_UNSOLVABLE : EXIT_LIMIT;
+}
+
+/* The CSV header, or a table's header when runs are rows. */
+void sd_report_start(const sd_runctx *x)
+{
+	if (x->format == SD_FMT_CSV)
+		sd_print_csv_header(stdout);
+	else if (x->format == SD_FMT_TEXT && x->rows)
+		sd_print_table_header(stdout);
+}
+
+/* One run's report in the run's format. */
+void sd_report(const sd_runctx *x, const sd_attempt *a,
+               const char *instance, const char *error)
+{
+	const sd_config *c = x->config;
+	sd_run_info info = { x->plugin->name, c->algorithm_name, x->hname,
+	                     c->print_plan ? a->plan : NULL, instance, error };
+	if (x->format == SD_FMT_JSON)
+		sd_print_json(stdout, &info, &a->res);
+	else if (x->format == SD_FMT_CSV)
+		sd_print_csv_row(stdout, &info, &a->res);
+	else if (x->rows)
+		sd_print_table_row(stdout, &info, &a->res);
+	else
+		sd_print_text(stdout, &info, &a->res);
+	fflush(stdout);
+}

@@ -1,0 +1,116 @@
+/*
+ * run_int.h -- what the driver's files share; private to framework/run*.c.
+ *
+ * The driver is layered, nothing calling back up:
+ *
+ *   run.c          sd_run: read the config, load the plugin, make the
+ *                  run's context, hand it to one mode
+ *   run_single.c   one search, with replay and --dot around it
+ *   run_compare.c  every combination of the --compare axes, a row each
+ *   run_batch.c    every selected problem of a collection, a row each
+ *   run_list.c     --list-plugins and --list-heuristics
+ *   run_common.c   the pieces the modes share: the config of a run, the
+ *                  heuristic it uses, one search, its report
+ *
+ * All of them read the parsed command line of run_cli.h; main.c sees
+ * only run.h.
+ */
+#ifndef SD_RUN_INT_H
+#define SD_RUN_INT_H
+
+#include "config.h"
+#include "loader.h"
+#include "run_cli.h"
+
+/* The context of a run: made once by sd_run and passed to the mode.  A
+ * comparison gives each combination a copy with the combination's own
+ * config and heuristic. */
+typedef struct sd_runctx {
+	const sd_cli *cli;
+	const sd_config *config;  /* the run's (a combination's) config */
+	const sd_plugin *plugin;  /* the loaded plugin */
+	int heuristic;            /* index into plugin->heuristics, or
+	                             SD_NO_HEURISTIC; see sd_pick_heuristic */
+	const char *hname;        /* its name ("zero" when blind) */
+	int format;               /* how reports are printed: SD_FMT_...; the
+	                             run's, whatever a combination sets */
+	int rows;                 /* runs are rows of a table (comparison,
+	                             batch): no progress lines, no tree kept */
+	struct {                  /* --trace's state during one search */
+		const sd_instance *inst;
+		uint64_t lines;   /* lines printed so far */
+	} trace;
+} sd_runctx;
+
+/* One search's outcome, from sd_solve; sd_attempt_free() undoes it
+ * whatever state it is in. */
+typedef struct sd_attempt {
+	const sd_plugin *plugin; /* whose instance inst is */
+	int made;                /* inst was made (and is to be destroyed) */
+	sd_instance inst;
+	sd_result res;           /* zero if no search ran */
+	char *plan;              /* the plan's text if solved, else NULL */
+	char err[2048];          /* why sd_solve failed */
+} sd_attempt;
+
+/* ---- run_common.c ------------------------------------------------------ */
+
+/* Read the config, then the command line's overrides, then `extra` ones
+ * (a comparison's).  0, or -1 with the message printed. */
+int sd_run_config(const sd_cli *cli, const char *const *extra,
+                  size_t n_extra, sd_config *c);
+
+/* Set x->heuristic and x->hname for x->config: as configured, or the
+ * plugin's default for the algorithms that use one; notes on stderr
+ * unless quiet.  0, or -1 (message printed) if the name is unknown. */
+int sd_pick_heuristic(sd_runctx *x, int quiet);
+
+/* One search of the problem params (n of them) with x's config and
+ * heuristic, into *a.  0, or -1 with the reason in a->err (the problem
+ * was refused, or a search error).  Either way the caller ends with
+ * sd_attempt_free(a). */
+int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
+             sd_attempt *a);
+
+/* Free what a holds: the plan, the result, the instance. */
+void sd_attempt_free(sd_attempt *a);
+
+/* The exit status of one search's result. */
+int sd_run_status(const sd_result *r);
+
+/* Print what comes before the reports: the CSV header, or the table's
+ * header when runs are rows. */
+void sd_report_start(const sd_runctx *x);
+
+/* Print the report of attempt a in x->format (a row of a table when
+ * x->rows); instance names the problem in a batch or the combination in
+ * a comparison (or is NULL), error is why the attempt failed (or NULL). */
+void sd_report(const sd_runctx *x, const sd_attempt *a,
+               const char *instance, const char *error);
+
+/* ---- the modes, one file each ------------------------------------------ */
+
+/* run_single.c: one search with everything the command line asks around
+ * it (replay, --dot).  Returns the exit status. */
+int sd_run_single(sd_runctx *x);
+
+/* run_compare.c: every combination of the --compare axes, one row each;
+ * returns the worst exit status. */
+int sd_run_compare(sd_runctx *x);
+
+/* run_batch.c: the index of the [problem] param that selects a batch
+ * ("all", "1-50", "1,4,7-9" for the plugin's batch key), or -1. */
+long sd_batch_param(const sd_config *c, const sd_plugin *p);
+
+/* run_batch.c: every problem [problem] param number `which` selects, one
+ * row each, then a summary; returns the worst exit status. */
+int sd_run_batch(sd_runctx *x, size_t which);
+
+/* run_list.c: the plugins on search_path, one line each (or why one
+ * could not be listed, on stderr).  Returns the exit status. */
+int sd_list_plugins(const char *search_path);
+
+/* run_list.c: the heuristics of plugin p, "zero" first.  Returns 0. */
+int sd_list_heuristics(const sd_plugin *p);
+
+#endif
