@@ -112,6 +112,14 @@ typedef struct sok_reach {
  * read-only afterwards), the configuration (the [problem] keys and the
  * heuristic) and the work space of one call (the position being
  * looked at, its fills, scratch arrays and caches). */
+/* What sok_label_areas() and the PI-corral test learn of one area of
+ * free cells. */
+typedef struct sok_area {
+	int flags;      /* SOK_AREA_* */
+	int pushes_in;  /* pushes of its fence boxes into it, open now */
+	int failed;     /* a fence box breaks the PI conditions */
+} sok_area;
+
 typedef struct sok {
 	/* the compiled level */
 	int w, h, nfloor, nboxes;
@@ -153,7 +161,7 @@ typedef struct sok {
 	int *queue;            /* fill queue */
 	int *cand, *cwalk;     /* push candidates: box * 4 + dir, walk */
 	int *clab, *cq;        /* area labels (or -1) and their fill queue */
-	int *cinfo;            /* per area: work, pushes in, failed */
+	sok_area *cinfo;       /* per area of sok_label_areas() */
 	unsigned char *frz;    /* freeze test: boxes treated as walls */
 	char *path;            /* nfloor + 2 bytes for walks */
 	/* the work space: the matching bound */

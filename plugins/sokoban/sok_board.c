@@ -191,7 +191,7 @@ static int sok_alloc(sok *s, int n, int nbox)
 	s->box_at = malloc(sizeof(int) * (size_t)n);
 	s->clab = malloc(sizeof(int) * (size_t)n);
 	s->cq = malloc(sizeof(int) * (size_t)n);
-	s->cinfo = malloc(sizeof(int) * 3 * (size_t)n);
+	s->cinfo = malloc(sizeof *s->cinfo * (size_t)n);
 	s->cand = malloc(sizeof(int) * 4 * (size_t)nbox);
 	s->cwalk = malloc(sizeof(int) * 4 * (size_t)nbox);
 	s->path = malloc((size_t)n + 2);
@@ -466,7 +466,7 @@ static int sok_label_area(sok *s, int c, int k)
 
 /* Label the areas of free cells (only those fill `outside` did not
  * reach, unless it is NULL) 0, 1, ... in s->clab (-1 elsewhere) and give each
- * area k a record s->cinfo[3k .. 3k+2] = { its SOK_AREA_* flags, 0, 0 }.
+ * area k a record s->cinfo[k] = { its SOK_AREA_* flags, 0, 0 }.
  * Returns the number of areas. */
 int sok_label_areas(sok *s, const sok_reach *outside)
 {
@@ -476,8 +476,7 @@ int sok_label_areas(sok *s, const sok_reach *outside)
 	for (int c = 0; c < s->nfloor; c++) {
 		if (s->occ[c] || s->clab[c] >= 0 || (outside && sok_reached(outside, c)))
 			continue;
-		s->cinfo[3 * k] = sok_label_area(s, c, k);
-		s->cinfo[3 * k + 1] = s->cinfo[3 * k + 2] = 0;
+		s->cinfo[k] = (sok_area){ sok_label_area(s, c, k), 0, 0 };
 		k++;
 	}
 	return k;

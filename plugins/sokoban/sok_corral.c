@@ -53,34 +53,33 @@ static int sok_fixed(const sok *s, int c, int k)
 }
 
 /* Judge the box at f as a fence box of corral k, updating the corral's
- * record c = { work, pushes into it, failed } (work: the area's
- * SOK_AREA_* flags, set by sok_label_areas()).  The conditions must
+ * record c (pushes_in, failed).  The conditions must
  * hold until a fence box moves, not only now:  I: the box can never be
  * pushed out of the corral (blocked by a wall or another fence box);
  * P: every push of it into the corral is blocked the same way or open
  * now (the player reaches the cell behind the box). */
 static void sok_judge_fence(sok *s, const sok_reach *r, int f, int k,
-                            int *c)
+                            sok_area *c)
 {
 	for (int d = 0; d < 4; d++) {
 		int t = s->nb[f * 4 + d], p = s->nb[f * 4 + (d ^ 1)];
 		if (sok_fixed(s, t, k) || sok_fixed(s, p, k))
 			continue;
 		if (s->clab[t] != k || s->occ[p] || !sok_reached(r, p))
-			c[2] = 1;
+			c->failed = 1;
 		else
-			c[1]++;
+			c->pushes_in++;
 	}
 }
 
 /* Judge every fence box of every corral (labels 0..n-1 in s->clab;
- * records of 3 ints each in s->cinfo from sok_label_areas()). */
+ * records in s->cinfo from sok_label_areas()). */
 static void sok_judge_corrals(sok *s, const sok_reach *r)
 {
 	for (int f = 0; f < s->nfloor; f++) {
 		if (!s->occ[f])
 			continue;
-		int seen[4], ns = 0;
+		int seen[4] = { 0 }, ns = 0;
 		for (int d = 0; d < 4; d++) {
 			int n = s->nb[f * 4 + d], k, dup = 0;
 			if (n < 0 || (k = s->clab[n]) < 0)
@@ -90,7 +89,7 @@ static void sok_judge_corrals(sok *s, const sok_reach *r)
 			if (dup)
 				continue;
 			seen[ns++] = k;
-			sok_judge_fence(s, r, f, k, s->cinfo + 3 * k);
+			sok_judge_fence(s, r, f, k, &s->cinfo[k]);
 		}
 	}
 }
@@ -109,9 +108,9 @@ int sok_pi_corral(sok *s, const sok_reach *r, int ncand, int k)
 		return ncand;
 	sok_judge_corrals(s, r);
 	for (int i = 0; i < k; i++) {
-		const int *c = s->cinfo + 3 * i;
-		if (c[0] && c[1] > 0 && !c[2] &&
-		    (best < 0 || c[1] < s->cinfo[3 * best + 1]))
+		const sok_area *c = &s->cinfo[i];
+		if (c->flags && c->pushes_in > 0 && !c->failed &&
+		    (best < 0 || c->pushes_in < s->cinfo[best].pushes_in))
 			best = i;
 	}
 	if (best < 0)
@@ -331,7 +330,7 @@ int sok_corral_deadlock(sok *s, const sok_reach *r, int ncorral)
 	int dead = 0, player = r->min;
 	memcpy(rx->save, s->occ, (size_t)s->nfloor);
 	for (int k = 0; k < ncorral && !dead; k++) {
-		int needs_box = s->cinfo[3 * k] & SOK_AREA_GOAL;
+		int needs_box = s->cinfo[k].flags & SOK_AREA_GOAL;
 		int n = sok_rx_keep(s, k, &needs_box);
 		if (!n)
 			continue;

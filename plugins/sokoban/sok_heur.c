@@ -164,7 +164,7 @@ int sok_live_areas(sok *s)
 {
 	int n = 0, k = sok_label_areas(s, NULL);
 	for (int i = 0; i < k; i++)
-		n += s->cinfo[3 * i] != 0;
+		n += s->cinfo[i].flags != 0;
 	return n;
 }
 

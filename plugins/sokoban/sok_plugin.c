@@ -411,7 +411,7 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 		sok_box_bound(s);
 	if (s->heur == SOK_H_PACKING) {
 		s->parent_live = s->last_live;
-		s->parent_rlive = s->cinfo[3 * s->clab[r->min]] != 0;
+		s->parent_rlive = s->cinfo[s->clab[r->min]].flags != 0;
 	}
 	for (int i = 0; i < n; i++) {
 		int b = s->cand[i] >> 2, d = s->cand[i] & 3, to, p, keep = 1;
