@@ -85,6 +85,9 @@ static void good_config(void **unused)
 	assert_string_equal(c.plugin_name->value, "graph");
 	assert_int_equal(c.opts.algorithm, SD_IDASTAR);
 	assert_string_equal(c.heuristic, "table");
+	assert_non_null(c.heuristic_entry);
+	assert_int_equal(c.heuristic_entry->line, 6);
+	assert_string_equal(c.heuristic_entry->file, file);
 	assert_true(c.opts.time_limit == 2.5);
 	assert_int_equal(c.opts.node_limit, 7);
 	assert_true(c.opts.memory_limit == 2ULL << 30);
@@ -97,6 +100,34 @@ static void good_config(void **unused)
 	assert_string_equal(c.params[1].value, "S>G:1\nG>S:1");
 	assert_string_equal(c.params[2].key, "goal");
 	assert_string_equal(c.params[2].file, "<command line>");
+	sd_config_free(&c);
+	unlink(file);
+}
+
+/* Lines longer than inih's buffer are read whole, as inih would read
+ * them, and the lines after them keep their numbers. */
+static void long_lines(void **unused)
+{
+	(void)unused;
+	char text[4096], pad[600];
+	memset(pad, 'x', sizeof pad - 1);
+	pad[sizeof pad - 1] = 0;
+	snprintf(text, sizeof text, "[plugin]\nname = graph\n[search]\n"
+	         "; %s time_limit = 1\n[problem]\nlong = %s ; note\n"
+	         "  %s\nnext = 1\n", pad, pad, pad);
+	sd_config c = SD_CONFIG_INIT;
+	char err[1024];
+	const char *file = write_config(text);
+	assert_int_equal(sd_config_read(&c, file, err, sizeof err), 0);
+	assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+	assert_true(c.opts.time_limit == 0);  /* the comment stayed one */
+	assert_int_equal(c.n_params, 2);
+	assert_string_equal(c.params[0].key, "long");
+	assert_int_equal(c.params[0].line, 6);
+	assert_int_equal(strlen(c.params[0].value), 2 * strlen(pad) + 1);
+	assert_int_equal(c.params[0].value[strlen(pad)], '\n');
+	assert_string_equal(c.params[1].key, "next");
+	assert_int_equal(c.params[1].line, 8);
 	sd_config_free(&c);
 	unlink(file);
 }
@@ -174,6 +205,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good_config),
+		cmocka_unit_test(long_lines),
 		cmocka_unit_test(unknown_key),
 		cmocka_unit_test(unknown_section),
 		cmocka_unit_test(bad_numbers),
