@@ -150,11 +150,18 @@ static char *slurp(const char *path)
 
 /* ---- driving the plugin --------------------------------------------- */
 
+/* The directory for temporary files: $TMPDIR, or /tmp. */
+static const char *tmp_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+	return t && *t ? t : "/tmp";
+}
+
 /* Write n bytes of text (NUL bytes too) to a fresh temporary file; its
  * name goes to path. */
 static void temp_bytes(const char *text, size_t n, char *path, size_t len)
 {
-	snprintf(path, len, "/tmp/sok_test_XXXXXX");
+	snprintf(path, len, "%s/sok_test_XXXXXX", tmp_dir());
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, text, n), (ssize_t)n);
@@ -278,7 +285,7 @@ static sd_status solve_file(const char *path, const run *r, char **plan,
 static void solve_check(const char *level, const char *path, const run *r,
                         int *moves, int *pushes, sd_cost *cost)
 {
-	char tmp[64], *plan = NULL, *text = NULL;
+	char tmp[4096], *plan = NULL, *text = NULL;
 	if (level) {
 		temp_level(level, tmp, sizeof tmp);
 		path = tmp;
@@ -446,7 +453,7 @@ static void notations_agree(void **unused)
 	(void)unused;
 	const char *xsb = "  #####\n###   #\n#.@$  #\n### $.#\n#.##$ #\n"
 	                  "# # . ##\n#$ *$$.#\n# .    #\n########\n";
-	char tmp[64], blog[] = BLOG;
+	char tmp[4096], blog[] = BLOG;
 	temp_level(xsb, tmp, sizeof tmp);
 	unsigned char *st[2] = { NULL, NULL };
 	size_t size[2];
@@ -506,7 +513,7 @@ static void expect_error_at(const char *path, const char *key,
 static void expect_error(const char *text, const char *key,
                          const char *value, const char *want)
 {
-	char tmp[64];
+	char tmp[4096];
 	temp_level(text, tmp, sizeof tmp);
 	expect_error_at(tmp, key, value, want);
 	unlink(tmp);
@@ -561,7 +568,7 @@ static void level_errors(void **unused)
 static void param_places(void **unused)
 {
 	(void)unused;
-	char tmp[64], err[512] = "";
+	char tmp[4096], err[512] = "";
 	temp_level(tiny, tmp, sizeof tmp);
 	sd_param ps[2] = { { "file", tmp, "t.ini", 3, "." },
 	                   { "cost", "walks", NULL, 0, "." } };
@@ -580,14 +587,14 @@ static void odd_files(void **unused)
 	(void)unused;
 	expect_error_at("/dev/zero", NULL, NULL,
 	                "t.ini:3: /dev/zero: not a regular file");
-	char fifo[64];
-	snprintf(fifo, sizeof fifo, "/tmp/sok_fifo_%d", (int)getpid());
+	char fifo[4096];
+	snprintf(fifo, sizeof fifo, "%s/sok_fifo_%d", tmp_dir(), (int)getpid());
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	alarm(20); /* a reader that blocks on the FIFO ends the test here */
 	expect_error_at(fifo, NULL, NULL, "not a regular file");
 	alarm(0);
 	unlink(fifo);
-	char big[64];
+	char big[4096];
 	temp_level("", big, sizeof big);
 	assert_int_equal(truncate(big, 64 * 1024 * 1024 + 1), 0); /* sparse */
 	expect_error_at(big, NULL, NULL, "file too large (67108865 bytes; "
@@ -600,7 +607,7 @@ static void odd_files(void **unused)
 static void odd_bytes(void **unused)
 {
 	(void)unused;
-	char tmp[64];
+	char tmp[4096];
 	const char nul[] = "#####\n#@$.#\n#####\n\n#####\n#@$\0#\n#####\n";
 	temp_bytes(nul, sizeof nul - 1, tmp, sizeof tmp);
 	expect_error_at(tmp, NULL, NULL, ":6: NUL byte");
@@ -655,7 +662,7 @@ static void broken_first_level(void **unused)
 	assert_int_equal(inst.collection_size, 3);
 	plug.plugin->destroy(inst.self);
 	/* a level that reads but does not compile */
-	char tmp[64];
+	char tmp[4096];
 	temp_level("#####\n#@$.\n#####\n\n#####\n#@$.#\n#####\n", tmp,
 	           sizeof tmp);
 	assert_int_equal(create_at(tmp, NULL, NULL, &inst, err, sizeof err),
@@ -681,7 +688,7 @@ static void unsolvable(void **unused)
 	for (int i = 0; i < 2; i++)
 		for (int j = 0; j < 2; j++)
 			for (int k = 0; k < 2; k++) {
-				char tmp[64];
+				char tmp[4096];
 				temp_level(levels[i], tmp, sizeof tmp);
 				run r = { .alg = k ? SD_ASTAR : SD_BFS,
 				          .heur = k ? "matching" : NULL,
@@ -707,7 +714,7 @@ static void collections(void **unused)
 	sd_cost cost;
 	run r = { .alg = SD_BFS };
 	solve_check(tiny, NULL, &r, &m, &p, &cost);
-	char tmp[64];
+	char tmp[4096];
 	temp_level(coll, tmp, sizeof tmp);
 	const char *pick[] = { "1", "2", "3", "first", "second",
 	                       "third one" };
@@ -757,7 +764,7 @@ static void corral_deadlock(void **unused)
 	                     "#  *$*  #\n# $ .   #\n#@ . .$ #\n#########\n";
 	const char *actions[] = { "pushes", NULL };
 	const char *costs[] = { "moves", "pushes" };
-	char tmp[64];
+	char tmp[4096];
 	temp_level(sealed, tmp, sizeof tmp);
 	for (int i = 0; i < 2; i++)
 		for (int with = 0; with < 2; with++) {
@@ -791,7 +798,7 @@ static void sealed_goals(void **unused)
 		"dead-squares corner freeze block pi-corral corral-search",
 		"dead-squares corner freeze block pi-corral",
 	};
-	char tmp[64];
+	char tmp[4096];
 	temp_level(sealed, tmp, sizeof tmp);
 	for (int i = 0; i < 3; i++)
 		for (int k = 0; k < 2; k++) {
@@ -834,7 +841,7 @@ static void packing_order(void **unused)
 static void features(void **unused)
 {
 	(void)unused;
-	char tmp[64];
+	char tmp[4096];
 	temp_level("#######\n#@ $ .#\n#######\n", tmp, sizeof tmp);
 	run r = { .alg = SD_FESS, .cost = "pushes", .heur = "packing" };
 	sd_param ps[8];
