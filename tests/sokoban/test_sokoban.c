@@ -933,7 +933,7 @@ static void plan_text_kept(void **unused)
 	                    "LLrruLuruuulldRD");
 	free(plan);
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		char *lv = level_from(MICROBAN, want[i].level), tmp[64];
+		char *lv = level_from(MICROBAN, want[i].level), tmp[4096];
 		temp_level(lv, tmp, sizeof tmp);
 		sd_status st = solve_file(tmp, want[i].level < 26 ? &opt : &fast,
 		                          &plan, &c);
