@@ -91,12 +91,12 @@ enum { SOK_H_MATCHING, SOK_H_NEAREST, SOK_H_PACKING, SOK_H_COUNT };
 #define SOK_PACK_WEIGHT 100
 #define SOK_AREA_WEIGHT 30
 
-/* One flood fill of the player around the boxes of s->occ (sok_fill):
+/* One flood fill of the player around the boxes of s->wk.occ (sok_fill):
  * which cells it reached, how far and by which way, and a few sums.  A
  * fill is a value that is passed: an expansion keeps the expanded
- * position's in s->parent, unchanged while the expansion lasts, and the
+ * position's in s->wk.parent, unchanged while the expansion lasts, and the
  * walks that come and go in between (corral searches, macros, plan
- * text) fill s->scratch. */
+ * text) fill s->wk.scratch. */
 typedef struct sok_reach {
 	unsigned *mark;   /* per floor index: == stamp iff reached */
 	unsigned stamp;
@@ -108,10 +108,6 @@ typedef struct sok_reach {
 	int goals;        /* goals among the reached cells */
 } sok_reach;
 
-/* One instance, in three parts: the compiled level (made in create(),
- * read-only afterwards), the configuration (the [problem] keys and the
- * heuristic) and the work space of one call (the position being
- * looked at, its fills, scratch arrays and caches). */
 /* What sok_label_areas() and the PI-corral test learn of one area of
  * free cells. */
 typedef struct sok_area {
@@ -120,8 +116,10 @@ typedef struct sok_area {
 	int failed;     /* a fence box breaks the PI conditions */
 } sok_area;
 
-typedef struct sok {
-	/* the compiled level */
+/* The compiled level.  Written only in create() (sok_compile, then
+ * sok_packing_order and sok_macro_init); read-only from then on, so
+ * that every later call takes it as const sok_level *. */
+typedef struct sok_level {
 	int w, h, nfloor, nboxes;
 	int *cell_of;          /* floor index -> grid cell */
 	int *fi;               /* grid cell -> floor index, or -1 */
@@ -141,14 +139,24 @@ typedef struct sok {
 	int *pack_end;         /* end of layer l in pack_goal */
 	int pack_layers;       /* layers in pack_goal (0: not computed) */
 	struct sok_mac *mac;   /* macro tables (sok_macro.c), or NULL */
+} sok_level;
 
-	/* the configuration */
+/* The configuration: the [problem] keys, written in create(), and the
+ * heuristic, written in select_heuristic(); read-only afterwards. */
+typedef struct sok_config {
 	sok_model model;
 	unsigned deadlocks;    /* SOK_DL_* bits */
 	unsigned macros;       /* SOK_MACRO_* bits */
 	int heur;              /* SOK_H_* or SD_NO_HEURISTIC */
+} sok_config;
 
-	/* the work space: the position and its fills */
+/* The work space of one call: the position being looked at, its fills,
+ * scratch arrays and caches.  Allocated in create(); any call may write
+ * it, and none may read what an earlier call left there (the caches rx
+ * and seal hold only what is a function of the level and the key they
+ * are looked up by). */
+typedef struct sok_work {
+	/* the position and its fills */
 	unsigned char *occ;    /* per floor index: box here */
 	sok_reach parent;      /* the fill of the expanded position */
 	sok_reach scratch;     /* fills of walks during an expansion */
@@ -164,7 +172,7 @@ typedef struct sok {
 	sok_area *cinfo;       /* per area of sok_label_areas() */
 	unsigned char *frz;    /* freeze test: boxes treated as walls */
 	char *path;            /* nfloor + 2 bytes for walks */
-	/* the work space: the matching bound */
+	/* the matching bound */
 	int *boxes;            /* floor indices of the boxes */
 	int *hcost;            /* nboxes * nboxes matching costs */
 	int64_t *hu, *hv, *hminv; /* Hungarian work arrays */
@@ -173,16 +181,23 @@ typedef struct sok {
 	int64_t *bu, *bv;      /* the matching of the expanded position */
 	int *bp, *box_at, *hsave;
 	sd_cost base_h;
-	/* the work space: caches of the module that made them */
+	/* caches of the module that made them */
 	struct sok_rx *rx;     /* corral deadlock search (sok_corral.c) */
 	struct sok_seal *seal; /* sealed-goal test (sok_deadlock.c), or NULL */
+} sok_work;
+
+/* One instance, in three parts. */
+typedef struct sok {
+	sok_level lv;          /* the compiled level */
+	sok_config cf;         /* the configuration */
+	sok_work wk;           /* the work space */
 } sok;
 
-/* Preconditions.  "The position" is the one in s->occ (sok_decode puts
+/* Preconditions.  "The position" is the one in s->wk.occ (sok_decode puts
  * a state there); a function that reads a fill is handed it, and the
  * fill must be of the position as it stands (a fill is a value: none
  * is "whatever was computed last").  Cells are floor indices.  The
- * tables of sok_compile() are read-only after create(); s->occ, the
+ * tables of sok_compile() are read-only after create(); s->wk.occ, the
  * fills and the scratch arrays are the work space of one call. */
 
 /* sok_board.c: the compiled level, packed states, fills and areas. */
@@ -190,16 +205,16 @@ typedef struct sok {
 int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
                 size_t errlen);
 void sok_board_free(sok *s);
-/* state (state_size bytes) into s->occ and *player. */
+/* state (state_size bytes) into s->wk.occ and *player. */
 void sok_decode(sok *s, const void *state, int *player);
 void sok_encode(const sok *s, int player, void *state);
-/* Fill r from the player at `from` (a free cell) around s->occ. */
+/* Fill r from the player at `from` (a free cell) around s->wk.occ. */
 int sok_fill(sok *s, sok_reach *r, int from);
 int sok_reached(const sok_reach *r, int cell);
 /* Smallest cell the player reaches from `from`; no fill is touched. */
 int sok_min_reached(sok *s, int from);
 int sok_cell_at(const sok *s, int c, int dx, int dy);
-/* After a push b -> t in direction d, s->occ holding the child and
+/* After a push b -> t in direction d, s->wk.occ holding the child and
  * parent the fill of the position before it. */
 int sok_pushed_player(sok *s, const sok_reach *parent, int b, int t, int d);
 int sok_push_is_local(const sok *s, const sok_reach *parent, int b, int t,
@@ -207,32 +222,32 @@ int sok_push_is_local(const sok *s, const sok_reach *parent, int b, int t,
 /* Walk of the position from `from` to `to`; fills r (scratch). */
 int sok_walk(sok *s, sok_reach *r, int from, int to, char *path,
              size_t len);
-/* Pushes open to the player of fill r, into s->cand and s->cwalk. */
+/* Pushes open to the player of fill r, into s->wk.cand and s->wk.cwalk. */
 int sok_list_pushes(sok *s, const sok_reach *r);
 int sok_candidates(sok *s, sok_reach *r, int player);
 int sok_off_goal(const sok *s);
-/* Areas of free cells of the position into s->clab and s->cinfo: all,
+/* Areas of free cells of the position into s->wk.clab and s->wk.cinfo: all,
  * or (outside not NULL) those its fill did not reach. */
 int sok_label_areas(sok *s, const sok_reach *outside);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
 /* sok_deadlock.c: the rules judged after each push. */
-/* The box just pushed to `box` (s->occ holding the child). */
+/* The box just pushed to `box` (s->wk.occ holding the child). */
 int sok_deadlocked(sok *s, int box);
-/* s->frz all zero on entry and on return. */
+/* s->wk.frz all zero on entry and on return. */
 int sok_frozen(sok *s, int c, int *nongoal);
 void sok_seal_free(sok *s);
 
 /* sok_corral.c: PI-corrals and the corral search.  r is the fill of
  * the position, its ncorral corrals labelled by sok_label_areas(s, r);
- * the candidates of sok_list_pushes(s, r) in s->cand for pi_corral.
- * Both leave s->occ, r and the labels as they were. */
+ * the candidates of sok_list_pushes(s, r) in s->wk.cand for pi_corral.
+ * Both leave s->wk.occ, r and the labels as they were. */
 int sok_pi_corral(sok *s, const sok_reach *r, int ncand, int ncorral);
 int sok_corral_deadlock(sok *s, const sok_reach *r, int ncorral);
 void sok_corral_free(sok *s);
 
-/* sok_macro.c: macro pushes.  s->occ holds the position before the
- * macro and is unchanged on return; s->scratch is not.  sok_macro_text
+/* sok_macro.c: macro pushes.  s->wk.occ holds the position before the
+ * macro and is unchanged on return; s->wk.scratch is not.  sok_macro_text
  * spells out the route the last sok_macro() on box b found. */
 int sok_macro_init(sok *s);
 void sok_macro_free(sok *s);

@@ -46,12 +46,12 @@ static void sok_side_areas(const sok *s, int *side, int *queue,
                            unsigned *mark)
 {
 	unsigned st = 0;
-	memset(mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
-	for (int c = 0; c < s->nfloor; c++) {
+	memset(mark, 0, sizeof(unsigned) * (size_t)s->lv.nfloor);
+	for (int c = 0; c < s->lv.nfloor; c++) {
 		for (int e = 0; e < 4; e++)
 			side[c * 4 + e] = -1;
 		for (int e = 0; e < 4; e++) {
-			int from = s->nb[c * 4 + e], head = 0, tail = 0;
+			int from = s->lv.nb[c * 4 + e], head = 0, tail = 0;
 			if (from < 0 || side[c * 4 + e] >= 0)
 				continue;
 			mark[c] = ++st;
@@ -60,7 +60,7 @@ static void sok_side_areas(const sok *s, int *side, int *queue,
 			while (head < tail) {
 				int q = queue[head++];
 				for (int d = 0; d < 4; d++) {
-					int r = s->nb[q * 4 + d];
+					int r = s->lv.nb[q * 4 + d];
 					if (r >= 0 && mark[r] != st) {
 						mark[r] = st;
 						queue[tail++] = r;
@@ -68,7 +68,7 @@ static void sok_side_areas(const sok *s, int *side, int *queue,
 				}
 			}
 			for (int e2 = 0; e2 < 4; e2++) {
-				int n = s->nb[c * 4 + e2];
+				int n = s->lv.nb[c * 4 + e2];
 				if (n >= 0 && n != c && mark[n] == st && e2 != e)
 					side[c * 4 + e2] = e;
 			}
@@ -84,11 +84,11 @@ static void sok_side_areas(const sok *s, int *side, int *queue,
 static void sok_goal_distances(const sok *s, int g, const int *side,
                                int *dist4, int *queue)
 {
-	int n = s->nfloor, head = 0, tail = 0;
+	int n = s->lv.nfloor, head = 0, tail = 0;
 	for (int i = 0; i < n * 4; i++)
 		dist4[i] = SOK_INF;
 	for (int e = 0; e < 4; e++)
-		if (s->nb[g * 4 + e] >= 0) {
+		if (s->lv.nb[g * 4 + e] >= 0) {
 			dist4[g * 4 + e] = 0;
 			queue[tail++] = g * 4 + e;
 		}
@@ -96,12 +96,12 @@ static void sok_goal_distances(const sok *s, int g, const int *side,
 		int cf = queue[head++], c2 = cf / 4, f = cf % 4;
 		/* the box came from c (where the player now stands), pushed
 		 * by the player from side f of c */
-		int c = s->nb[c2 * 4 + f];
-		if (c < 0 || s->nb[c * 4 + f] < 0)
+		int c = s->lv.nb[c2 * 4 + f];
+		if (c < 0 || s->lv.nb[c * 4 + f] < 0)
 			continue;
 		for (int e = 0; e < 4; e++) {
 			int i = c * 4 + e;
-			if (s->nb[i] < 0 || side[i] != side[c * 4 + f] ||
+			if (s->lv.nb[i] < 0 || side[i] != side[c * 4 + f] ||
 			    dist4[i] != SOK_INF)
 				continue;
 			dist4[i] = dist4[cf] + 1;
@@ -114,7 +114,7 @@ static void sok_goal_distances(const sok *s, int g, const int *side,
  * player walking around it), mindist and dead.  0 or -1 (no memory). */
 static int sok_push_distances(sok *s, int ngoal)
 {
-	int n = s->nfloor;
+	int n = s->lv.nfloor;
 	int *side = malloc(sizeof(int) * 4 * (size_t)n);
 	int *dist4 = malloc(sizeof(int) * 4 * (size_t)n);
 	int *queue = malloc(sizeof(int) * 4 * (size_t)n);
@@ -124,24 +124,24 @@ static int sok_push_distances(sok *s, int ngoal)
 		free(queue);
 		return -1;
 	}
-	sok_side_areas(s, side, queue, s->scratch.mark);
+	sok_side_areas(s, side, queue, s->wk.scratch.mark);
 	for (int c = 0; c < n; c++)
-		s->mindist[c] = SOK_INF;
+		s->lv.mindist[c] = SOK_INF;
 	for (int gi = 0; gi < ngoal; gi++) {
-		int *dist = s->pdist + (size_t)gi * n;
-		sok_goal_distances(s, s->goals[gi], side, dist4, queue);
+		int *dist = s->lv.pdist + (size_t)gi * n;
+		sok_goal_distances(s, s->lv.goals[gi], side, dist4, queue);
 		for (int c = 0; c < n; c++) {
 			dist[c] = SOK_INF;
 			for (int e = 0; e < 4; e++)
 				if (dist4[c * 4 + e] < dist[c])
 					dist[c] = dist4[c * 4 + e];
-			if (dist[c] < s->mindist[c])
-				s->mindist[c] = dist[c];
+			if (dist[c] < s->lv.mindist[c])
+				s->lv.mindist[c] = dist[c];
 		}
 	}
 	for (int c = 0; c < n; c++)
-		s->dead[c] = s->mindist[c] == SOK_INF;
-	memset(s->scratch.mark, 0, sizeof(unsigned) * (size_t)n);
+		s->lv.dead[c] = s->lv.mindist[c] == SOK_INF;
+	memset(s->wk.scratch.mark, 0, sizeof(unsigned) * (size_t)n);
 	free(side);
 	free(dist4);
 	free(queue);
@@ -161,48 +161,48 @@ static int sok_reach_alloc(sok_reach *r, int n)
 /* Allocate every per-level table and scratch buffer.  0 or -1. */
 static int sok_alloc(sok *s, int n, int nbox)
 {
-	int fills = sok_reach_alloc(&s->parent, n) |
-	            sok_reach_alloc(&s->scratch, n);
-	s->cell_of = malloc(sizeof(int) * (size_t)n);
-	s->x = malloc(sizeof(int) * (size_t)n);
-	s->y = malloc(sizeof(int) * (size_t)n);
-	s->nb = malloc(sizeof(int) * 4 * (size_t)n);
-	s->goal = calloc((size_t)n, 1);
-	s->dead = calloc((size_t)n, 1);
-	s->goals = malloc(sizeof(int) * (size_t)nbox);
-	s->pdist = malloc(sizeof(int) * (size_t)nbox * (size_t)n);
-	s->mindist = malloc(sizeof(int) * (size_t)n);
-	s->occ = calloc((size_t)n, 1);
-	s->frz = calloc((size_t)n, 1);
-	s->mark2 = calloc((size_t)n, sizeof(unsigned));
-	s->queue = malloc(sizeof(int) * (size_t)n);
-	s->boxes = malloc(sizeof(int) * (size_t)nbox);
-	s->hcost = malloc(sizeof(int) * (size_t)nbox * (size_t)nbox);
-	s->hu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
-	s->hv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
-	s->hp = malloc(sizeof(int) * ((size_t)nbox + 1));
-	s->hway = malloc(sizeof(int) * ((size_t)nbox + 1));
-	s->hminv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
-	s->hused = malloc((size_t)nbox + 1);
-	s->bu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
-	s->bv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
-	s->bp = malloc(sizeof(int) * ((size_t)nbox + 1));
-	s->hsave = malloc(sizeof(int) * ((size_t)nbox + 1));
-	s->box_at = malloc(sizeof(int) * (size_t)n);
-	s->clab = malloc(sizeof(int) * (size_t)n);
-	s->cq = malloc(sizeof(int) * (size_t)n);
-	s->cinfo = malloc(sizeof *s->cinfo * (size_t)n);
-	s->cand = malloc(sizeof(int) * 4 * (size_t)nbox);
-	s->cwalk = malloc(sizeof(int) * 4 * (size_t)nbox);
-	s->path = malloc((size_t)n + 2);
-	s->goalbits = calloc(2 + ((size_t)n + 7) / 8, 1);
-	return s->cell_of && s->x && s->y && s->nb && s->goal && s->dead &&
-	       s->goals && s->pdist && s->mindist && s->occ && s->frz &&
-	       s->mark2 && s->queue && !fills &&
-	       s->boxes && s->hcost && s->hu && s->hv && s->hp && s->hway &&
-	       s->hminv && s->hused && s->cand && s->cwalk && s->path &&
-	       s->goalbits && s->clab && s->cq && s->cinfo && s->bu &&
-	       s->bv && s->bp && s->hsave && s->box_at ? 0 : -1;
+	int fills = sok_reach_alloc(&s->wk.parent, n) |
+	            sok_reach_alloc(&s->wk.scratch, n);
+	s->lv.cell_of = malloc(sizeof(int) * (size_t)n);
+	s->lv.x = malloc(sizeof(int) * (size_t)n);
+	s->lv.y = malloc(sizeof(int) * (size_t)n);
+	s->lv.nb = malloc(sizeof(int) * 4 * (size_t)n);
+	s->lv.goal = calloc((size_t)n, 1);
+	s->lv.dead = calloc((size_t)n, 1);
+	s->lv.goals = malloc(sizeof(int) * (size_t)nbox);
+	s->lv.pdist = malloc(sizeof(int) * (size_t)nbox * (size_t)n);
+	s->lv.mindist = malloc(sizeof(int) * (size_t)n);
+	s->wk.occ = calloc((size_t)n, 1);
+	s->wk.frz = calloc((size_t)n, 1);
+	s->wk.mark2 = calloc((size_t)n, sizeof(unsigned));
+	s->wk.queue = malloc(sizeof(int) * (size_t)n);
+	s->wk.boxes = malloc(sizeof(int) * (size_t)nbox);
+	s->wk.hcost = malloc(sizeof(int) * (size_t)nbox * (size_t)nbox);
+	s->wk.hu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	s->wk.hv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	s->wk.hp = malloc(sizeof(int) * ((size_t)nbox + 1));
+	s->wk.hway = malloc(sizeof(int) * ((size_t)nbox + 1));
+	s->wk.hminv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	s->wk.hused = malloc((size_t)nbox + 1);
+	s->wk.bu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	s->wk.bv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	s->wk.bp = malloc(sizeof(int) * ((size_t)nbox + 1));
+	s->wk.hsave = malloc(sizeof(int) * ((size_t)nbox + 1));
+	s->wk.box_at = malloc(sizeof(int) * (size_t)n);
+	s->wk.clab = malloc(sizeof(int) * (size_t)n);
+	s->wk.cq = malloc(sizeof(int) * (size_t)n);
+	s->wk.cinfo = malloc(sizeof *s->wk.cinfo * (size_t)n);
+	s->wk.cand = malloc(sizeof(int) * 4 * (size_t)nbox);
+	s->wk.cwalk = malloc(sizeof(int) * 4 * (size_t)nbox);
+	s->wk.path = malloc((size_t)n + 2);
+	s->lv.goalbits = calloc(2 + ((size_t)n + 7) / 8, 1);
+	return s->lv.cell_of && s->lv.x && s->lv.y && s->lv.nb && s->lv.goal && s->lv.dead &&
+	       s->lv.goals && s->lv.pdist && s->lv.mindist && s->wk.occ && s->wk.frz &&
+	       s->wk.mark2 && s->wk.queue && !fills &&
+	       s->wk.boxes && s->wk.hcost && s->wk.hu && s->wk.hv && s->wk.hp && s->wk.hway &&
+	       s->wk.hminv && s->wk.hused && s->wk.cand && s->wk.cwalk && s->wk.path &&
+	       s->lv.goalbits && s->wk.clab && s->wk.cq && s->wk.cinfo && s->wk.bu &&
+	       s->wk.bv && s->wk.bp && s->wk.hsave && s->wk.box_at ? 0 : -1;
 }
 
 /* Check that every box and goal lies in the player's area (a box on a
@@ -225,32 +225,32 @@ static int sok_check_outside(const sok_grid *g, const int *fi,
 static void sok_number_floor(sok *s, const sok_grid *g, int *fi)
 {
 	int n = 0, ng = 0;
-	s->nboxes = 0;
+	s->lv.nboxes = 0;
 	for (int c = 0; c < g->w * g->h; c++) {
 		if (fi[c] < 0)
 			continue;
 		fi[c] = n;
-		s->cell_of[n] = c;
-		s->x[n] = c % g->w;
-		s->y[n] = c / g->w;
+		s->lv.cell_of[n] = c;
+		s->lv.x[n] = c % g->w;
+		s->lv.y[n] = c / g->w;
 		char ch = g->cells[c];
 		if (ch == '.' || ch == '*' || ch == '+') {
-			s->goal[n] = 1;
-			s->goals[ng++] = n;
-			s->goalbits[2 + (n >> 3)] |= (unsigned char)(1u << (n & 7));
+			s->lv.goal[n] = 1;
+			s->lv.goals[ng++] = n;
+			s->lv.goalbits[2 + (n >> 3)] |= (unsigned char)(1u << (n & 7));
 		}
-		s->occ[n] = ch == '$' || ch == '*';
-		s->nboxes += s->occ[n];
+		s->wk.occ[n] = ch == '$' || ch == '*';
+		s->lv.nboxes += s->wk.occ[n];
 		if (ch == '@' || ch == '+')
-			s->start_player = n;
+			s->lv.start_player = n;
 		n++;
 	}
 	for (int i = 0; i < n; i++)
 		for (int d = 0; d < 4; d++) {
-			int x = s->x[i] + (d == SOK_LEFT ? -1 : d == SOK_RIGHT),
-			    y = s->y[i] + (d == SOK_UP ? -1 : d == SOK_DOWN);
+			int x = s->lv.x[i] + (d == SOK_LEFT ? -1 : d == SOK_RIGHT),
+			    y = s->lv.y[i] + (d == SOK_UP ? -1 : d == SOK_DOWN);
 			int inside = x >= 0 && y >= 0 && x < g->w && y < g->h;
-			s->nb[i * 4 + d] = inside ? fi[y * g->w + x] : -1;
+			s->lv.nb[i * 4 + d] = inside ? fi[y * g->w + x] : -1;
 		}
 }
 
@@ -294,9 +294,9 @@ int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
 		         g->row_line[0]);
 		goto out;
 	}
-	s->w = g->w;
-	s->h = g->h;
-	s->nfloor = n;
+	s->lv.w = g->w;
+	s->lv.h = g->h;
+	s->lv.nfloor = n;
 	if (sok_alloc(s, n, nbox)) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto out;
@@ -306,8 +306,8 @@ int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
-	s->state_size = 2 + ((size_t)n + 7) / 8;
-	s->fi = fi;
+	s->lv.state_size = 2 + ((size_t)n + 7) / 8;
+	s->lv.fi = fi;
 	fi = NULL;
 	rc = 0;
 out:
@@ -319,71 +319,71 @@ out:
 /* Free the tables and scratch buffers sok_compile() allocated in s. */
 void sok_board_free(sok *s)
 {
-	void *p[] = { s->cell_of, s->x, s->y, s->nb, s->goal, s->dead,
-	              s->goals, s->pdist, s->mindist, s->occ,
-	              s->frz, s->mark2, s->queue, s->boxes,
-	              s->parent.mark, s->parent.dist, s->parent.from,
-	              s->scratch.mark, s->scratch.dist, s->scratch.from,
-	              s->hcost, s->hu, s->hv, s->hp, s->hway, s->hminv,
-	              s->hused, s->fi,
-	              s->cand, s->cwalk, s->path, s->goalbits,
-	              s->bu, s->bv, s->bp, s->hsave, s->box_at,
-	              s->clab, s->cq, s->cinfo };
+	void *p[] = { s->lv.cell_of, s->lv.x, s->lv.y, s->lv.nb, s->lv.goal, s->lv.dead,
+	              s->lv.goals, s->lv.pdist, s->lv.mindist, s->wk.occ,
+	              s->wk.frz, s->wk.mark2, s->wk.queue, s->wk.boxes,
+	              s->wk.parent.mark, s->wk.parent.dist, s->wk.parent.from,
+	              s->wk.scratch.mark, s->wk.scratch.dist, s->wk.scratch.from,
+	              s->wk.hcost, s->wk.hu, s->wk.hv, s->wk.hp, s->wk.hway, s->wk.hminv,
+	              s->wk.hused, s->lv.fi,
+	              s->wk.cand, s->wk.cwalk, s->wk.path, s->lv.goalbits,
+	              s->wk.bu, s->wk.bv, s->wk.bp, s->wk.hsave, s->wk.box_at,
+	              s->wk.clab, s->wk.cq, s->wk.cinfo };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 }
 
-/* Unpack state into s->occ and *player. */
+/* Unpack state into s->wk.occ and *player. */
 void sok_decode(sok *s, const void *state, int *player)
 {
 	const unsigned char *st = state;
 	*player = st[0] | st[1] << 8;
-	for (int i = 0; i < s->nfloor; i++)
-		s->occ[i] = st[2 + (i >> 3)] >> (i & 7) & 1;
+	for (int i = 0; i < s->lv.nfloor; i++)
+		s->wk.occ[i] = st[2 + (i >> 3)] >> (i & 7) & 1;
 }
 
-/* Pack s->occ and player into state (state_size bytes). */
+/* Pack s->wk.occ and player into state (state_size bytes). */
 void sok_encode(const sok *s, int player, void *state)
 {
 	unsigned char *st = state;
-	memset(st, 0, s->state_size);
+	memset(st, 0, s->lv.state_size);
 	st[0] = (unsigned char)(player & 0xff);
 	st[1] = (unsigned char)(player >> 8);
-	for (int i = 0; i < s->nfloor; i++)
-		if (s->occ[i])
+	for (int i = 0; i < s->lv.nfloor; i++)
+		if (s->wk.occ[i])
 			st[2 + (i >> 3)] |= (unsigned char)(1u << (i & 7));
 }
 
 /* Breadth-first fill of the player from cell `from` around the boxes of
- * s->occ into r: afterwards sok_reached(r, c) tells the reached cells,
+ * s->wk.occ into r: afterwards sok_reached(r, c) tells the reached cells,
  * r->dist their distance, r->from the direction that entered them,
  * r->min and r->min2 the two smallest reached cells and r->goals the
  * goals reached.  Returns r->min. */
 int sok_fill(sok *s, sok_reach *r, int from)
 {
 	if (++r->stamp == 0) {
-		memset(r->mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
+		memset(r->mark, 0, sizeof(unsigned) * (size_t)s->lv.nfloor);
 		r->stamp = 1;
 	}
-	int head = 0, tail = 0, min = from, min2 = s->nfloor;
-	int goals = s->goal[from];
+	int head = 0, tail = 0, min = from, min2 = s->lv.nfloor;
+	int goals = s->lv.goal[from];
 	unsigned st = r->stamp;
 	r->mark[from] = st;
 	r->dist[from] = 0;
 	r->from[from] = -1;
-	s->queue[tail++] = from;
+	s->wk.queue[tail++] = from;
 	while (head < tail) {
-		int c = s->queue[head++];
-		const int *nb = s->nb + c * 4;
+		int c = s->wk.queue[head++];
+		const int *nb = s->lv.nb + c * 4;
 		for (int d = 0; d < 4; d++) {
 			int q = nb[d];
-			if (q < 0 || r->mark[q] == st || s->occ[q])
+			if (q < 0 || r->mark[q] == st || s->wk.occ[q])
 				continue;
 			r->mark[q] = st;
 			r->dist[q] = r->dist[c] + 1;
 			r->from[q] = d;
-			s->queue[tail++] = q;
-			goals += s->goal[q];
+			s->wk.queue[tail++] = q;
+			goals += s->lv.goal[q];
 			if (q < min) {
 				min2 = min;
 				min = q;
@@ -405,29 +405,29 @@ int sok_reached(const sok_reach *r, int cell)
 }
 
 /* The smallest floor index the player reaches from `from` around the
- * boxes of s->occ: a fill that keeps no distances (and leaves every
+ * boxes of s->wk.occ: a fill that keeps no distances (and leaves every
  * sok_reach alone), stopping early when it reaches the smallest free
  * floor cell. */
 int sok_min_reached(sok *s, int from)
 {
-	if (++s->stamp2 == 0) {
-		memset(s->mark2, 0, sizeof(unsigned) * (size_t)s->nfloor);
-		s->stamp2 = 1;
+	if (++s->wk.stamp2 == 0) {
+		memset(s->wk.mark2, 0, sizeof(unsigned) * (size_t)s->lv.nfloor);
+		s->wk.stamp2 = 1;
 	}
-	unsigned st = s->stamp2;
+	unsigned st = s->wk.stamp2;
 	int low = 0, head = 0, tail = 0, min = from;
-	while (low < s->nfloor && s->occ[low])
+	while (low < s->lv.nfloor && s->wk.occ[low])
 		low++;
-	s->mark2[from] = st;
-	s->queue[tail++] = from;
+	s->wk.mark2[from] = st;
+	s->wk.queue[tail++] = from;
 	while (head < tail && min != low) {
-		const int *nb = s->nb + s->queue[head++] * 4;
+		const int *nb = s->lv.nb + s->wk.queue[head++] * 4;
 		for (int d = 0; d < 4; d++) {
 			int q = nb[d];
-			if (q < 0 || s->mark2[q] == st || s->occ[q])
+			if (q < 0 || s->wk.mark2[q] == st || s->wk.occ[q])
 				continue;
-			s->mark2[q] = st;
-			s->queue[tail++] = q;
+			s->wk.mark2[q] = st;
+			s->wk.queue[tail++] = q;
 			if (q < min)
 				min = q;
 		}
@@ -435,29 +435,29 @@ int sok_min_reached(sok *s, int from)
 	return min;
 }
 
-/* Label with k the free cells connected to cell c (in s->clab, which
+/* Label with k the free cells connected to cell c (in s->wk.clab, which
  * must hold -1 for cells not yet labelled).  Returns SOK_AREA_GOAL if
  * one of them is a goal, | SOK_AREA_BOX if a box off its goal borders
  * them. */
 static int sok_label_area(sok *s, int c, int k)
 {
 	int head = 0, tail = 0, what = 0;
-	s->clab[c] = k;
-	s->cq[tail++] = c;
+	s->wk.clab[c] = k;
+	s->wk.cq[tail++] = c;
 	while (head < tail) {
-		int q = s->cq[head++];
-		if (s->goal[q])
+		int q = s->wk.cq[head++];
+		if (s->lv.goal[q])
 			what |= SOK_AREA_GOAL;
 		for (int d = 0; d < 4; d++) {
-			int n = s->nb[q * 4 + d];
+			int n = s->lv.nb[q * 4 + d];
 			if (n < 0)
 				continue;
-			if (s->occ[n]) {
-				if (!s->goal[n])
+			if (s->wk.occ[n]) {
+				if (!s->lv.goal[n])
 					what |= SOK_AREA_BOX;
-			} else if (s->clab[n] < 0) {
-				s->clab[n] = k;
-				s->cq[tail++] = n;
+			} else if (s->wk.clab[n] < 0) {
+				s->wk.clab[n] = k;
+				s->wk.cq[tail++] = n;
 			}
 		}
 	}
@@ -465,18 +465,18 @@ static int sok_label_area(sok *s, int c, int k)
 }
 
 /* Label the areas of free cells (only those fill `outside` did not
- * reach, unless it is NULL) 0, 1, ... in s->clab (-1 elsewhere) and give each
- * area k a record s->cinfo[k] = { its SOK_AREA_* flags, 0, 0 }.
+ * reach, unless it is NULL) 0, 1, ... in s->wk.clab (-1 elsewhere) and give each
+ * area k a record s->wk.cinfo[k] = { its SOK_AREA_* flags, 0, 0 }.
  * Returns the number of areas. */
 int sok_label_areas(sok *s, const sok_reach *outside)
 {
 	int k = 0;
-	for (int c = 0; c < s->nfloor; c++)
-		s->clab[c] = -1;
-	for (int c = 0; c < s->nfloor; c++) {
-		if (s->occ[c] || s->clab[c] >= 0 || (outside && sok_reached(outside, c)))
+	for (int c = 0; c < s->lv.nfloor; c++)
+		s->wk.clab[c] = -1;
+	for (int c = 0; c < s->lv.nfloor; c++) {
+		if (s->wk.occ[c] || s->wk.clab[c] >= 0 || (outside && sok_reached(outside, c)))
 			continue;
-		s->cinfo[k] = (sok_area){ sok_label_area(s, c, k), 0, 0 };
+		s->wk.cinfo[k] = (sok_area){ sok_label_area(s, c, k), 0, 0 };
 		k++;
 	}
 	return k;
@@ -486,13 +486,13 @@ int sok_label_areas(sok *s, const sok_reach *outside)
  * -1 (a wall, or off the grid). */
 int sok_cell_at(const sok *s, int c, int dx, int dy)
 {
-	int gx = s->x[c] + dx, gy = s->y[c] + dy;
-	if (gx < 0 || gy < 0 || gx >= s->w || gy >= s->h)
+	int gx = s->lv.x[c] + dx, gy = s->lv.y[c] + dy;
+	if (gx < 0 || gy < 0 || gx >= s->lv.w || gy >= s->lv.h)
 		return -1;
-	return s->fi[gy * s->w + gx];
+	return s->lv.fi[gy * s->lv.w + gx];
 }
 
-/* True iff the free cells beside t (in s->occ) stay joined without t:
+/* True iff the free cells beside t (in s->wk.occ) stay joined without t:
  * they all lie in one run of free cells round the ring of the eight
  * cells about t. */
 static int sok_ring_joins(const sok *s, int t)
@@ -502,7 +502,7 @@ static int sok_ring_joins(const sok *s, int t)
 	int open[8], start = -1, runs = 0;
 	for (int i = 0; i < 8; i++) {
 		int c = sok_cell_at(s, t, rx[i], ry[i]);
-		open[i] = c >= 0 && !s->occ[c];
+		open[i] = c >= 0 && !s->wk.occ[c];
 		if (!open[i])
 			start = i;
 	}
@@ -527,14 +527,14 @@ static int sok_opens_nothing(const sok *s, const sok_reach *parent, int b,
                              int d)
 {
 	for (int k = 2; k < 4; k++) {
-		int l = s->nb[b * 4 + (d ^ k)];
-		if (l >= 0 && !s->occ[l] && !sok_reached(parent, l))
+		int l = s->lv.nb[b * 4 + (d ^ k)];
+		if (l >= 0 && !s->wk.occ[l] && !sok_reached(parent, l))
 			return 0;
 	}
 	return 1;
 }
 
-/* True iff the push of the box at b in direction d to t (s->occ
+/* True iff the push of the box at b in direction d to t (s->wk.occ
  * holding the child, parent the fill of the position before it)
  * changes only the player's area of that fill, which gains b and loses
  * t without being cut in two: every other area of free cells stays as
@@ -547,7 +547,7 @@ int sok_push_is_local(const sok *s, const sok_reach *parent, int b, int t,
 }
 
 /* The normalised player of the child position in which the box at b
- * went one cell in direction d to t (s->occ already holds the child;
+ * went one cell in direction d to t (s->wk.occ already holds the child;
  * parent is the fill of the position before the push): its smallest
  * reachable cell.  The push changes the player's region only by b,
  * which joins it, and t, which leaves it, as long as b opens onto no
@@ -568,7 +568,7 @@ int sok_pushed_player(sok *s, const sok_reach *parent, int b, int t, int d)
 }
 
 /* Write the player's shortest walk from `from` to `to` around the boxes
- * of s->occ as lower-case LURD into path (NUL-terminated if len > 0),
+ * of s->wk.occ as lower-case LURD into path (NUL-terminated if len > 0),
  * by a fill into r.  Returns its length, or -1 if `to` cannot be
  * reached. */
 int sok_walk(sok *s, sok_reach *r, int from, int to, char *path,
@@ -585,36 +585,36 @@ int sok_walk(sok *s, sok_reach *r, int from, int to, char *path,
 			if ((size_t)(k - 1) < len - 1)
 				path[k - 1] = sok_dir_char[d];
 			k--;
-			c = s->nb[c * 4 + (d ^ 1)];
+			c = s->lv.nb[c * 4 + (d ^ 1)];
 		}
 		path[(size_t)n < len ? (size_t)n : len - 1] = 0;
 	}
 	return n;
 }
 
-/* Number of boxes of s->occ off their goals. */
+/* Number of boxes of s->wk.occ off their goals. */
 int sok_off_goal(const sok *s)
 {
 	int n = 0;
-	for (int c = 0; c < s->nfloor; c++)
-		n += s->occ[c] && !s->goal[c];
+	for (int c = 0; c < s->lv.nfloor; c++)
+		n += s->wk.occ[c] && !s->lv.goal[c];
 	return n;
 }
 
-/* List the pushes open to the player of fill r: s->cand gets box * 4 +
- * dir and s->cwalk the walk before the push.  Returns how many. */
+/* List the pushes open to the player of fill r: s->wk.cand gets box * 4 +
+ * dir and s->wk.cwalk the walk before the push.  Returns how many. */
 int sok_list_pushes(sok *s, const sok_reach *r)
 {
 	int k = 0;
-	for (int b = 0; b < s->nfloor; b++) {
-		if (!s->occ[b])
+	for (int b = 0; b < s->lv.nfloor; b++) {
+		if (!s->wk.occ[b])
 			continue;
 		for (int d = 0; d < 4; d++) {
-			int p = s->nb[b * 4 + (d ^ 1)], t = s->nb[b * 4 + d];
-			if (p < 0 || t < 0 || s->occ[t] || !sok_reached(r, p))
+			int p = s->lv.nb[b * 4 + (d ^ 1)], t = s->lv.nb[b * 4 + d];
+			if (p < 0 || t < 0 || s->wk.occ[t] || !sok_reached(r, p))
 				continue;
-			s->cand[k] = b * 4 + d;
-			s->cwalk[k++] = r->dist[p];
+			s->wk.cand[k] = b * 4 + d;
+			s->wk.cwalk[k++] = r->dist[p];
 		}
 	}
 	return k;

@@ -38,8 +38,8 @@
 static int sok_fences(const sok *s, int f, int k)
 {
 	for (int d = 0; d < 4; d++) {
-		int n = s->nb[f * 4 + d];
-		if (n >= 0 && s->clab[n] == k)
+		int n = s->lv.nb[f * 4 + d];
+		if (n >= 0 && s->wk.clab[n] == k)
 			return 1;
 	}
 	return 0;
@@ -49,7 +49,7 @@ static int sok_fences(const sok *s, int f, int k)
  * k: something that cannot move before a fence box is pushed. */
 static int sok_fixed(const sok *s, int c, int k)
 {
-	return c < 0 || (s->occ[c] && sok_fences(s, c, k));
+	return c < 0 || (s->wk.occ[c] && sok_fences(s, c, k));
 }
 
 /* Judge the box at f as a fence box of corral k, updating the corral's
@@ -62,34 +62,34 @@ static void sok_judge_fence(sok *s, const sok_reach *r, int f, int k,
                             sok_area *c)
 {
 	for (int d = 0; d < 4; d++) {
-		int t = s->nb[f * 4 + d], p = s->nb[f * 4 + (d ^ 1)];
+		int t = s->lv.nb[f * 4 + d], p = s->lv.nb[f * 4 + (d ^ 1)];
 		if (sok_fixed(s, t, k) || sok_fixed(s, p, k))
 			continue;
-		if (s->clab[t] != k || s->occ[p] || !sok_reached(r, p))
+		if (s->wk.clab[t] != k || s->wk.occ[p] || !sok_reached(r, p))
 			c->failed = 1;
 		else
 			c->pushes_in++;
 	}
 }
 
-/* Judge every fence box of every corral (labels 0..n-1 in s->clab;
- * records in s->cinfo from sok_label_areas()). */
+/* Judge every fence box of every corral (labels 0..n-1 in s->wk.clab;
+ * records in s->wk.cinfo from sok_label_areas()). */
 static void sok_judge_corrals(sok *s, const sok_reach *r)
 {
-	for (int f = 0; f < s->nfloor; f++) {
-		if (!s->occ[f])
+	for (int f = 0; f < s->lv.nfloor; f++) {
+		if (!s->wk.occ[f])
 			continue;
 		int seen[4] = { 0 }, ns = 0;
 		for (int d = 0; d < 4; d++) {
-			int n = s->nb[f * 4 + d], k, dup = 0;
-			if (n < 0 || (k = s->clab[n]) < 0)
+			int n = s->lv.nb[f * 4 + d], k, dup = 0;
+			if (n < 0 || (k = s->wk.clab[n]) < 0)
 				continue;
 			for (int i = 0; i < ns; i++)
 				dup |= seen[i] == k;
 			if (dup)
 				continue;
 			seen[ns++] = k;
-			sok_judge_fence(s, r, f, k, &s->cinfo[k]);
+			sok_judge_fence(s, r, f, k, &s->wk.cinfo[k]);
 		}
 	}
 }
@@ -99,7 +99,7 @@ static void sok_judge_corrals(sok *s, const sok_reach *r)
  * its goal), any solution must push one of its fence boxes into it
  * before it moves a fence box any other way, and pushes elsewhere can
  * wait: keep only the pushes of its fence boxes among the candidates
- * s->cand / s->cwalk (r being the player's fill, its k corrals
+ * s->wk.cand / s->wk.cwalk (r being the player's fill, its k corrals
  * labelled by sok_label_areas(s, r)).  Returns how many remain. */
 int sok_pi_corral(sok *s, const sok_reach *r, int ncand, int k)
 {
@@ -108,18 +108,18 @@ int sok_pi_corral(sok *s, const sok_reach *r, int ncand, int k)
 		return ncand;
 	sok_judge_corrals(s, r);
 	for (int i = 0; i < k; i++) {
-		const sok_area *c = &s->cinfo[i];
+		const sok_area *c = &s->wk.cinfo[i];
 		if (c->flags && c->pushes_in > 0 && !c->failed &&
-		    (best < 0 || c->pushes_in < s->cinfo[best].pushes_in))
+		    (best < 0 || c->pushes_in < s->wk.cinfo[best].pushes_in))
 			best = i;
 	}
 	if (best < 0)
 		return ncand;
 	int kept = 0;
 	for (int i = 0; i < ncand; i++)
-		if (sok_fences(s, s->cand[i] >> 2, best)) {
-			s->cand[kept] = s->cand[i];
-			s->cwalk[kept++] = s->cwalk[i];
+		if (sok_fences(s, s->wk.cand[i] >> 2, best)) {
+			s->wk.cand[kept] = s->wk.cand[i];
+			s->wk.cwalk[kept++] = s->wk.cwalk[i];
 		}
 	return kept;
 }
@@ -129,7 +129,7 @@ struct sok_rx {
 	unsigned char *pos;   /* SOK_CORRAL_NODES packed positions */
 	int slot[SOK_CORRAL_SLOTS]; /* index into pos + 1, 0 = empty */
 	int n;                /* positions stored */
-	unsigned char *save;  /* the real s->occ while searching */
+	unsigned char *save;  /* the real s->wk.occ while searching */
 	int *keep;            /* floor indices of the kept boxes */
 	unsigned char *cache; /* SOK_CORRAL_CACHE entries of state_size + 3
 	                         bytes: a small problem's start position, the
@@ -138,17 +138,17 @@ struct sok_rx {
 	                         (0 unused, 1 open, 2 dead) */
 };
 
-/* Allocate s->rx.  0, or -1 (and s->rx NULL) if out of memory. */
+/* Allocate s->wk.rx.  0, or -1 (and s->wk.rx NULL) if out of memory. */
 static int sok_rx_alloc(sok *s)
 {
 	struct sok_rx *rx = calloc(1, sizeof *rx);
 	if (!rx)
 		return -1;
-	rx->pos = malloc(s->state_size * SOK_CORRAL_NODES);
-	rx->save = malloc((size_t)s->nfloor);
-	rx->keep = malloc(sizeof(int) * (size_t)s->nfloor);
-	rx->cache = calloc(SOK_CORRAL_CACHE, s->state_size + 3);
-	s->rx = rx;
+	rx->pos = malloc(s->lv.state_size * SOK_CORRAL_NODES);
+	rx->save = malloc((size_t)s->lv.nfloor);
+	rx->keep = malloc(sizeof(int) * (size_t)s->lv.nfloor);
+	rx->cache = calloc(SOK_CORRAL_CACHE, s->lv.state_size + 3);
+	s->wk.rx = rx;
 	if (rx->pos && rx->save && rx->keep && rx->cache)
 		return 0;
 	sok_corral_free(s);
@@ -158,14 +158,14 @@ static int sok_rx_alloc(sok *s)
 /* Free what sok_rx_alloc() made (NULL is fine). */
 void sok_corral_free(sok *s)
 {
-	if (!s->rx)
+	if (!s->wk.rx)
 		return;
-	free(s->rx->pos);
-	free(s->rx->save);
-	free(s->rx->keep);
-	free(s->rx->cache);
-	free(s->rx);
-	s->rx = NULL;
+	free(s->wk.rx->pos);
+	free(s->wk.rx->save);
+	free(s->wk.rx->keep);
+	free(s->wk.rx->cache);
+	free(s->wk.rx);
+	s->wk.rx = NULL;
 }
 
 /* FNV-1a of a packed position. */
@@ -181,8 +181,8 @@ static uint32_t sok_rx_hash(const unsigned char *p, size_t n)
  * the store is full. */
 static int sok_rx_add(sok *s, const unsigned char *p)
 {
-	struct sok_rx *rx = s->rx;
-	size_t n = s->state_size;
+	struct sok_rx *rx = s->wk.rx;
+	size_t n = s->lv.state_size;
 	uint32_t i = sok_rx_hash(p, n) & (SOK_CORRAL_SLOTS - 1);
 	for (; rx->slot[i]; i = (i + 1) & (SOK_CORRAL_SLOTS - 1))
 		if (!memcmp(rx->pos + (size_t)(rx->slot[i] - 1) * n, p, n))
@@ -194,23 +194,23 @@ static int sok_rx_add(sok *s, const unsigned char *p)
 	return 1;
 }
 
-/* Add the successors of the position in s->occ, whose n pushes are
- * listed in s->cand (r being its player's fill); -1 if the
+/* Add the successors of the position in s->wk.occ, whose n pushes are
+ * listed in s->wk.cand (r being its player's fill); -1 if the
  * store overflows. */
 static int sok_rx_expand(sok *s, const sok_reach *r, int n,
                          unsigned char *child)
 {
 	for (int i = 0; i < n; i++) {
-		int b = s->cand[i] >> 2, d = s->cand[i] & 3, t = s->nb[b * 4 + d];
+		int b = s->wk.cand[i] >> 2, d = s->wk.cand[i] & 3, t = s->lv.nb[b * 4 + d];
 		int rc = 0;
-		s->occ[b] = 0;
-		s->occ[t] = 1;
+		s->wk.occ[b] = 0;
+		s->wk.occ[t] = 1;
 		if (!sok_deadlocked(s, t)) {
 			sok_encode(s, sok_pushed_player(s, r, b, t, d), child);
 			rc = sok_rx_add(s, child);
 		}
-		s->occ[t] = 0;
-		s->occ[b] = 1;
+		s->wk.occ[t] = 0;
+		s->wk.occ[b] = 1;
 		if (rc < 0)
 			return -1;
 	}
@@ -220,39 +220,39 @@ static int sok_rx_expand(sok *s, const sok_reach *r, int n,
 /* True iff the player (of fill r) or a box stands in corral k. */
 static int sok_rx_entered(const sok *s, const sok_reach *r, int k)
 {
-	for (int c = 0; c < s->nfloor; c++)
-		if (s->clab[c] == k && (s->occ[c] || sok_reached(r, c)))
+	for (int c = 0; c < s->lv.nfloor; c++)
+		if (s->wk.clab[c] == k && (s->wk.occ[c] || sok_reached(r, c)))
 			return 1;
 	return 0;
 }
 
-/* Breadth-first search of the pushes of the boxes in s->occ (the kept
+/* Breadth-first search of the pushes of the boxes in s->wk.occ (the kept
  * ones) from the packed position in buf (which it reuses).  1 iff it
  * exhausts every position without finding what would let a solution
- * through: for a corral that needs a box (k, labels in s->clab), the
+ * through: for a corral that needs a box (k, labels in s->wk.clab), the
  * player or a box entering it; for one that needs none, a position
  * with all boxes on goals. */
 static int sok_rx_run(sok *s, int k, int needs_box, unsigned char *buf)
 {
-	struct sok_rx *rx = s->rx;
+	struct sok_rx *rx = s->wk.rx;
 	memset(rx->slot, 0, sizeof rx->slot);
 	rx->n = 0;
 	sok_rx_add(s, buf);
 	for (int i = 0; i < rx->n; i++) {
 		int pl;
-		sok_decode(s, rx->pos + (size_t)i * s->state_size, &pl);
+		sok_decode(s, rx->pos + (size_t)i * s->lv.state_size, &pl);
 		if (!needs_box && !sok_off_goal(s))
 			return 0;
-		int n = sok_candidates(s, &s->scratch, pl);
-		if (needs_box && sok_rx_entered(s, &s->scratch, k))
+		int n = sok_candidates(s, &s->wk.scratch, pl);
+		if (needs_box && sok_rx_entered(s, &s->wk.scratch, k))
 			return 0;
-		if (sok_rx_expand(s, &s->scratch, n, buf) < 0)
+		if (sok_rx_expand(s, &s->wk.scratch, n, buf) < 0)
 			return 0;
 	}
 	return 1;
 }
 
-/* sok_rx_run() from the boxes in s->occ and the player at `player`
+/* sok_rx_run() from the boxes in s->wk.occ and the player at `player`
  * (any cell of its area: its area in the small problem holds the real
  * one, so the smallest cell of the real area names it well enough),
  * unless the verdict is remembered.  For a corral that needs no box it
@@ -261,11 +261,11 @@ static int sok_rx_run(sok *s, int k, int needs_box, unsigned char *buf)
  * collision. */
 static int sok_rx_search(sok *s, int player, int k, int needs_box)
 {
-	struct sok_rx *rx = s->rx;
+	struct sok_rx *rx = s->wk.rx;
 	unsigned char buf[SOK_MAX_FLOOR / 8 + 4];
-	size_t n = s->state_size;
+	size_t n = s->lv.state_size;
 	int tag = needs_box ? 0 : 0xffff;
-	while (tag < s->nfloor && s->clab[tag] != k)
+	while (tag < s->lv.nfloor && s->wk.clab[tag] != k)
 		tag++;
 	sok_encode(s, player, buf);
 	buf[n] = (unsigned char)(tag & 0xff);
@@ -287,9 +287,9 @@ static int sok_rx_search(sok *s, int player, int k, int needs_box)
  * all of them stand on goals. */
 static int sok_rx_keep(sok *s, int k, int *needs_box)
 {
-	struct sok_rx *rx = s->rx;
+	struct sok_rx *rx = s->wk.rx;
 	int n = 0, off = 0;
-	for (int c = 0; c < s->nfloor; c++) {
+	for (int c = 0; c < s->lv.nfloor; c++) {
 		if (!rx->save[c] || !sok_fences(s, c, k))
 			continue;
 		if (n == SOK_CORRAL_BOXES) {
@@ -297,48 +297,48 @@ static int sok_rx_keep(sok *s, int k, int *needs_box)
 			break;
 		}
 		rx->keep[n++] = c;
-		off |= !s->goal[c];
+		off |= !s->lv.goal[c];
 	}
 	int fence = n;
-	for (int c = 0; c < s->nfloor && n < SOK_CORRAL_BOXES; c++) {
+	for (int c = 0; c < s->lv.nfloor && n < SOK_CORRAL_BOXES; c++) {
 		if (!rx->save[c])
 			continue;
 		int in = 0, near = 0;
 		for (int i = 0; i < fence; i++) {
-			int dx = s->x[c] - s->x[rx->keep[i]];
-			int dy = s->y[c] - s->y[rx->keep[i]];
+			int dx = s->lv.x[c] - s->lv.x[rx->keep[i]];
+			int dy = s->lv.y[c] - s->lv.y[rx->keep[i]];
 			in |= !dx && !dy;
 			near |= dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1;
 		}
 		if (near && !in) {
 			rx->keep[n++] = c;
-			off |= !s->goal[c];
+			off |= !s->lv.goal[c];
 		}
 	}
 	return off || *needs_box ? n : 0;
 }
 
-/* True iff the position in s->occ is a corral deadlock (see the top of
+/* True iff the position in s->wk.occ is a corral deadlock (see the top of
  * the file).  r is the player's fill, its ncorral corrals labelled by
- * sok_label_areas(s, r).  s->occ, r and the labels are left as they
- * were; s->scratch and s->cand are not. */
+ * sok_label_areas(s, r).  s->wk.occ, r and the labels are left as they
+ * were; s->wk.scratch and s->wk.cand are not. */
 int sok_corral_deadlock(sok *s, const sok_reach *r, int ncorral)
 {
-	if (!s->rx && sok_rx_alloc(s))
+	if (!s->wk.rx && sok_rx_alloc(s))
 		return 0;
-	struct sok_rx *rx = s->rx;
+	struct sok_rx *rx = s->wk.rx;
 	int dead = 0, player = r->min;
-	memcpy(rx->save, s->occ, (size_t)s->nfloor);
+	memcpy(rx->save, s->wk.occ, (size_t)s->lv.nfloor);
 	for (int k = 0; k < ncorral && !dead; k++) {
-		int needs_box = s->cinfo[k].flags & SOK_AREA_GOAL;
+		int needs_box = s->wk.cinfo[k].flags & SOK_AREA_GOAL;
 		int n = sok_rx_keep(s, k, &needs_box);
 		if (!n)
 			continue;
-		memset(s->occ, 0, (size_t)s->nfloor);
+		memset(s->wk.occ, 0, (size_t)s->lv.nfloor);
 		for (int i = 0; i < n; i++)
-			s->occ[rx->keep[i]] = 1;
+			s->wk.occ[rx->keep[i]] = 1;
 		dead = sok_rx_search(s, player, k, needs_box);
-		memcpy(s->occ, rx->save, (size_t)s->nfloor);
+		memcpy(s->wk.occ, rx->save, (size_t)s->lv.nfloor);
 	}
 	return dead;
 }

@@ -21,14 +21,14 @@
 /* True iff floor index c (or -1, a wall) holds a wall or a box. */
 static int sok_solid(const sok *s, int c)
 {
-	return c < 0 || s->occ[c];
+	return c < 0 || s->wk.occ[c];
 }
 
 /* True iff the box at c sits in a corner of walls off its goal. */
 static int sok_corner(const sok *s, int c)
 {
-	const int *nb = s->nb + c * 4;
-	if (s->goal[c])
+	const int *nb = s->lv.nb + c * 4;
+	if (s->lv.goal[c])
 		return 0;
 	return (nb[SOK_UP] < 0 || nb[SOK_DOWN] < 0) &&
 	       (nb[SOK_LEFT] < 0 || nb[SOK_RIGHT] < 0);
@@ -46,43 +46,43 @@ static int sok_block(const sok *s, int c)
 {
 	for (int dy = SOK_UP; dy <= SOK_DOWN; dy++)
 		for (int dx = SOK_LEFT; dx <= SOK_RIGHT; dx++) {
-			int v = s->nb[c * 4 + dy], h = s->nb[c * 4 + dx];
+			int v = s->lv.nb[c * 4 + dy], h = s->lv.nb[c * 4 + dx];
 			int g = sok_diagonal(s, c, dy, dx);
 			if (!sok_solid(s, v) || !sok_solid(s, h) ||
 			    !sok_solid(s, g))
 				continue;
-			if (!s->goal[c] || (v >= 0 && !s->goal[v]) ||
-			    (h >= 0 && !s->goal[h]) || (g >= 0 && !s->goal[g]))
+			if (!s->lv.goal[c] || (v >= 0 && !s->lv.goal[v]) ||
+			    (h >= 0 && !s->lv.goal[h]) || (g >= 0 && !s->lv.goal[g]))
 				return 1;
 		}
 	return 0;
 }
 
 /* True iff the box at c can never move again, with the boxes marked in
- * s->frz counted as walls.  *nongoal is set iff a box of the frozen
+ * s->wk.frz counted as walls.  *nongoal is set iff a box of the frozen
  * group that decides this is off its goal. */
 int sok_frozen(sok *s, int c, int *nongoal)
 {
-	int ng = !s->goal[c];
-	s->frz[c] = 1;
+	int ng = !s->lv.goal[c];
+	s->wk.frz[c] = 1;
 	for (int a = 0; a < 2; a++) {
-		int p = s->nb[c * 4 + 2 * a], q = s->nb[c * 4 + 2 * a + 1];
-		int blocked = p < 0 || q < 0 || s->frz[p] || s->frz[q];
-		if (!blocked && (s->deadlocks & SOK_DL_DEAD))
-			blocked = s->dead[p] && s->dead[q];
+		int p = s->lv.nb[c * 4 + 2 * a], q = s->lv.nb[c * 4 + 2 * a + 1];
+		int blocked = p < 0 || q < 0 || s->wk.frz[p] || s->wk.frz[q];
+		if (!blocked && (s->cf.deadlocks & SOK_DL_DEAD))
+			blocked = s->lv.dead[p] && s->lv.dead[q];
 		for (int k = 0; k < 2 && !blocked; k++) {
 			int r = k ? q : p, sub = 0;
-			if (s->occ[r] && sok_frozen(s, r, &sub)) {
+			if (s->wk.occ[r] && sok_frozen(s, r, &sub)) {
 				blocked = 1;
 				ng |= sub;
 			}
 		}
 		if (!blocked) {
-			s->frz[c] = 0;
+			s->wk.frz[c] = 0;
 			return 0;
 		}
 	}
-	s->frz[c] = 0;
+	s->wk.frz[c] = 0;
 	*nongoal = ng;
 	return 1;
 }
@@ -112,7 +112,7 @@ struct sok_seal {
 /* Free what sok_seal_alloc() made (NULL is fine). */
 void sok_seal_free(sok *s)
 {
-	struct sok_seal *z = s->seal;
+	struct sok_seal *z = s->wk.seal;
 	if (!z)
 		return;
 	free(z->gidx);
@@ -126,17 +126,17 @@ void sok_seal_free(sok *s)
 	free(z->visit);
 	free(z->set);
 	free(z);
-	s->seal = NULL;
+	s->wk.seal = NULL;
 }
 
-/* Allocate s->seal.  0, or -1 (and s->seal NULL) if out of memory. */
+/* Allocate s->wk.seal.  0, or -1 (and s->wk.seal NULL) if out of memory. */
 static int sok_seal_alloc(sok *s)
 {
 	struct sok_seal *z = calloc(1, sizeof *z);
-	size_t n = (size_t)s->nfloor, N = (size_t)s->nboxes;
+	size_t n = (size_t)s->lv.nfloor, N = (size_t)s->lv.nboxes;
 	if (!z)
 		return -1;
-	s->seal = z;
+	s->wk.seal = z;
 	z->words = (N + 63) / 64;
 	z->sets = SOK_SEAL_BYTES / (N * n + 1);
 	z->sets = z->sets < 1 ? 1 : z->sets > SOK_SEAL_SETS ? SOK_SEAL_SETS
@@ -158,8 +158,8 @@ static int sok_seal_alloc(sok *s)
 	}
 	for (size_t c = 0; c < n; c++)
 		z->gidx[c] = -1;
-	for (int j = 0; j < s->nboxes; j++)
-		z->gidx[s->goals[j]] = j;
+	for (int j = 0; j < s->lv.nboxes; j++)
+		z->gidx[s->lv.goals[j]] = j;
 	return 0;
 }
 
@@ -169,9 +169,9 @@ static int sok_seal_alloc(sok *s)
 static int sok_seal_collect(sok *s, struct sok_seal *z)
 {
 	memset(z->set, 0, z->words * sizeof(uint64_t));
-	for (int j = 0; j < s->nboxes; j++) {
-		int g = s->goals[j], ng = 0;
-		z->frozen[g] = s->occ[g] && sok_frozen(s, g, &ng);
+	for (int j = 0; j < s->lv.nboxes; j++) {
+		int g = s->lv.goals[j], ng = 0;
+		z->frozen[g] = s->wk.occ[g] && sok_frozen(s, g, &ng);
 		if (z->frozen[g] && ng)
 			return 1;
 		if (z->frozen[g])
@@ -185,10 +185,10 @@ static int sok_seal_collect(sok *s, struct sok_seal *z)
  * frozen box. */
 static void sok_seal_reach(sok *s, struct sok_seal *z, unsigned char *reach)
 {
-	size_t n = (size_t)s->nfloor;
-	memset(reach, 0, (size_t)s->nboxes * n);
-	for (int j = 0; j < s->nboxes; j++) {
-		int g = s->goals[j], head = 0, tail = 0;
+	size_t n = (size_t)s->lv.nfloor;
+	memset(reach, 0, (size_t)s->lv.nboxes * n);
+	for (int j = 0; j < s->lv.nboxes; j++) {
+		int g = s->lv.goals[j], head = 0, tail = 0;
 		unsigned char *r = reach + (size_t)j * n;
 		if (z->frozen[g])
 			continue;
@@ -197,8 +197,8 @@ static void sok_seal_reach(sok *s, struct sok_seal *z, unsigned char *reach)
 		while (head < tail) {
 			int c = z->queue[head++];
 			for (int d = 0; d < 4; d++) {
-				int b = s->nb[c * 4 + d];
-				int p = b >= 0 ? s->nb[b * 4 + d] : -1;
+				int b = s->lv.nb[c * 4 + d];
+				int p = b >= 0 ? s->lv.nb[b * 4 + d] : -1;
 				if (p < 0 || r[b] || z->frozen[b] || z->frozen[p])
 					continue;
 				r[b] = 1;
@@ -216,7 +216,7 @@ static const unsigned char *sok_seal_tables(sok *s, struct sok_seal *z)
 	for (size_t w = 0; w < z->words; w++)
 		h = (h ^ (uint32_t)(z->set[w] ^ z->set[w] >> 32)) * 16777619u;
 	size_t e = h % z->sets, bytes = z->words * sizeof(uint64_t);
-	unsigned char *reach = z->reach + e * (size_t)s->nboxes * s->nfloor;
+	unsigned char *reach = z->reach + e * (size_t)s->lv.nboxes * s->lv.nfloor;
 	if (!z->full[e] || memcmp(z->keys + e * z->words, z->set, bytes)) {
 		sok_seal_reach(s, z, reach);
 		memcpy(z->keys + e * z->words, z->set, bytes);
@@ -230,8 +230,8 @@ static const unsigned char *sok_seal_tables(sok *s, struct sok_seal *z)
 static int sok_seal_augment(const sok *s, struct sok_seal *z,
                             const unsigned char *reach, int i, int stamp)
 {
-	size_t n = (size_t)s->nfloor;
-	for (int j = 0; j < s->nboxes; j++) {
+	size_t n = (size_t)s->lv.nfloor;
+	for (int j = 0; j < s->lv.nboxes; j++) {
 		if (z->visit[j] == stamp || !reach[(size_t)j * n + z->boxes[i]])
 			continue;
 		z->visit[j] = stamp;
@@ -244,27 +244,27 @@ static int sok_seal_augment(const sok *s, struct sok_seal *z,
 	return 0;
 }
 
-/* True iff the box just pushed to goal cell c (already in s->occ) is
+/* True iff the box just pushed to goal cell c (already in s->wk.occ) is
  * frozen there and, with every box frozen on a goal taken as a wall,
  * the free boxes can no longer be matched to the free goals. */
 static int sok_sealed(sok *s, int c)
 {
 	int ng = 0;
-	if (!s->goal[c] || !sok_frozen(s, c, &ng))
+	if (!s->lv.goal[c] || !sok_frozen(s, c, &ng))
 		return 0;
 	if (ng)
 		return 1;
-	if (!s->seal && sok_seal_alloc(s))
+	if (!s->wk.seal && sok_seal_alloc(s))
 		return 0;
-	struct sok_seal *z = s->seal;
+	struct sok_seal *z = s->wk.seal;
 	if (sok_seal_collect(s, z))
 		return 1;
 	const unsigned char *reach = sok_seal_tables(s, z);
 	int nfree = 0;
-	for (int b = 0; b < s->nfloor; b++)
-		if (s->occ[b] && !z->frozen[b])
+	for (int b = 0; b < s->lv.nfloor; b++)
+		if (s->wk.occ[b] && !z->frozen[b])
 			z->boxes[nfree++] = b;
-	for (int j = 0; j < s->nboxes; j++) {
+	for (int j = 0; j < s->lv.nboxes; j++) {
 		z->owner[j] = -1;
 		z->visit[j] = 0;
 	}
@@ -274,12 +274,12 @@ static int sok_sealed(sok *s, int c)
 	return 0;
 }
 
-/* True iff the box just pushed to c (already in s->occ) makes the
- * position a deadlock under the rules enabled in s->deadlocks. */
+/* True iff the box just pushed to c (already in s->wk.occ) makes the
+ * position a deadlock under the rules enabled in s->cf.deadlocks. */
 int sok_deadlocked(sok *s, int c)
 {
-	unsigned dl = s->deadlocks;
-	if ((dl & SOK_DL_DEAD) && s->dead[c])
+	unsigned dl = s->cf.deadlocks;
+	if ((dl & SOK_DL_DEAD) && s->lv.dead[c])
 		return 1;
 	if ((dl & SOK_DL_CORNER) && sok_corner(s, c))
 		return 1;
@@ -288,5 +288,5 @@ int sok_deadlocked(sok *s, int c)
 	int ng = 0;
 	if ((dl & SOK_DL_FREEZE) && sok_frozen(s, c, &ng) && ng)
 		return 1;
-	return (dl & SOK_DL_SEALED) && s->goal[c] && sok_sealed(s, c);
+	return (dl & SOK_DL_SEALED) && s->lv.goal[c] && sok_sealed(s, c);
 }

@@ -45,7 +45,7 @@ struct sok_mac {
 /* Free the macro tables (NULL is fine). */
 void sok_macro_free(sok *s)
 {
-	struct sok_mac *m = s->mac;
+	struct sok_mac *m = s->lv.mac;
 	if (!m)
 		return;
 	free(m->area);
@@ -56,7 +56,7 @@ void sok_macro_free(sok *s)
 	free(m->par);
 	free(m->route);
 	free(m);
-	s->mac = NULL;
+	s->lv.mac = NULL;
 }
 
 /* Label the connected areas of goal cells; areas of one goal get -1,
@@ -64,10 +64,10 @@ void sok_macro_free(sok *s)
 static void sok_macro_areas(sok *s, struct sok_mac *m)
 {
 	int id = 0, *q = m->q;
-	for (int c = 0; c < s->nfloor; c++)
+	for (int c = 0; c < s->lv.nfloor; c++)
 		m->area[c] = -1;
-	for (int c = 0; c < s->nfloor; c++) {
-		if (!s->goal[c] || m->area[c] >= 0)
+	for (int c = 0; c < s->lv.nfloor; c++) {
+		if (!s->lv.goal[c] || m->area[c] >= 0)
 			continue;
 		int head = 0, tail = 0;
 		m->area[c] = id;
@@ -75,8 +75,8 @@ static void sok_macro_areas(sok *s, struct sok_mac *m)
 		while (head < tail) {
 			int x = q[head++];
 			for (int d = 0; d < 4; d++) {
-				int n = s->nb[x * 4 + d];
-				if (n >= 0 && s->goal[n] && m->area[n] < 0) {
+				int n = s->lv.nb[x * 4 + d];
+				if (n >= 0 && s->lv.goal[n] && m->area[n] < 0) {
 					m->area[n] = id;
 					q[tail++] = n;
 				}
@@ -93,7 +93,7 @@ static void sok_macro_areas(sok *s, struct sok_mac *m)
 static int sok_narrow(const sok *s, int c, int d)
 {
 	int a = d < 2 ? SOK_LEFT : SOK_UP;
-	return s->nb[c * 4 + a] < 0 && s->nb[c * 4 + (a ^ 1)] < 0;
+	return s->lv.nb[c * 4 + a] < 0 && s->lv.nb[c * 4 + (a ^ 1)] < 0;
 }
 
 /* Mark the tunnel pushes: the box at c pushed in direction d to a free
@@ -101,26 +101,26 @@ static int sok_narrow(const sok *s, int c, int d)
  * it are walled in across d. */
 static void sok_macro_tunnels(sok *s, struct sok_mac *m)
 {
-	for (int c = 0; c < s->nfloor; c++)
+	for (int c = 0; c < s->lv.nfloor; c++)
 		for (int d = 0; d < 4; d++) {
-			int p = s->nb[c * 4 + (d ^ 1)], t = s->nb[c * 4 + d];
+			int p = s->lv.nb[c * 4 + (d ^ 1)], t = s->lv.nb[c * 4 + d];
 			m->tunnel[c * 4 + d] = p >= 0 && t >= 0 &&
 			                       sok_narrow(s, c, d) &&
 			                       sok_narrow(s, p, d);
 		}
 }
 
-/* Build the macro tables for the SOK_MACRO_* bits in s->macros, after
+/* Build the macro tables for the SOK_MACRO_* bits in s->cf.macros, after
  * the packing order.  0, or -1 if out of memory. */
 int sok_macro_init(sok *s)
 {
-	if (!s->macros)
+	if (!s->cf.macros)
 		return 0;
-	size_t n = (size_t)s->nfloor;
+	size_t n = (size_t)s->lv.nfloor;
 	struct sok_mac *m = calloc(1, sizeof *m);
 	if (!m)
 		return -1;
-	s->mac = m;
+	s->lv.mac = m;
 	m->area = malloc(sizeof(int) * n);
 	m->layer = malloc(sizeof(int) * n);
 	m->tunnel = malloc(sizeof(int) * 4 * n);
@@ -133,17 +133,17 @@ int sok_macro_init(sok *s)
 		return -1;
 	sok_macro_areas(s, m);
 	sok_macro_tunnels(s, m);
-	for (int c = 0; c < s->nfloor; c++) {
+	for (int c = 0; c < s->lv.nfloor; c++) {
 		m->layer[c] = -1;
 		for (int d = 0; d < 4; d++) {
-			int t = s->nb[c * 4 + d];
+			int t = s->lv.nb[c * 4 + d];
 			m->entries += t >= 0 && m->area[t] >= 0 &&
 			              m->area[t] != m->area[c];
 		}
 	}
-	for (int l = 0, k = 0; l < s->pack_layers; l++)
-		for (; k < s->pack_end[l]; k++)
-			m->layer[s->pack_goal[k]] = l;
+	for (int l = 0, k = 0; l < s->lv.pack_layers; l++)
+		for (; k < s->lv.pack_end[l]; k++)
+			m->layer[s->lv.pack_goal[k]] = l;
 	return 0;
 }
 
@@ -152,10 +152,10 @@ int sok_macro_init(sok *s)
  * of it, one per push into an area of goals). */
 unsigned sok_macro_extra(const sok *s)
 {
-	if (!s->mac || !(s->macros & SOK_MACRO_GOAL))
+	if (!s->lv.mac || !(s->cf.macros & SOK_MACRO_GOAL))
 		return 0;
-	int most = 4 * s->nboxes;
-	return (unsigned)(s->mac->entries < most ? s->mac->entries : most);
+	int most = 4 * s->lv.nboxes;
+	return (unsigned)(s->lv.mac->entries < most ? s->lv.mac->entries : most);
 }
 
 /* Keep the route from BFS entry k back to the root in m->route. */
@@ -170,14 +170,14 @@ static void sok_macro_keep(struct sok_mac *m, int k)
 }
 
 /* Breadth-first search of the box at t (player on side `side`) over
- * the cells of goal area a, other boxes of s->occ standing.  Returns
+ * the cells of goal area a, other boxes of s->wk.occ standing.  Returns
  * the BFS entry of the empty goal packed first, fewest pushes on ties,
  * or -1. */
 static int sok_macro_room(sok *s, int t, int side, int a)
 {
-	struct sok_mac *m = s->mac;
+	struct sok_mac *m = s->lv.mac;
 	if (++m->stamp == 0) {
-		memset(m->seen, 0, sizeof(unsigned) * 4 * (size_t)s->nfloor);
+		memset(m->seen, 0, sizeof(unsigned) * 4 * (size_t)s->lv.nfloor);
 		m->stamp = 1;
 	}
 	int head = 0, tail = 0, best = -1;
@@ -188,14 +188,14 @@ static int sok_macro_room(sok *s, int t, int side, int a)
 		int c = m->q[head] >> 2, sd = m->q[head] & 3;
 		if (best < 0 || m->layer[c] < m->layer[m->q[best] >> 2])
 			best = head;
-		s->occ[c] = 1;
-		sok_fill(s, &s->scratch, s->nb[c * 4 + sd]);
-		s->occ[c] = 0;
+		s->wk.occ[c] = 1;
+		sok_fill(s, &s->wk.scratch, s->lv.nb[c * 4 + sd]);
+		s->wk.occ[c] = 0;
 		for (int d = 0; d < 4; d++) {
-			int p = s->nb[c * 4 + (d ^ 1)], n = s->nb[c * 4 + d];
+			int p = s->lv.nb[c * 4 + (d ^ 1)], n = s->lv.nb[c * 4 + d];
 			int key = n * 4 + (d ^ 1);
-			if (p < 0 || n < 0 || m->area[n] != a || s->occ[n] ||
-			    !sok_reached(&s->scratch, p) || m->seen[key] == m->stamp)
+			if (p < 0 || n < 0 || m->area[n] != a || s->wk.occ[n] ||
+			    !sok_reached(&s->wk.scratch, p) || m->seen[key] == m->stamp)
 				continue;
 			m->seen[key] = m->stamp;
 			m->par[tail] = head;
@@ -212,13 +212,13 @@ static int sok_macro_room(sok *s, int t, int side, int a)
  * of goals. */
 static void sok_macro_tunnel(sok *s, int t, int d)
 {
-	struct sok_mac *m = s->mac;
-	int c = t, rooms = s->macros & SOK_MACRO_GOAL;
+	struct sok_mac *m = s->lv.mac;
+	int c = t, rooms = s->cf.macros & SOK_MACRO_GOAL;
 	m->nroute = 0;
 	m->route[m->nroute++] = c * 4 + (d ^ 1);
-	while (!s->goal[c] && m->tunnel[c * 4 + d]) {
-		int n = s->nb[c * 4 + d];
-		if (s->occ[n] || s->dead[n] || (rooms && m->area[n] >= 0))
+	while (!s->lv.goal[c] && m->tunnel[c * 4 + d]) {
+		int n = s->lv.nb[c * 4 + d];
+		if (s->wk.occ[n] || s->lv.dead[n] || (rooms && m->area[n] >= 0))
 			break;
 		c = n;
 		m->route[m->nroute++] = c * 4 + (d ^ 1);
@@ -226,35 +226,35 @@ static void sok_macro_tunnel(sok *s, int t, int d)
 }
 
 /* The macro that starts with the push of the box at b in direction d,
- * s->occ holding the position before it: returns its pushes (2 or
+ * s->wk.occ holding the position before it: returns its pushes (2 or
  * more), the box's last cell in *to and the player's in *player, and
  * keeps its route for sok_macro_text(); or 0 if the push is no macro.
  * *keep tells whether the plain push should be offered as well.
- * s->occ is unchanged on return; s->scratch is not. */
+ * s->wk.occ is unchanged on return; s->wk.scratch is not. */
 int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep)
 {
-	struct sok_mac *m = s->mac;
-	int t = s->nb[b * 4 + d];
+	struct sok_mac *m = s->lv.mac;
+	int t = s->lv.nb[b * 4 + d];
 	*keep = 1;
 	if (!m)
 		return 0;
 	m->nroute = 0;
-	s->occ[b] = 0;
-	if ((s->macros & SOK_MACRO_GOAL) && m->area[t] >= 0 &&
+	s->wk.occ[b] = 0;
+	if ((s->cf.macros & SOK_MACRO_GOAL) && m->area[t] >= 0 &&
 	    m->area[b] != m->area[t]) {
 		int k = sok_macro_room(s, t, d ^ 1, m->area[t]);
 		if (k > 0)
 			sok_macro_keep(m, k);
-	} else if (s->macros & SOK_MACRO_TUNNEL) {
+	} else if (s->cf.macros & SOK_MACRO_TUNNEL) {
 		sok_macro_tunnel(s, t, d);
 		*keep = m->nroute < 2;
 	}
-	s->occ[b] = 1;
+	s->wk.occ[b] = 1;
 	if (m->nroute < 2)
 		return 0;
 	int last = m->route[m->nroute - 1];
 	*to = last >> 2;
-	*player = s->nb[*to * 4 + (last & 3)];
+	*player = s->lv.nb[*to * 4 + (last & 3)];
 	return m->nroute;
 }
 
@@ -262,33 +262,33 @@ int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep)
  * by sok_macro() on the box at b (the player stands at b, the box one
  * push on), into buf like snprintf; *moves gets the steps and pushes.
  * -1 if a walk cannot be made (the route and the text disagree: a
- * bug).  s->occ holds the position before the macro and is unchanged
+ * bug).  s->wk.occ holds the position before the macro and is unchanged
  * on return. */
 int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves)
 {
-	struct sok_mac *m = s->mac;
+	struct sok_mac *m = s->lv.mac;
 	int out = 0, player = b, box = m->route[0] >> 2;
-	size_t pathlen = (size_t)s->nfloor + 2;
-	s->occ[b] = 0;
+	size_t pathlen = (size_t)s->lv.nfloor + 2;
+	s->wk.occ[b] = 0;
 	*moves = 0;
 	for (int i = 1; i < m->nroute; i++) {
-		int side = m->route[i] & 3, behind = s->nb[box * 4 + side];
-		s->occ[box] = 1;
-		int w = sok_walk(s, &s->scratch, player, behind, s->path,
+		int side = m->route[i] & 3, behind = s->lv.nb[box * 4 + side];
+		s->wk.occ[box] = 1;
+		int w = sok_walk(s, &s->wk.scratch, player, behind, s->wk.path,
 		                 pathlen);
-		s->occ[box] = 0;
+		s->wk.occ[box] = 0;
 		if (w < 0) {
 			out = -1;
 			break;
 		}
 		size_t room = (size_t)out < len ? len - (size_t)out : 0;
-		int k = snprintf(room ? buf + out : NULL, room, "%s%c", s->path,
+		int k = snprintf(room ? buf + out : NULL, room, "%s%c", s->wk.path,
 		                 sok_push_char(side ^ 1));
 		out += k;
 		*moves += w + 1;
 		player = box;
 		box = m->route[i] >> 2;
 	}
-	s->occ[b] = 1;
+	s->wk.occ[b] = 1;
 	return out;
 }

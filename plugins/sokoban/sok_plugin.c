@@ -143,26 +143,26 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 	return 0;
 }
 
-/* True iff any box of s->occ is already deadlocked where it stands. */
+/* True iff any box of s->wk.occ is already deadlocked where it stands. */
 static int sok_any_deadlocked(sok *s)
 {
-	for (int c = 0; c < s->nfloor; c++)
-		if (s->occ[c] && sok_deadlocked(s, c))
+	for (int c = 0; c < s->lv.nfloor; c++)
+		if (s->wk.occ[c] && sok_deadlocked(s, c))
 			return 1;
 	return 0;
 }
 
-/* Build the initial packed state (s->occ holds the start boxes). */
+/* Build the initial packed state (s->wk.occ holds the start boxes). */
 static int sok_make_start(sok *s)
 {
-	s->start = calloc(s->state_size, 1);
-	if (!s->start)
+	s->lv.start = calloc(s->lv.state_size, 1);
+	if (!s->lv.start)
 		return -1;
-	s->start_dead = sok_any_deadlocked(s);
-	int p = s->start_player;
-	if (s->model == SOK_PUSHES)
+	s->lv.start_dead = sok_any_deadlocked(s);
+	int p = s->lv.start_player;
+	if (s->cf.model == SOK_PUSHES)
 		p = sok_min_reached(s, p);
-	sok_encode(s, p, s->start);
+	sok_encode(s, p, s->lv.start);
 	return 0;
 }
 
@@ -177,7 +177,7 @@ static void sok_destroy(void *self)
 	sok_macro_free(s);
 	sok_seal_free(s);
 	sok_pack_free(s);
-	free(s->start);
+	free(s->lv.start);
 	sok_board_free(s);
 	free(s);
 }
@@ -210,10 +210,10 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	rc = s ? sok_compile(s, &g, path, err, len) : -1;
 	sok_grid_free(&g);
 	if (s && !rc) {
-		s->model = c.model;
-		s->deadlocks = c.dl;
-		s->macros = c.macro;
-		s->heur = SD_NO_HEURISTIC;
+		s->cf.model = c.model;
+		s->cf.deadlocks = c.dl;
+		s->cf.macros = c.macro;
+		s->cf.heur = SD_NO_HEURISTIC;
 		rc = sok_make_start(s) || sok_packing_order(s) ||
 		     sok_macro_init(s) ? -1 : 0;
 	}
@@ -224,9 +224,9 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 		return -1;
 	}
 	inst->self = s;
-	inst->state_size = s->state_size;
-	inst->max_successors = s->model == SOK_STEPS ? 4
-	                       : 4 * (unsigned)(s->nboxes ? s->nboxes : 1);
+	inst->state_size = s->lv.state_size;
+	inst->max_successors = s->cf.model == SOK_STEPS ? 4
+	                       : 4 * (unsigned)(s->lv.nboxes ? s->lv.nboxes : 1);
 	inst->max_successors += sok_macro_extra(s);
 	return 0;
 }
@@ -240,7 +240,7 @@ static int sok_select_heuristic(void *self, int index, char *err,
 		snprintf(err, len, "sokoban: no heuristic %d", index);
 		return -1;
 	}
-	s->heur = index;
+	s->cf.heur = index;
 	return 0;
 }
 
@@ -248,14 +248,14 @@ static int sok_select_heuristic(void *self, int index, char *err,
 static void sok_initial(void *self, void *state)
 {
 	sok *s = self;
-	memcpy(state, s->start, s->state_size);
+	memcpy(state, s->lv.start, s->lv.state_size);
 }
 
 /* True iff the boxes of state equal those of the start. */
 static int sok_start_boxes(const sok *s, const void *state)
 {
-	return !memcmp((const unsigned char *)state + 2, s->start + 2,
-	               s->state_size - 2);
+	return !memcmp((const unsigned char *)state + 2, s->lv.start + 2,
+	               s->lv.state_size - 2);
 }
 
 /* True iff every box stands on a goal. */
@@ -263,8 +263,8 @@ static int sok_is_goal(void *self, const void *state)
 {
 	sok *s = self;
 	const unsigned char *st = state;
-	for (size_t i = 2; i < s->state_size; i++)
-		if (st[i] & ~s->goalbits[i])
+	for (size_t i = 2; i < s->lv.state_size; i++)
+		if (st[i] & ~s->lv.goalbits[i])
 			return 0;
 	return 1;
 }
@@ -274,11 +274,11 @@ static sd_cost sok_heuristic(void *self, const void *state)
 {
 	sok *s = self;
 	int player;
-	if (s->start_dead && sok_start_boxes(s, state))
+	if (s->lv.start_dead && sok_start_boxes(s, state))
 		return SD_DEAD_END;
 	sok_decode(s, state, &player);
 	sd_cost h = sok_box_bound(s);
-	if (h != SD_DEAD_END && h > 0 && s->model == SOK_STEPS)
+	if (h != SD_DEAD_END && h > 0 && s->cf.model == SOK_STEPS)
 		h += sok_player_bound(s, player);
 	return h;
 }
@@ -288,7 +288,7 @@ static sd_cost sok_heuristic(void *self, const void *state)
 static void sok_child(const sok *s, const unsigned char *parent, int b,
                       int t, int p, unsigned char *out)
 {
-	memcpy(out, parent, s->state_size);
+	memcpy(out, parent, s->lv.state_size);
 	out[0] = (unsigned char)(p & 0xff);
 	out[1] = (unsigned char)(p >> 8);
 	if (b >= 0) {
@@ -297,7 +297,7 @@ static void sok_child(const sok *s, const unsigned char *parent, int b,
 	}
 }
 
-/* Apply the push of the box at b to t in s->occ and judge it (the
+/* Apply the push of the box at b to t in s->wk.occ and judge it (the
  * caller undoes it): fills the successor's h and goal fields.  off =
  * boxes off goal before the push; sok_box_bound() must have been run
  * on the position before the push, whose fill is parent (NULL in the
@@ -305,13 +305,13 @@ static void sok_child(const sok *s, const unsigned char *parent, int b,
 static void sok_judge_push(sok *s, const sok_reach *parent, int b, int t,
                            int off, sd_succ *o)
 {
-	s->occ[b] = 0;
-	s->occ[t] = 1;
-	o->goal = off - !s->goal[b] + !s->goal[t] == 0;
+	s->wk.occ[b] = 0;
+	s->wk.occ[t] = 1;
+	o->goal = off - !s->lv.goal[b] + !s->lv.goal[t] == 0;
 	if (sok_deadlocked(s, t))
 		o->h = SD_DEAD_END;
 	else
-		o->h = s->heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(s, parent, b, t);
+		o->h = s->cf.heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(s, parent, b, t);
 	if (o->goal && o->h != SD_DEAD_END)
 		o->h = 0;
 }
@@ -324,16 +324,16 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
 	int player, k = 0;
 	sok_decode(s, st, &player);
 	int off = sok_off_goal(s);
-	int heur = s->heur != SD_NO_HEURISTIC;
+	int heur = s->cf.heur != SD_NO_HEURISTIC;
 	sd_cost hb = heur ? sok_box_bound(s) : 0;
 	for (int d = 0; d < 4; d++) {
-		int n = s->nb[player * 4 + d], t = -1;
+		int n = s->lv.nb[player * 4 + d], t = -1;
 		if (n < 0)
 			continue;
 		sd_succ *o = &succ[k];
-		if (s->occ[n]) {
-			t = s->nb[n * 4 + d];
-			if (t < 0 || s->occ[t])
+		if (s->wk.occ[n]) {
+			t = s->lv.nb[n * 4 + d];
+			if (t < 0 || s->wk.occ[t])
 				continue;
 			sok_judge_push(s, NULL, n, t, off, o);
 		} else {
@@ -343,8 +343,8 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
 		if (heur && o->h != SD_DEAD_END && o->h > 0)
 			o->h += sok_player_bound(s, n);
 		if (t >= 0) {
-			s->occ[t] = 0;
-			s->occ[n] = 1;
+			s->wk.occ[t] = 0;
+			s->wk.occ[n] = 1;
 		}
 		o->action = (uint32_t)d;
 		o->cost = 1;
@@ -372,18 +372,18 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 
 /* One successor of the push models: the box at b taken to t, the
  * player left at cell p (normalised to its area in the push model);
- * d is the direction of a single push, or -1 for a macro.  s->occ and
- * s->parent hold the expanded position and its fill. */
+ * d is the direction of a single push, or -1 for a macro.  s->wk.occ and
+ * s->wk.parent hold the expanded position and its fill. */
 static void sok_push_child(sok *s, const unsigned char *st, int b, int t,
                            int p, int d, int off, sd_succ *o,
                            unsigned char *out)
 {
-	sok_judge_push(s, &s->parent, b, t, off, o);
-	if (s->model == SOK_PUSHES && o->h != SD_DEAD_END)
+	sok_judge_push(s, &s->wk.parent, b, t, off, o);
+	if (s->cf.model == SOK_PUSHES && o->h != SD_DEAD_END)
 		p = d < 0 ? sok_min_reached(s, p)
-		          : sok_pushed_player(s, &s->parent, b, t, d);
-	s->occ[t] = 0;
-	s->occ[b] = 1;
+		          : sok_pushed_player(s, &s->wk.parent, b, t, d);
+	s->wk.occ[t] = 0;
+	s->wk.occ[b] = 1;
 	sok_child(s, st, b, t, p, out);
 }
 
@@ -397,42 +397,42 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 	int player;
 	unsigned k = 0;
 	sok_decode(s, st, &player);
-	const sok_reach *r = &s->parent;
-	sok_fill(s, &s->parent, player);
-	int pi = s->model == SOK_PUSHES && (s->deadlocks & SOK_DL_CORRAL);
-	int cs = s->deadlocks & SOK_DL_CSEARCH;
+	const sok_reach *r = &s->wk.parent;
+	sok_fill(s, &s->wk.parent, player);
+	int pi = s->cf.model == SOK_PUSHES && (s->cf.deadlocks & SOK_DL_CORRAL);
+	int cs = s->cf.deadlocks & SOK_DL_CSEARCH;
 	int ncorral = pi || cs ? sok_label_areas(s, r) : 0;
 	if (cs && sok_corral_deadlock(s, r, ncorral))
 		return 0;
 	int off = sok_off_goal(s), n = sok_list_pushes(s, r);
 	if (pi)
 		n = sok_pi_corral(s, r, n, ncorral);
-	if (s->heur != SD_NO_HEURISTIC)
+	if (s->cf.heur != SD_NO_HEURISTIC)
 		sok_box_bound(s);
-	if (s->heur == SOK_H_PACKING) {
-		s->parent_live = s->last_live;
-		s->parent_rlive = s->cinfo[s->clab[r->min]].flags != 0;
+	if (s->cf.heur == SOK_H_PACKING) {
+		s->wk.parent_live = s->wk.last_live;
+		s->wk.parent_rlive = s->wk.cinfo[s->wk.clab[r->min]].flags != 0;
 	}
 	for (int i = 0; i < n; i++) {
-		int b = s->cand[i] >> 2, d = s->cand[i] & 3, to, p, keep = 1;
+		int b = s->wk.cand[i] >> 2, d = s->wk.cand[i] & 3, to, p, keep = 1;
 		int pushes = sok_macro(s, b, d, &to, &p, &keep), moves = 0;
-		if (pushes && s->model == SOK_PUSH_MOVES &&
+		if (pushes && s->cf.model == SOK_PUSH_MOVES &&
 		    sok_macro_text(s, b, NULL, 0, &moves) < 0)
 			pushes = 0;
 		if (pushes) {
-			succ[k].action = (uint32_t)s->cand[i] | SOK_ACT_MACRO;
-			succ[k].cost = s->model == SOK_PUSHES ? (sd_cost)pushes
-			               : (sd_cost)(s->cwalk[i] + 1 + moves);
+			succ[k].action = (uint32_t)s->wk.cand[i] | SOK_ACT_MACRO;
+			succ[k].cost = s->cf.model == SOK_PUSHES ? (sd_cost)pushes
+			               : (sd_cost)(s->wk.cwalk[i] + 1 + moves);
 			sok_push_child(s, st, b, to, p, -1, off, &succ[k],
 			               states + (size_t)k * stride);
 			k++;
 		}
 		if (!keep)
 			continue;
-		succ[k].action = (uint32_t)s->cand[i];
-		succ[k].cost = s->model == SOK_PUSHES ? 1
-		               : (sd_cost)(s->cwalk[i] + 1);
-		sok_push_child(s, st, b, s->nb[b * 4 + d], b, d, off, &succ[k],
+		succ[k].action = (uint32_t)s->wk.cand[i];
+		succ[k].cost = s->cf.model == SOK_PUSHES ? 1
+		               : (sd_cost)(s->wk.cwalk[i] + 1);
+		sok_push_child(s, st, b, s->lv.nb[b * 4 + d], b, d, off, &succ[k],
 		               states + (size_t)k * stride);
 		k++;
 	}
@@ -447,10 +447,10 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
 {
 	sok *s = self;
 	(void)h;
-	s->parent_live = -1;
-	if (s->start_dead && sok_start_boxes(s, state))
+	s->wk.parent_live = -1;
+	if (s->lv.start_dead && sok_start_boxes(s, state))
 		return 0;
-	if (s->model == SOK_STEPS)
+	if (s->cf.model == SOK_STEPS)
 		return sok_expand_steps(s, state, succ, states, stride);
 	return sok_expand_pushes(s, state, succ, states, stride);
 }
@@ -462,12 +462,12 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
 static int sok_known_player(const sok *s, const unsigned char *state,
                             int player)
 {
-	if (s->model == SOK_PUSHES && !memcmp(state, s->start, s->state_size))
-		return s->start_player;
+	if (s->cf.model == SOK_PUSHES && !memcmp(state, s->lv.start, s->lv.state_size))
+		return s->lv.start_player;
 	return player;
 }
 
-/* Where the push (or macro) `action` of the push models ends, s->occ
+/* Where the push (or macro) `action` of the push models ends, s->wk.occ
  * holding the position it is taken in: the box's last cell in *t and
  * the player's in *player (where the box stood, for a single push).
  * 1, or 0 if the action is no push of that position.  A macro's route
@@ -476,15 +476,15 @@ static int sok_push_end(sok *s, uint32_t action, int *t, int *player)
 {
 	uint32_t a = action & ~SOK_ACT_MACRO;
 	int b = (int)(a >> 2), d = (int)(a & 3), keep;
-	if (b >= s->nfloor || !s->occ[b] || s->nb[b * 4 + (d ^ 1)] < 0 ||
-	    s->nb[b * 4 + d] < 0 || s->occ[s->nb[b * 4 + d]])
+	if (b >= s->lv.nfloor || !s->wk.occ[b] || s->lv.nb[b * 4 + (d ^ 1)] < 0 ||
+	    s->lv.nb[b * 4 + d] < 0 || s->wk.occ[s->lv.nb[b * 4 + d]])
 		return 0;
-	*t = s->nb[b * 4 + d];
+	*t = s->lv.nb[b * 4 + d];
 	*player = b;
 	return !(action & SOK_ACT_MACRO) || sok_macro(s, b, d, t, player, &keep);
 }
 
-/* LURD text of an action in the push models, s->occ holding the
+/* LURD text of an action in the push models, s->wk.occ holding the
  * position it is taken in and the player standing at `player`: the
  * walk, the push and, for a macro, the walks and pushes after it
  * (snprintf-like). */
@@ -495,11 +495,11 @@ static int sok_format_push(sok *s, uint32_t action, int player, char *buf,
 	int t, to_player, moves;
 	if (!sok_push_end(s, action, &t, &to_player))
 		return snprintf(buf, len, "?");
-	int w = sok_walk(s, &s->scratch, player, s->nb[b * 4 + (d ^ 1)],
-	                 s->path, (size_t)s->nfloor + 2);
+	int w = sok_walk(s, &s->wk.scratch, player, s->lv.nb[b * 4 + (d ^ 1)],
+	                 s->wk.path, (size_t)s->lv.nfloor + 2);
 	if (w < 0)
 		return snprintf(buf, len, "?");
-	int n = snprintf(buf, len, "%s%c", s->path, sok_push_char(d));
+	int n = snprintf(buf, len, "%s%c", s->wk.path, sok_push_char(d));
 	if (!(action & SOK_ACT_MACRO))
 		return n;
 	size_t room = (size_t)n < len ? len - (size_t)n : 0;
@@ -507,13 +507,13 @@ static int sok_format_push(sok *s, uint32_t action, int player, char *buf,
 	return k < 0 ? snprintf(buf, len, "?") : n + k;
 }
 
-/* LURD text of one step of the step model, s->occ holding the position
+/* LURD text of one step of the step model, s->wk.occ holding the position
  * and the player standing at `player`. */
 static int sok_format_step(const sok *s, uint32_t action, int player,
                            char *buf, size_t len)
 {
-	int d = (int)(action & 3), n = s->nb[player * 4 + d];
-	int push = n >= 0 && s->occ[n];
+	int d = (int)(action & 3), n = s->lv.nb[player * 4 + d];
+	int push = n >= 0 && s->wk.occ[n];
 	return snprintf(buf, len, "%c", push ? sok_push_char(d) : sok_dir_char[d]);
 }
 
@@ -529,7 +529,7 @@ static int sok_format_action(void *self, const void *from, uint32_t action,
 	int player;
 	sok_decode(s, from, &player);
 	player = sok_known_player(s, from, player);
-	if (s->model == SOK_STEPS)
+	if (s->cf.model == SOK_STEPS)
 		return sok_format_step(s, action, player, buf, len);
 	return sok_format_push(s, action, player, buf, len);
 }
@@ -543,14 +543,14 @@ static int sok_format_action(void *self, const void *from, uint32_t action,
 static int sok_plan_player(sok *s, const unsigned char *states,
                            const uint32_t *actions, size_t k)
 {
-	const unsigned char *st = states + k * s->state_size;
+	const unsigned char *st = states + k * s->lv.state_size;
 	int player = st[0] | st[1] << 8, t, after;
-	if (s->model != SOK_PUSHES)
+	if (s->cf.model != SOK_PUSHES)
 		return player;
 	if (k == 0)
 		return sok_known_player(s, st, player);
 	int unused;
-	sok_decode(s, st - s->state_size, &unused);
+	sok_decode(s, st - s->lv.state_size, &unused);
 	return sok_push_end(s, actions[k - 1], &t, &after) ? after : player;
 }
 
@@ -563,9 +563,9 @@ static int sok_format_plan(void *self, const void *states,
 	sok *s = self;
 	int player = sok_plan_player(s, states, actions, k), stored;
 	(void)n;
-	sok_decode(s, (const unsigned char *)states + k * s->state_size,
+	sok_decode(s, (const unsigned char *)states + k * s->lv.state_size,
 	           &stored);
-	if (s->model == SOK_STEPS)
+	if (s->cf.model == SOK_STEPS)
 		return sok_format_step(s, actions[k], player, buf, len);
 	return sok_format_push(s, actions[k], player, buf, len);
 }
@@ -577,27 +577,27 @@ static int sok_has_floor_neighbour(const sok *s, int x, int y)
 	for (int dy = -1; dy <= 1; dy++)
 		for (int dx = -1; dx <= 1; dx++) {
 			int nx = x + dx, ny = y + dy;
-			if (nx >= 0 && ny >= 0 && nx < s->w && ny < s->h &&
-			    s->fi[ny * s->w + nx] >= 0)
+			if (nx >= 0 && ny >= 0 && nx < s->lv.w && ny < s->lv.h &&
+			    s->lv.fi[ny * s->lv.w + nx] >= 0)
 				return 1;
 		}
 	return 0;
 }
 
-/* Draw the boxes of the position decoded last (s->occ) and the player at
+/* Draw the boxes of the position decoded last (s->wk.occ) and the player at
  * cell `player`, in XSB. */
 static void sok_draw(const sok *s, int player, FILE *out)
 {
-	for (int y = 0; y < s->h; y++) {
+	for (int y = 0; y < s->lv.h; y++) {
 		char row[SOK_MAX_SIDE + 2];
 		int w = 0;
-		for (int x = 0; x < s->w; x++) {
-			int f = s->fi[y * s->w + x];
+		for (int x = 0; x < s->lv.w; x++) {
+			int f = s->lv.fi[y * s->lv.w + x];
 			char c = '#';
 			if (f >= 0)
-				c = s->occ[f] ? (s->goal[f] ? '*' : '$')
-				    : f == player ? (s->goal[f] ? '+' : '@')
-				    : s->goal[f] ? '.' : ' ';
+				c = s->wk.occ[f] ? (s->lv.goal[f] ? '*' : '$')
+				    : f == player ? (s->lv.goal[f] ? '+' : '@')
+				    : s->lv.goal[f] ? '.' : ' ';
 			else if (!sok_has_floor_neighbour(s, x, y))
 				c = ' ';
 			row[w++] = c;
@@ -630,7 +630,7 @@ static void sok_print_plan(void *self, const void *states,
 	sok *s = self;
 	int player = sok_plan_player(s, states, actions, k), stored;
 	(void)n;
-	sok_decode(s, (const unsigned char *)states + k * s->state_size,
+	sok_decode(s, (const unsigned char *)states + k * s->lv.state_size,
 	           &stored);
 	sok_draw(s, player, out);
 }
