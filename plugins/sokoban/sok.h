@@ -256,9 +256,10 @@ int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep);
 int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves);
 
 /* sok_pack.c: the goals' packing order, made once at create(). */
-int sok_packing_order(sok *s);
-int sok_packed(const sok *s);
-void sok_pack_free(sok *s);
+int sok_packing_order(sok_level *lv);
+/* Boxes of the position occ (per floor index) packed in order. */
+int sok_packed(const sok_level *lv, const unsigned char *occ);
+void sok_pack_free(sok_level *lv);
 
 /* sok_heur.c: bounds of the position.  sok_moved_bound() needs
  * sok_box_bound() of the position before the push just before it, and

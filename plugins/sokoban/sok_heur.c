@@ -175,7 +175,7 @@ int sok_live_areas(sok *s)
 void sok_progress(sok *s, int *p)
 {
 	int n = sok_live_areas(s);
-	p[0] = s->lv.nboxes - sok_packed(s);
+	p[0] = s->lv.nboxes - sok_packed(&s->lv, s->wk.occ);
 	p[1] = n > 1 ? n - 1 : 0;
 }
 
@@ -187,7 +187,7 @@ static sd_cost sok_pack_penalty(sok *s, sd_cost m, int live)
 {
 	if (m == SD_DEAD_END)
 		return m;
-	return m + (sd_cost)(s->lv.nboxes - sok_packed(s)) * SOK_PACK_WEIGHT +
+	return m + (sd_cost)(s->lv.nboxes - sok_packed(&s->lv, s->wk.occ)) * SOK_PACK_WEIGHT +
 	       (sd_cost)(live > 1 ? live - 1 : 0) * SOK_AREA_WEIGHT;
 }
 

@@ -176,7 +176,7 @@ static void sok_destroy(void *self)
 	sok_corral_free(s);
 	sok_macro_free(s);
 	sok_seal_free(s);
-	sok_pack_free(s);
+	sok_pack_free(&s->lv);
 	free(s->lv.start);
 	sok_board_free(s);
 	free(s);
@@ -214,7 +214,7 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 		s->cf.deadlocks = c.dl;
 		s->cf.macros = c.macro;
 		s->cf.heur = SD_NO_HEURISTIC;
-		rc = sok_make_start(s) || sok_packing_order(s) ||
+		rc = sok_make_start(s) || sok_packing_order(&s->lv) ||
 		     sok_macro_init(s) ? -1 : 0;
 	}
 	if (rc) {
