@@ -206,29 +206,34 @@ int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
                 size_t errlen);
 void sok_board_free(sok *s);
 /* state (state_size bytes) into s->wk.occ and *player. */
-void sok_decode(sok *s, const void *state, int *player);
-void sok_encode(const sok *s, int player, void *state);
+void sok_decode(const sok_level *lv, unsigned char *occ, const void *state,
+                int *player);
+void sok_encode(const sok_level *lv, const unsigned char *occ, int player,
+                void *state);
 /* Fill r from the player at `from` (a free cell) around s->wk.occ. */
-int sok_fill(sok *s, sok_reach *r, int from);
+int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from);
 int sok_reached(const sok_reach *r, int cell);
 /* Smallest cell the player reaches from `from`; no fill is touched. */
-int sok_min_reached(sok *s, int from);
-int sok_cell_at(const sok *s, int c, int dx, int dy);
+int sok_min_reached(const sok_level *lv, sok_work *wk, int from);
+int sok_cell_at(const sok_level *lv, int c, int dx, int dy);
 /* After a push b -> t in direction d, s->wk.occ holding the child and
  * parent the fill of the position before it. */
-int sok_pushed_player(sok *s, const sok_reach *parent, int b, int t, int d);
-int sok_push_is_local(const sok *s, const sok_reach *parent, int b, int t,
-                      int d);
+int sok_pushed_player(const sok_level *lv, sok_work *wk,
+                      const sok_reach *parent, int b, int t, int d);
+int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
+                      const sok_reach *parent, int b, int t, int d);
 /* Walk of the position from `from` to `to`; fills r (scratch). */
-int sok_walk(sok *s, sok_reach *r, int from, int to, char *path,
-             size_t len);
+int sok_walk(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
+             int to, char *path, size_t len);
 /* Pushes open to the player of fill r, into s->wk.cand and s->wk.cwalk. */
-int sok_list_pushes(sok *s, const sok_reach *r);
-int sok_candidates(sok *s, sok_reach *r, int player);
-int sok_off_goal(const sok *s);
+int sok_list_pushes(const sok_level *lv, sok_work *wk, const sok_reach *r);
+int sok_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
+                   int player);
+int sok_off_goal(const sok_level *lv, const unsigned char *occ);
 /* Areas of free cells of the position into s->wk.clab and s->wk.cinfo: all,
  * or (outside not NULL) those its fill did not reach. */
-int sok_label_areas(sok *s, const sok_reach *outside);
+int sok_label_areas(const sok_level *lv, sok_work *wk,
+                    const sok_reach *outside);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
 /* sok_deadlock.c: the rules judged after each push. */

@@ -100,7 +100,7 @@ static void sok_judge_corrals(sok *s, const sok_reach *r)
  * before it moves a fence box any other way, and pushes elsewhere can
  * wait: keep only the pushes of its fence boxes among the candidates
  * s->wk.cand / s->wk.cwalk (r being the player's fill, its k corrals
- * labelled by sok_label_areas(s, r)).  Returns how many remain. */
+ * labelled by sok_label_areas(&s->lv, &s->wk, r)).  Returns how many remain. */
 int sok_pi_corral(sok *s, const sok_reach *r, int ncand, int k)
 {
 	int best = -1;
@@ -206,7 +206,7 @@ static int sok_rx_expand(sok *s, const sok_reach *r, int n,
 		s->wk.occ[b] = 0;
 		s->wk.occ[t] = 1;
 		if (!sok_deadlocked(s, t)) {
-			sok_encode(s, sok_pushed_player(s, r, b, t, d), child);
+			sok_encode(&s->lv, s->wk.occ, sok_pushed_player(&s->lv, &s->wk, r, b, t, d), child);
 			rc = sok_rx_add(s, child);
 		}
 		s->wk.occ[t] = 0;
@@ -240,10 +240,10 @@ static int sok_rx_run(sok *s, int k, int needs_box, unsigned char *buf)
 	sok_rx_add(s, buf);
 	for (int i = 0; i < rx->n; i++) {
 		int pl;
-		sok_decode(s, rx->pos + (size_t)i * s->lv.state_size, &pl);
-		if (!needs_box && !sok_off_goal(s))
+		sok_decode(&s->lv, s->wk.occ, rx->pos + (size_t)i * s->lv.state_size, &pl);
+		if (!needs_box && !sok_off_goal(&s->lv, s->wk.occ))
 			return 0;
-		int n = sok_candidates(s, &s->wk.scratch, pl);
+		int n = sok_candidates(&s->lv, &s->wk, &s->wk.scratch, pl);
 		if (needs_box && sok_rx_entered(s, &s->wk.scratch, k))
 			return 0;
 		if (sok_rx_expand(s, &s->wk.scratch, n, buf) < 0)
@@ -267,7 +267,7 @@ static int sok_rx_search(sok *s, int player, int k, int needs_box)
 	int tag = needs_box ? 0 : 0xffff;
 	while (tag < s->lv.nfloor && s->wk.clab[tag] != k)
 		tag++;
-	sok_encode(s, player, buf);
+	sok_encode(&s->lv, s->wk.occ, player, buf);
 	buf[n] = (unsigned char)(tag & 0xff);
 	buf[n + 1] = (unsigned char)(tag >> 8);
 	unsigned char *e = rx->cache + (size_t)(sok_rx_hash(buf, n + 2) &
@@ -320,7 +320,7 @@ static int sok_rx_keep(sok *s, int k, int *needs_box)
 
 /* True iff the position in s->wk.occ is a corral deadlock (see the top of
  * the file).  r is the player's fill, its ncorral corrals labelled by
- * sok_label_areas(s, r).  s->wk.occ, r and the labels are left as they
+ * sok_label_areas(&s->lv, &s->wk, r).  s->wk.occ, r and the labels are left as they
  * were; s->wk.scratch and s->wk.cand are not. */
 int sok_corral_deadlock(sok *s, const sok_reach *r, int ncorral)
 {

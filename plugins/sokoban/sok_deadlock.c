@@ -37,7 +37,7 @@ static int sok_corner(const sok *s, int c)
 /* The floor index of the cell diagonal to c (dy then dx), or -1. */
 static int sok_diagonal(const sok *s, int c, int dy, int dx)
 {
-	return sok_cell_at(s, c, dx == SOK_LEFT ? -1 : 1, dy == SOK_UP ? -1 : 1);
+	return sok_cell_at(&s->lv, c, dx == SOK_LEFT ? -1 : 1, dy == SOK_UP ? -1 : 1);
 }
 
 /* True iff one of the four 2x2 squares holding the box at c is made of

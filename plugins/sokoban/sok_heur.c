@@ -162,7 +162,7 @@ static sd_cost sok_match_moved(sok *s, int b, int t)
  * sealed by boxes on goals do not.)  Uses s->wk.clab, s->wk.cq, s->wk.cinfo. */
 int sok_live_areas(sok *s)
 {
-	int n = 0, k = sok_label_areas(s, NULL);
+	int n = 0, k = sok_label_areas(&s->lv, &s->wk, NULL);
 	for (int i = 0; i < k; i++)
 		n += s->wk.cinfo[i].flags != 0;
 	return n;
@@ -203,7 +203,7 @@ static int sok_child_live(sok *s, const sok_reach *parent, int b, int t)
 		if (s->lv.nb[b * 4 + d] != t)
 			continue;
 		int goals = parent->goals - s->lv.goal[t] + s->lv.goal[b];
-		if (sok_push_is_local(s, parent, b, t, d) &&
+		if (sok_push_is_local(&s->lv, s->wk.occ, parent, b, t, d) &&
 		    (goals > 0 || !s->lv.goal[t]))
 			return s->wk.parent_live - s->wk.parent_rlive + 1;
 		break;

@@ -189,7 +189,7 @@ static int sok_macro_room(sok *s, int t, int side, int a)
 		if (best < 0 || m->layer[c] < m->layer[m->q[best] >> 2])
 			best = head;
 		s->wk.occ[c] = 1;
-		sok_fill(s, &s->wk.scratch, s->lv.nb[c * 4 + sd]);
+		sok_fill(&s->lv, &s->wk, &s->wk.scratch, s->lv.nb[c * 4 + sd]);
 		s->wk.occ[c] = 0;
 		for (int d = 0; d < 4; d++) {
 			int p = s->lv.nb[c * 4 + (d ^ 1)], n = s->lv.nb[c * 4 + d];
@@ -274,7 +274,7 @@ int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves)
 	for (int i = 1; i < m->nroute; i++) {
 		int side = m->route[i] & 3, behind = s->lv.nb[box * 4 + side];
 		s->wk.occ[box] = 1;
-		int w = sok_walk(s, &s->wk.scratch, player, behind, s->wk.path,
+		int w = sok_walk(&s->lv, &s->wk, &s->wk.scratch, player, behind, s->wk.path,
 		                 pathlen);
 		s->wk.occ[box] = 0;
 		if (w < 0) {

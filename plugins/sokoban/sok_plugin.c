@@ -161,8 +161,8 @@ static int sok_make_start(sok *s)
 	s->lv.start_dead = sok_any_deadlocked(s);
 	int p = s->lv.start_player;
 	if (s->cf.model == SOK_PUSHES)
-		p = sok_min_reached(s, p);
-	sok_encode(s, p, s->lv.start);
+		p = sok_min_reached(&s->lv, &s->wk, p);
+	sok_encode(&s->lv, s->wk.occ, p, s->lv.start);
 	return 0;
 }
 
@@ -276,7 +276,7 @@ static sd_cost sok_heuristic(void *self, const void *state)
 	int player;
 	if (s->lv.start_dead && sok_start_boxes(s, state))
 		return SD_DEAD_END;
-	sok_decode(s, state, &player);
+	sok_decode(&s->lv, s->wk.occ, state, &player);
 	sd_cost h = sok_box_bound(s);
 	if (h != SD_DEAD_END && h > 0 && s->cf.model == SOK_STEPS)
 		h += sok_player_bound(s, player);
@@ -322,8 +322,8 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
                                  size_t stride)
 {
 	int player, k = 0;
-	sok_decode(s, st, &player);
-	int off = sok_off_goal(s);
+	sok_decode(&s->lv, s->wk.occ, st, &player);
+	int off = sok_off_goal(&s->lv, s->wk.occ);
 	int heur = s->cf.heur != SD_NO_HEURISTIC;
 	sd_cost hb = heur ? sok_box_bound(s) : 0;
 	for (int d = 0; d < 4; d++) {
@@ -362,11 +362,11 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 {
 	sok *s = self;
 	int player, p[2];
-	sok_decode(s, state, &player);
+	sok_decode(&s->lv, s->wk.occ, state, &player);
 	sok_progress(s, p);
 	f[0] = (uint32_t)p[0];
 	f[1] = (uint32_t)p[1];
-	f[2] = (uint32_t)sok_off_goal(s);
+	f[2] = (uint32_t)sok_off_goal(&s->lv, s->wk.occ);
 	return 3;
 }
 
@@ -380,8 +380,8 @@ static void sok_push_child(sok *s, const unsigned char *st, int b, int t,
 {
 	sok_judge_push(s, &s->wk.parent, b, t, off, o);
 	if (s->cf.model == SOK_PUSHES && o->h != SD_DEAD_END)
-		p = d < 0 ? sok_min_reached(s, p)
-		          : sok_pushed_player(s, &s->wk.parent, b, t, d);
+		p = d < 0 ? sok_min_reached(&s->lv, &s->wk, p)
+		          : sok_pushed_player(&s->lv, &s->wk, &s->wk.parent, b, t, d);
 	s->wk.occ[t] = 0;
 	s->wk.occ[b] = 1;
 	sok_child(s, st, b, t, p, out);
@@ -396,15 +396,15 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 {
 	int player;
 	unsigned k = 0;
-	sok_decode(s, st, &player);
+	sok_decode(&s->lv, s->wk.occ, st, &player);
 	const sok_reach *r = &s->wk.parent;
-	sok_fill(s, &s->wk.parent, player);
+	sok_fill(&s->lv, &s->wk, &s->wk.parent, player);
 	int pi = s->cf.model == SOK_PUSHES && (s->cf.deadlocks & SOK_DL_CORRAL);
 	int cs = s->cf.deadlocks & SOK_DL_CSEARCH;
-	int ncorral = pi || cs ? sok_label_areas(s, r) : 0;
+	int ncorral = pi || cs ? sok_label_areas(&s->lv, &s->wk, r) : 0;
 	if (cs && sok_corral_deadlock(s, r, ncorral))
 		return 0;
-	int off = sok_off_goal(s), n = sok_list_pushes(s, r);
+	int off = sok_off_goal(&s->lv, s->wk.occ), n = sok_list_pushes(&s->lv, &s->wk, r);
 	if (pi)
 		n = sok_pi_corral(s, r, n, ncorral);
 	if (s->cf.heur != SD_NO_HEURISTIC)
@@ -495,7 +495,7 @@ static int sok_format_push(sok *s, uint32_t action, int player, char *buf,
 	int t, to_player, moves;
 	if (!sok_push_end(s, action, &t, &to_player))
 		return snprintf(buf, len, "?");
-	int w = sok_walk(s, &s->wk.scratch, player, s->lv.nb[b * 4 + (d ^ 1)],
+	int w = sok_walk(&s->lv, &s->wk, &s->wk.scratch, player, s->lv.nb[b * 4 + (d ^ 1)],
 	                 s->wk.path, (size_t)s->lv.nfloor + 2);
 	if (w < 0)
 		return snprintf(buf, len, "?");
@@ -527,7 +527,7 @@ static int sok_format_action(void *self, const void *from, uint32_t action,
 {
 	sok *s = self;
 	int player;
-	sok_decode(s, from, &player);
+	sok_decode(&s->lv, s->wk.occ, from, &player);
 	player = sok_known_player(s, from, player);
 	if (s->cf.model == SOK_STEPS)
 		return sok_format_step(s, action, player, buf, len);
@@ -550,7 +550,7 @@ static int sok_plan_player(sok *s, const unsigned char *states,
 	if (k == 0)
 		return sok_known_player(s, st, player);
 	int unused;
-	sok_decode(s, st - s->lv.state_size, &unused);
+	sok_decode(&s->lv, s->wk.occ, st - s->lv.state_size, &unused);
 	return sok_push_end(s, actions[k - 1], &t, &after) ? after : player;
 }
 
@@ -563,7 +563,7 @@ static int sok_format_plan(void *self, const void *states,
 	sok *s = self;
 	int player = sok_plan_player(s, states, actions, k), stored;
 	(void)n;
-	sok_decode(s, (const unsigned char *)states + k * s->lv.state_size,
+	sok_decode(&s->lv, s->wk.occ, (const unsigned char *)states + k * s->lv.state_size,
 	           &stored);
 	if (s->cf.model == SOK_STEPS)
 		return sok_format_step(s, actions[k], player, buf, len);
@@ -617,7 +617,7 @@ static void sok_print_state(void *self, const void *state, FILE *out)
 {
 	sok *s = self;
 	int player;
-	sok_decode(s, state, &player);
+	sok_decode(&s->lv, s->wk.occ, state, &player);
 	sok_draw(s, sok_known_player(s, state, player), out);
 }
 
@@ -630,7 +630,7 @@ static void sok_print_plan(void *self, const void *states,
 	sok *s = self;
 	int player = sok_plan_player(s, states, actions, k), stored;
 	(void)n;
-	sok_decode(s, (const unsigned char *)states + k * s->lv.state_size,
+	sok_decode(&s->lv, s->wk.occ, (const unsigned char *)states + k * s->lv.state_size,
 	           &stored);
 	sok_draw(s, player, out);
 }
