@@ -269,11 +269,13 @@ void sok_pack_free(sok_level *lv);
 /* sok_heur.c: bounds of the position.  sok_moved_bound() needs
  * sok_box_bound() of the position before the push just before it, and
  * parent, that position's fill (NULL in the step model). */
-sd_cost sok_box_bound(sok *s);
-sd_cost sok_moved_bound(sok *s, const sok_reach *parent, int b, int t);
-sd_cost sok_player_bound(const sok *s, int player);
-int sok_live_areas(sok *s);
-void sok_progress(sok *s, int *p);
+sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk);
+sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
+                        const sok_reach *parent, int b, int t);
+sd_cost sok_player_bound(const sok_level *lv, const unsigned char *occ,
+                         int player);
+int sok_live_areas(const sok_level *lv, sok_work *wk);
+void sok_progress(const sok_level *lv, sok_work *wk, int *p);
 int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
                      int *p, int *way, int64_t *minv, unsigned char *used);
 

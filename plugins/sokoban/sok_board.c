@@ -546,7 +546,7 @@ static int sok_opens_nothing(const sok_level *lv, const unsigned char *occ,
 	return 1;
 }
 
-/* True iff the push of the box at b in direction d to t (wk->occ
+/* True iff the push of the box at b in direction d to t (occ
  * holding the child, parent the fill of the position before it)
  * changes only the player's area of that fill, which gains b and loses
  * t without being cut in two: every other area of free cells stays as

@@ -277,9 +277,9 @@ static sd_cost sok_heuristic(void *self, const void *state)
 	if (s->lv.start_dead && sok_start_boxes(s, state))
 		return SD_DEAD_END;
 	sok_decode(&s->lv, s->wk.occ, state, &player);
-	sd_cost h = sok_box_bound(s);
+	sd_cost h = sok_box_bound(&s->lv, s->cf.heur, &s->wk);
 	if (h != SD_DEAD_END && h > 0 && s->cf.model == SOK_STEPS)
-		h += sok_player_bound(s, player);
+		h += sok_player_bound(&s->lv, s->wk.occ, player);
 	return h;
 }
 
@@ -311,7 +311,7 @@ static void sok_judge_push(sok *s, const sok_reach *parent, int b, int t,
 	if (sok_deadlocked(s, t))
 		o->h = SD_DEAD_END;
 	else
-		o->h = s->cf.heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(s, parent, b, t);
+		o->h = s->cf.heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(&s->lv, s->cf.heur, &s->wk, parent, b, t);
 	if (o->goal && o->h != SD_DEAD_END)
 		o->h = 0;
 }
@@ -325,7 +325,7 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
 	sok_decode(&s->lv, s->wk.occ, st, &player);
 	int off = sok_off_goal(&s->lv, s->wk.occ);
 	int heur = s->cf.heur != SD_NO_HEURISTIC;
-	sd_cost hb = heur ? sok_box_bound(s) : 0;
+	sd_cost hb = heur ? sok_box_bound(&s->lv, s->cf.heur, &s->wk) : 0;
 	for (int d = 0; d < 4; d++) {
 		int n = s->lv.nb[player * 4 + d], t = -1;
 		if (n < 0)
@@ -341,7 +341,7 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
 			o->goal = off == 0;
 		}
 		if (heur && o->h != SD_DEAD_END && o->h > 0)
-			o->h += sok_player_bound(s, n);
+			o->h += sok_player_bound(&s->lv, s->wk.occ, n);
 		if (t >= 0) {
 			s->wk.occ[t] = 0;
 			s->wk.occ[n] = 1;
@@ -363,7 +363,7 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 	sok *s = self;
 	int player, p[2];
 	sok_decode(&s->lv, s->wk.occ, state, &player);
-	sok_progress(s, p);
+	sok_progress(&s->lv, &s->wk, p);
 	f[0] = (uint32_t)p[0];
 	f[1] = (uint32_t)p[1];
 	f[2] = (uint32_t)sok_off_goal(&s->lv, s->wk.occ);
@@ -408,7 +408,7 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 	if (pi)
 		n = sok_pi_corral(s, r, n, ncorral);
 	if (s->cf.heur != SD_NO_HEURISTIC)
-		sok_box_bound(s);
+		sok_box_bound(&s->lv, s->cf.heur, &s->wk);
 	if (s->cf.heur == SOK_H_PACKING) {
 		s->wk.parent_live = s->wk.last_live;
 		s->wk.parent_rlive = s->wk.cinfo[s->wk.clab[r->min]].flags != 0;
