@@ -238,10 +238,12 @@ enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
 /* sok_deadlock.c: the rules judged after each push. */
 /* The box just pushed to `box` (s->wk.occ holding the child). */
-int sok_deadlocked(sok *s, int box);
+int sok_deadlocked(const sok_level *lv, unsigned rules, sok_work *wk,
+                   int box);
 /* s->wk.frz all zero on entry and on return. */
-int sok_frozen(sok *s, int c, int *nongoal);
-void sok_seal_free(sok *s);
+int sok_frozen(const sok_level *lv, unsigned rules, sok_work *wk, int c,
+               int *nongoal);
+void sok_seal_free(sok_work *wk);
 
 /* sok_corral.c: PI-corrals and the corral search.  r is the fill of
  * the position, its ncorral corrals labelled by sok_label_areas(s, r);

@@ -205,7 +205,7 @@ static int sok_rx_expand(sok *s, const sok_reach *r, int n,
 		int rc = 0;
 		s->wk.occ[b] = 0;
 		s->wk.occ[t] = 1;
-		if (!sok_deadlocked(s, t)) {
+		if (!sok_deadlocked(&s->lv, s->cf.deadlocks, &s->wk, t)) {
 			sok_encode(&s->lv, s->wk.occ, sok_pushed_player(&s->lv, &s->wk, r, b, t, d), child);
 			rc = sok_rx_add(s, child);
 		}

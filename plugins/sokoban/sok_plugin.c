@@ -147,7 +147,7 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 static int sok_any_deadlocked(sok *s)
 {
 	for (int c = 0; c < s->lv.nfloor; c++)
-		if (s->wk.occ[c] && sok_deadlocked(s, c))
+		if (s->wk.occ[c] && sok_deadlocked(&s->lv, s->cf.deadlocks, &s->wk, c))
 			return 1;
 	return 0;
 }
@@ -175,7 +175,7 @@ static void sok_destroy(void *self)
 		return;
 	sok_corral_free(s);
 	sok_macro_free(s);
-	sok_seal_free(s);
+	sok_seal_free(&s->wk);
 	sok_pack_free(&s->lv);
 	free(s->lv.start);
 	sok_board_free(s);
@@ -308,7 +308,7 @@ static void sok_judge_push(sok *s, const sok_reach *parent, int b, int t,
 	s->wk.occ[b] = 0;
 	s->wk.occ[t] = 1;
 	o->goal = off - !s->lv.goal[b] + !s->lv.goal[t] == 0;
-	if (sok_deadlocked(s, t))
+	if (sok_deadlocked(&s->lv, s->cf.deadlocks, &s->wk, t))
 		o->h = SD_DEAD_END;
 	else
 		o->h = s->cf.heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(&s->lv, s->cf.heur, &s->wk, parent, b, t);
