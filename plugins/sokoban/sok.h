@@ -249,9 +249,11 @@ void sok_seal_free(sok_work *wk);
  * the position, its ncorral corrals labelled by sok_label_areas(s, r);
  * the candidates of sok_list_pushes(s, r) in s->wk.cand for pi_corral.
  * Both leave s->wk.occ, r and the labels as they were. */
-int sok_pi_corral(sok *s, const sok_reach *r, int ncand, int ncorral);
-int sok_corral_deadlock(sok *s, const sok_reach *r, int ncorral);
-void sok_corral_free(sok *s);
+int sok_pi_corral(const sok_level *lv, sok_work *wk, const sok_reach *r,
+                  int ncand, int ncorral);
+int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
+                        const sok_reach *r, int ncorral);
+void sok_corral_free(sok_work *wk);
 
 /* sok_macro.c: macro pushes.  s->wk.occ holds the position before the
  * macro and is unchanged on return; s->wk.scratch is not.  sok_macro_text

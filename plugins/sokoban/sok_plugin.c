@@ -173,7 +173,7 @@ static void sok_destroy(void *self)
 	sok *s = self;
 	if (!s)
 		return;
-	sok_corral_free(s);
+	sok_corral_free(&s->wk);
 	sok_macro_free(s);
 	sok_seal_free(&s->wk);
 	sok_pack_free(&s->lv);
@@ -402,11 +402,11 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 	int pi = s->cf.model == SOK_PUSHES && (s->cf.deadlocks & SOK_DL_CORRAL);
 	int cs = s->cf.deadlocks & SOK_DL_CSEARCH;
 	int ncorral = pi || cs ? sok_label_areas(&s->lv, &s->wk, r) : 0;
-	if (cs && sok_corral_deadlock(s, r, ncorral))
+	if (cs && sok_corral_deadlock(&s->lv, s->cf.deadlocks, &s->wk, r, ncorral))
 		return 0;
 	int off = sok_off_goal(&s->lv, s->wk.occ), n = sok_list_pushes(&s->lv, &s->wk, r);
 	if (pi)
-		n = sok_pi_corral(s, r, n, ncorral);
+		n = sok_pi_corral(&s->lv, &s->wk, r, n, ncorral);
 	if (s->cf.heur != SD_NO_HEURISTIC)
 		sok_box_bound(&s->lv, s->cf.heur, &s->wk);
 	if (s->cf.heur == SOK_H_PACKING) {
