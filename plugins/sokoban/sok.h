@@ -184,6 +184,8 @@ typedef struct sok_work {
 	/* caches of the module that made them */
 	struct sok_rx *rx;     /* corral deadlock search (sok_corral.c) */
 	struct sok_seal *seal; /* sealed-goal test (sok_deadlock.c), or NULL */
+	struct sok_mwork *mw;  /* macro searches and the route one found
+	                          (sok_macro.c), or NULL */
 } sok_work;
 
 /* One instance, in three parts. */
@@ -260,9 +262,11 @@ void sok_corral_free(sok_work *wk);
  * spells out the route the last sok_macro() on box b found. */
 int sok_macro_init(sok *s);
 void sok_macro_free(sok *s);
-unsigned sok_macro_extra(const sok *s);
-int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep);
-int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves);
+unsigned sok_macro_extra(const sok_level *lv, unsigned macros);
+int sok_macro(const sok_level *lv, unsigned macros, sok_work *wk, int b,
+              int d, int *to, int *player, int *keep);
+int sok_macro_text(const sok_level *lv, sok_work *wk, int b, char *buf,
+                   size_t len, int *moves);
 
 /* sok_pack.c: the goals' packing order, made once at create(). */
 int sok_packing_order(sok_level *lv);

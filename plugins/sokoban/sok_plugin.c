@@ -227,7 +227,7 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	inst->state_size = s->lv.state_size;
 	inst->max_successors = s->cf.model == SOK_STEPS ? 4
 	                       : 4 * (unsigned)(s->lv.nboxes ? s->lv.nboxes : 1);
-	inst->max_successors += sok_macro_extra(s);
+	inst->max_successors += sok_macro_extra(&s->lv, s->cf.macros);
 	return 0;
 }
 
@@ -415,9 +415,9 @@ static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
 	}
 	for (int i = 0; i < n; i++) {
 		int b = s->wk.cand[i] >> 2, d = s->wk.cand[i] & 3, to, p, keep = 1;
-		int pushes = sok_macro(s, b, d, &to, &p, &keep), moves = 0;
+		int pushes = sok_macro(&s->lv, s->cf.macros, &s->wk, b, d, &to, &p, &keep), moves = 0;
 		if (pushes && s->cf.model == SOK_PUSH_MOVES &&
-		    sok_macro_text(s, b, NULL, 0, &moves) < 0)
+		    sok_macro_text(&s->lv, &s->wk, b, NULL, 0, &moves) < 0)
 			pushes = 0;
 		if (pushes) {
 			succ[k].action = (uint32_t)s->wk.cand[i] | SOK_ACT_MACRO;
@@ -481,7 +481,7 @@ static int sok_push_end(sok *s, uint32_t action, int *t, int *player)
 		return 0;
 	*t = s->lv.nb[b * 4 + d];
 	*player = b;
-	return !(action & SOK_ACT_MACRO) || sok_macro(s, b, d, t, player, &keep);
+	return !(action & SOK_ACT_MACRO) || sok_macro(&s->lv, s->cf.macros, &s->wk, b, d, t, player, &keep);
 }
 
 /* LURD text of an action in the push models, s->wk.occ holding the
@@ -503,7 +503,7 @@ static int sok_format_push(sok *s, uint32_t action, int player, char *buf,
 	if (!(action & SOK_ACT_MACRO))
 		return n;
 	size_t room = (size_t)n < len ? len - (size_t)n : 0;
-	int k = sok_macro_text(s, b, room ? buf + n : NULL, room, &moves);
+	int k = sok_macro_text(&s->lv, &s->wk, b, room ? buf + n : NULL, room, &moves);
 	return k < 0 ? snprintf(buf, len, "?") : n + k;
 }
 
