@@ -143,11 +143,12 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 	return 0;
 }
 
-/* True iff any box of s->wk.occ is already deadlocked where it stands. */
-static int sok_any_deadlocked(sok *s)
+/* True iff any box of wk->occ is already deadlocked where it stands. */
+static int sok_any_deadlocked(const sok_level *lv, unsigned rules,
+                              sok_work *wk)
 {
-	for (int c = 0; c < s->lv.nfloor; c++)
-		if (s->wk.occ[c] && sok_deadlocked(&s->lv, s->cf.deadlocks, &s->wk, c))
+	for (int c = 0; c < lv->nfloor; c++)
+		if (wk->occ[c] && sok_deadlocked(lv, rules, wk, c))
 			return 1;
 	return 0;
 }
@@ -158,7 +159,7 @@ static int sok_make_start(sok *s)
 	s->lv.start = calloc(s->lv.state_size, 1);
 	if (!s->lv.start)
 		return -1;
-	s->lv.start_dead = sok_any_deadlocked(s);
+	s->lv.start_dead = sok_any_deadlocked(&s->lv, s->cf.deadlocks, &s->wk);
 	int p = s->lv.start_player;
 	if (s->cf.model == SOK_PUSHES)
 		p = sok_min_reached(&s->lv, &s->wk, p);
@@ -247,24 +248,24 @@ static int sok_select_heuristic(void *self, int index, char *err,
 /* The start position (player normalised in the push model). */
 static void sok_initial(void *self, void *state)
 {
-	sok *s = self;
+	const sok *s = self;
 	memcpy(state, s->lv.start, s->lv.state_size);
 }
 
 /* True iff the boxes of state equal those of the start. */
-static int sok_start_boxes(const sok *s, const void *state)
+static int sok_start_boxes(const sok_level *lv, const void *state)
 {
-	return !memcmp((const unsigned char *)state + 2, s->lv.start + 2,
-	               s->lv.state_size - 2);
+	return !memcmp((const unsigned char *)state + 2, lv->start + 2,
+	               lv->state_size - 2);
 }
 
 /* True iff every box stands on a goal. */
 static int sok_is_goal(void *self, const void *state)
 {
-	sok *s = self;
+	const sok_level *lv = &((const sok *)self)->lv;
 	const unsigned char *st = state;
-	for (size_t i = 2; i < s->lv.state_size; i++)
-		if (st[i] & ~s->lv.goalbits[i])
+	for (size_t i = 2; i < lv->state_size; i++)
+		if (st[i] & ~lv->goalbits[i])
 			return 0;
 	return 1;
 }
@@ -273,22 +274,25 @@ static int sok_is_goal(void *self, const void *state)
 static sd_cost sok_heuristic(void *self, const void *state)
 {
 	sok *s = self;
+	const sok_level *lv = &s->lv;
+	const sok_config *cf = &s->cf;
+	sok_work *wk = &s->wk;
 	int player;
-	if (s->lv.start_dead && sok_start_boxes(s, state))
+	if (lv->start_dead && sok_start_boxes(lv, state))
 		return SD_DEAD_END;
-	sok_decode(&s->lv, s->wk.occ, state, &player);
-	sd_cost h = sok_box_bound(&s->lv, s->cf.heur, &s->wk);
-	if (h != SD_DEAD_END && h > 0 && s->cf.model == SOK_STEPS)
-		h += sok_player_bound(&s->lv, s->wk.occ, player);
+	sok_decode(lv, wk->occ, state, &player);
+	sd_cost h = sok_box_bound(lv, cf->heur, wk);
+	if (h != SD_DEAD_END && h > 0 && cf->model == SOK_STEPS)
+		h += sok_player_bound(lv, wk->occ, player);
 	return h;
 }
 
 /* Write a successor state: parent with the box moved from b to t (b < 0:
  * no push) and the player at p. */
-static void sok_child(const sok *s, const unsigned char *parent, int b,
-                      int t, int p, unsigned char *out)
+static void sok_child(const sok_level *lv, const unsigned char *parent,
+                      int b, int t, int p, unsigned char *out)
 {
-	memcpy(out, parent, s->lv.state_size);
+	memcpy(out, parent, lv->state_size);
 	out[0] = (unsigned char)(p & 0xff);
 	out[1] = (unsigned char)(p >> 8);
 	if (b >= 0) {
@@ -297,58 +301,62 @@ static void sok_child(const sok *s, const unsigned char *parent, int b,
 	}
 }
 
-/* Apply the push of the box at b to t in s->wk.occ and judge it (the
+/* Apply the push of the box at b to t in wk->occ and judge it (the
  * caller undoes it): fills the successor's h and goal fields.  off =
  * boxes off goal before the push; sok_box_bound() must have been run
  * on the position before the push, whose fill is parent (NULL in the
  * step model). */
-static void sok_judge_push(sok *s, const sok_reach *parent, int b, int t,
-                           int off, sd_succ *o)
+static void sok_judge_push(const sok_level *lv, const sok_config *cf,
+                           sok_work *wk, const sok_reach *parent, int b,
+                           int t, int off, sd_succ *o)
 {
-	s->wk.occ[b] = 0;
-	s->wk.occ[t] = 1;
-	o->goal = off - !s->lv.goal[b] + !s->lv.goal[t] == 0;
-	if (sok_deadlocked(&s->lv, s->cf.deadlocks, &s->wk, t))
+	wk->occ[b] = 0;
+	wk->occ[t] = 1;
+	o->goal = off - !lv->goal[b] + !lv->goal[t] == 0;
+	if (sok_deadlocked(lv, cf->deadlocks, wk, t))
 		o->h = SD_DEAD_END;
 	else
-		o->h = s->cf.heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(&s->lv, s->cf.heur, &s->wk, parent, b, t);
+		o->h = cf->heur == SD_NO_HEURISTIC ? 0
+		       : sok_moved_bound(lv, cf->heur, wk, parent, b, t);
 	if (o->goal && o->h != SD_DEAD_END)
 		o->h = 0;
 }
 
 /* The step model: up to four successors, one per direction. */
-static unsigned sok_expand_steps(sok *s, const unsigned char *st,
+static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
+                                 sok_work *wk, const unsigned char *st,
                                  sd_succ *succ, unsigned char *states,
                                  size_t stride)
 {
 	int player, k = 0;
-	sok_decode(&s->lv, s->wk.occ, st, &player);
-	int off = sok_off_goal(&s->lv, s->wk.occ);
-	int heur = s->cf.heur != SD_NO_HEURISTIC;
-	sd_cost hb = heur ? sok_box_bound(&s->lv, s->cf.heur, &s->wk) : 0;
+	sok_decode(lv, wk->occ, st, &player);
+	int off = sok_off_goal(lv, wk->occ);
+	int heur = cf->heur != SD_NO_HEURISTIC;
+	sd_cost hb = heur ? sok_box_bound(lv, cf->heur, wk) : 0;
 	for (int d = 0; d < 4; d++) {
-		int n = s->lv.nb[player * 4 + d], t = -1;
+		int n = lv->nb[player * 4 + d], t = -1;
 		if (n < 0)
 			continue;
 		sd_succ *o = &succ[k];
-		if (s->wk.occ[n]) {
-			t = s->lv.nb[n * 4 + d];
-			if (t < 0 || s->wk.occ[t])
+		if (wk->occ[n]) {
+			t = lv->nb[n * 4 + d];
+			if (t < 0 || wk->occ[t])
 				continue;
-			sok_judge_push(s, NULL, n, t, off, o);
+			sok_judge_push(lv, cf, wk, NULL, n, t, off, o);
 		} else {
 			o->h = hb;
 			o->goal = off == 0;
 		}
 		if (heur && o->h != SD_DEAD_END && o->h > 0)
-			o->h += sok_player_bound(&s->lv, s->wk.occ, n);
+			o->h += sok_player_bound(lv, wk->occ, n);
 		if (t >= 0) {
-			s->wk.occ[t] = 0;
-			s->wk.occ[n] = 1;
+			wk->occ[t] = 0;
+			wk->occ[n] = 1;
 		}
 		o->action = (uint32_t)d;
 		o->cost = 1;
-		sok_child(s, st, t >= 0 ? n : -1, t, n, states + (size_t)k * stride);
+		sok_child(lv, st, t >= 0 ? n : -1, t, n,
+		          states + (size_t)k * stride);
 		k++;
 	}
 	return (unsigned)k;
@@ -361,79 +369,85 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
 static unsigned sok_features(void *self, const void *state, uint32_t *f)
 {
 	sok *s = self;
+	const sok_level *lv = &s->lv;
+	sok_work *wk = &s->wk;
 	int player, p[2];
-	sok_decode(&s->lv, s->wk.occ, state, &player);
-	sok_progress(&s->lv, &s->wk, p);
+	sok_decode(lv, wk->occ, state, &player);
+	sok_progress(lv, wk, p);
 	f[0] = (uint32_t)p[0];
 	f[1] = (uint32_t)p[1];
-	f[2] = (uint32_t)sok_off_goal(&s->lv, s->wk.occ);
+	f[2] = (uint32_t)sok_off_goal(lv, wk->occ);
 	return 3;
 }
 
 /* One successor of the push models: the box at b taken to t, the
  * player left at cell p (normalised to its area in the push model);
- * d is the direction of a single push, or -1 for a macro.  s->wk.occ and
- * s->wk.parent hold the expanded position and its fill. */
-static void sok_push_child(sok *s, const unsigned char *st, int b, int t,
-                           int p, int d, int off, sd_succ *o,
+ * d is the direction of a single push, or -1 for a macro.  wk->occ and
+ * wk->parent hold the expanded position and its fill. */
+static void sok_push_child(const sok_level *lv, const sok_config *cf,
+                           sok_work *wk, const unsigned char *st, int b,
+                           int t, int p, int d, int off, sd_succ *o,
                            unsigned char *out)
 {
-	sok_judge_push(s, &s->wk.parent, b, t, off, o);
-	if (s->cf.model == SOK_PUSHES && o->h != SD_DEAD_END)
-		p = d < 0 ? sok_min_reached(&s->lv, &s->wk, p)
-		          : sok_pushed_player(&s->lv, &s->wk, &s->wk.parent, b, t, d);
-	s->wk.occ[t] = 0;
-	s->wk.occ[b] = 1;
-	sok_child(s, st, b, t, p, out);
+	sok_judge_push(lv, cf, wk, &wk->parent, b, t, off, o);
+	if (cf->model == SOK_PUSHES && o->h != SD_DEAD_END)
+		p = d < 0 ? sok_min_reached(lv, wk, p)
+		          : sok_pushed_player(lv, wk, &wk->parent, b, t,
+		                              d);
+	wk->occ[t] = 0;
+	wk->occ[b] = 1;
+	sok_child(lv, st, b, t, p, out);
 }
 
 /* The push models: one successor per push the player can reach; a push
  * that starts a macro gives the macro instead, or as well for a
  * goal-room macro. */
-static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
+static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
+                                  sok_work *wk, const unsigned char *st,
                                   sd_succ *succ, unsigned char *states,
                                   size_t stride)
 {
 	int player;
 	unsigned k = 0;
-	sok_decode(&s->lv, s->wk.occ, st, &player);
-	const sok_reach *r = &s->wk.parent;
-	sok_fill(&s->lv, &s->wk, &s->wk.parent, player);
-	int pi = s->cf.model == SOK_PUSHES && (s->cf.deadlocks & SOK_DL_CORRAL);
-	int cs = s->cf.deadlocks & SOK_DL_CSEARCH;
-	int ncorral = pi || cs ? sok_label_areas(&s->lv, &s->wk, r) : 0;
-	if (cs && sok_corral_deadlock(&s->lv, s->cf.deadlocks, &s->wk, r, ncorral))
+	sok_decode(lv, wk->occ, st, &player);
+	const sok_reach *r = &wk->parent;
+	sok_fill(lv, wk, &wk->parent, player);
+	int pi = cf->model == SOK_PUSHES && (cf->deadlocks & SOK_DL_CORRAL);
+	int cs = cf->deadlocks & SOK_DL_CSEARCH;
+	int ncorral = pi || cs ? sok_label_areas(lv, wk, r) : 0;
+	if (cs && sok_corral_deadlock(lv, cf->deadlocks, wk, r, ncorral))
 		return 0;
-	int off = sok_off_goal(&s->lv, s->wk.occ), n = sok_list_pushes(&s->lv, &s->wk, r);
+	int off = sok_off_goal(lv, wk->occ), n = sok_list_pushes(lv, wk, r);
 	if (pi)
-		n = sok_pi_corral(&s->lv, &s->wk, r, n, ncorral);
-	if (s->cf.heur != SD_NO_HEURISTIC)
-		sok_box_bound(&s->lv, s->cf.heur, &s->wk);
-	if (s->cf.heur == SOK_H_PACKING) {
-		s->wk.parent_live = s->wk.last_live;
-		s->wk.parent_rlive = s->wk.cinfo[s->wk.clab[r->min]].flags != 0;
+		n = sok_pi_corral(lv, wk, r, n, ncorral);
+	if (cf->heur != SD_NO_HEURISTIC)
+		sok_box_bound(lv, cf->heur, wk);
+	if (cf->heur == SOK_H_PACKING) {
+		wk->parent_live = wk->last_live;
+		wk->parent_rlive = wk->cinfo[wk->clab[r->min]].flags != 0;
 	}
 	for (int i = 0; i < n; i++) {
-		int b = s->wk.cand[i] >> 2, d = s->wk.cand[i] & 3, to, p, keep = 1;
-		int pushes = sok_macro(&s->lv, s->cf.macros, &s->wk, b, d, &to, &p, &keep), moves = 0;
-		if (pushes && s->cf.model == SOK_PUSH_MOVES &&
-		    sok_macro_text(&s->lv, &s->wk, b, NULL, 0, &moves) < 0)
+		int b = wk->cand[i] >> 2, d = wk->cand[i] & 3, to, p, keep = 1;
+		int pushes = sok_macro(lv, cf->macros, wk, b, d, &to, &p, &keep);
+		int moves = 0;
+		if (pushes && cf->model == SOK_PUSH_MOVES &&
+		    sok_macro_text(lv, wk, b, NULL, 0, &moves) < 0)
 			pushes = 0;
 		if (pushes) {
-			succ[k].action = (uint32_t)s->wk.cand[i] | SOK_ACT_MACRO;
-			succ[k].cost = s->cf.model == SOK_PUSHES ? (sd_cost)pushes
-			               : (sd_cost)(s->wk.cwalk[i] + 1 + moves);
-			sok_push_child(s, st, b, to, p, -1, off, &succ[k],
-			               states + (size_t)k * stride);
+			succ[k].action = (uint32_t)wk->cand[i] | SOK_ACT_MACRO;
+			succ[k].cost = cf->model == SOK_PUSHES ? (sd_cost)pushes
+			               : (sd_cost)(wk->cwalk[i] + 1 + moves);
+			sok_push_child(lv, cf, wk, st, b, to, p, -1, off,
+			               &succ[k], states + (size_t)k * stride);
 			k++;
 		}
 		if (!keep)
 			continue;
-		succ[k].action = (uint32_t)s->wk.cand[i];
-		succ[k].cost = s->cf.model == SOK_PUSHES ? 1
-		               : (sd_cost)(s->wk.cwalk[i] + 1);
-		sok_push_child(s, st, b, s->lv.nb[b * 4 + d], b, d, off, &succ[k],
-		               states + (size_t)k * stride);
+		succ[k].action = (uint32_t)wk->cand[i];
+		succ[k].cost = cf->model == SOK_PUSHES ? 1
+		               : (sd_cost)(wk->cwalk[i] + 1);
+		sok_push_child(lv, cf, wk, st, b, lv->nb[b * 4 + d], b, d, off,
+		               &succ[k], states + (size_t)k * stride);
 		k++;
 	}
 	return k;
@@ -446,75 +460,85 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
                            size_t stride)
 {
 	sok *s = self;
+	const sok_level *lv = &s->lv;
+	const sok_config *cf = &s->cf;
+	sok_work *wk = &s->wk;
 	(void)h;
-	s->wk.parent_live = -1;
-	if (s->lv.start_dead && sok_start_boxes(s, state))
+	wk->parent_live = -1;
+	if (lv->start_dead && sok_start_boxes(lv, state))
 		return 0;
-	if (s->cf.model == SOK_STEPS)
-		return sok_expand_steps(s, state, succ, states, stride);
-	return sok_expand_pushes(s, state, succ, states, stride);
+	if (cf->model == SOK_STEPS)
+		return sok_expand_steps(lv, cf, wk, state, succ, states, stride);
+	return sok_expand_pushes(lv, cf, wk, state, succ, states, stride);
 }
 
 /* Where the player of state (stored at cell `player`) really stands, as
  * far as the state tells: in the normalised push model the state holds
  * only the smallest cell of the player's area, but at the start the
  * player is known exactly. */
-static int sok_known_player(const sok *s, const unsigned char *state,
-                            int player)
+static int sok_known_player(const sok_level *lv, sok_model model,
+                            const unsigned char *state, int player)
 {
-	if (s->cf.model == SOK_PUSHES && !memcmp(state, s->lv.start, s->lv.state_size))
-		return s->lv.start_player;
+	if (model == SOK_PUSHES && !memcmp(state, lv->start, lv->state_size))
+		return lv->start_player;
 	return player;
 }
 
-/* Where the push (or macro) `action` of the push models ends, s->wk.occ
+/* Where the push (or macro) `action` of the push models ends, wk->occ
  * holding the position it is taken in: the box's last cell in *t and
  * the player's in *player (where the box stood, for a single push).
  * 1, or 0 if the action is no push of that position.  A macro's route
  * is kept for sok_macro_text(). */
-static int sok_push_end(sok *s, uint32_t action, int *t, int *player)
+static int sok_push_end(const sok_level *lv, unsigned macros, sok_work *wk,
+                        uint32_t action, int *t, int *player)
 {
 	uint32_t a = action & ~SOK_ACT_MACRO;
 	int b = (int)(a >> 2), d = (int)(a & 3), keep;
-	if (b >= s->lv.nfloor || !s->wk.occ[b] || s->lv.nb[b * 4 + (d ^ 1)] < 0 ||
-	    s->lv.nb[b * 4 + d] < 0 || s->wk.occ[s->lv.nb[b * 4 + d]])
+	if (b >= lv->nfloor || !wk->occ[b] || lv->nb[b * 4 + (d ^ 1)] < 0 ||
+	    lv->nb[b * 4 + d] < 0 || wk->occ[lv->nb[b * 4 + d]])
 		return 0;
-	*t = s->lv.nb[b * 4 + d];
+	*t = lv->nb[b * 4 + d];
 	*player = b;
-	return !(action & SOK_ACT_MACRO) || sok_macro(&s->lv, s->cf.macros, &s->wk, b, d, t, player, &keep);
+	return !(action & SOK_ACT_MACRO) ||
+	       sok_macro(lv, macros, wk, b, d, t, player, &keep);
 }
 
-/* LURD text of an action in the push models, s->wk.occ holding the
+/* LURD text of an action in the push models, wk->occ holding the
  * position it is taken in and the player standing at `player`: the
  * walk, the push and, for a macro, the walks and pushes after it
  * (snprintf-like). */
-static int sok_format_push(sok *s, uint32_t action, int player, char *buf,
-                           size_t len)
+static int sok_format_push(const sok_level *lv, unsigned macros,
+                           sok_work *wk, uint32_t action, int player,
+                           char *buf, size_t len)
 {
 	int b = (int)((action & ~SOK_ACT_MACRO) >> 2), d = (int)(action & 3);
 	int t, to_player, moves;
-	if (!sok_push_end(s, action, &t, &to_player))
+	if (!sok_push_end(lv, macros, wk, action, &t, &to_player))
 		return snprintf(buf, len, "?");
-	int w = sok_walk(&s->lv, &s->wk, &s->wk.scratch, player, s->lv.nb[b * 4 + (d ^ 1)],
-	                 s->wk.path, (size_t)s->lv.nfloor + 2);
+	int w = sok_walk(lv, wk, &wk->scratch, player,
+	                 lv->nb[b * 4 + (d ^ 1)], wk->path,
+	                 (size_t)lv->nfloor + 2);
 	if (w < 0)
 		return snprintf(buf, len, "?");
-	int n = snprintf(buf, len, "%s%c", s->wk.path, sok_push_char(d));
+	int n = snprintf(buf, len, "%s%c", wk->path, sok_push_char(d));
 	if (!(action & SOK_ACT_MACRO))
 		return n;
 	size_t room = (size_t)n < len ? len - (size_t)n : 0;
-	int k = sok_macro_text(&s->lv, &s->wk, b, room ? buf + n : NULL, room, &moves);
+	int k = sok_macro_text(lv, wk, b, room ? buf + n : NULL, room,
+	                       &moves);
 	return k < 0 ? snprintf(buf, len, "?") : n + k;
 }
 
-/* LURD text of one step of the step model, s->wk.occ holding the position
+/* LURD text of one step of the step model, occ holding the position
  * and the player standing at `player`. */
-static int sok_format_step(const sok *s, uint32_t action, int player,
-                           char *buf, size_t len)
+static int sok_format_step(const sok_level *lv, const unsigned char *occ,
+                           uint32_t action, int player, char *buf,
+                           size_t len)
 {
-	int d = (int)(action & 3), n = s->lv.nb[player * 4 + d];
-	int push = n >= 0 && s->wk.occ[n];
-	return snprintf(buf, len, "%c", push ? sok_push_char(d) : sok_dir_char[d]);
+	int d = (int)(action & 3), n = lv->nb[player * 4 + d];
+	int push = n >= 0 && occ[n];
+	return snprintf(buf, len, "%c",
+	                push ? sok_push_char(d) : sok_dir_char[d]);
 }
 
 /* LURD text of an action: one step in the step model, the walk and the
@@ -526,12 +550,15 @@ static int sok_format_action(void *self, const void *from, uint32_t action,
                              char *buf, size_t len)
 {
 	sok *s = self;
+	const sok_level *lv = &s->lv;
+	const sok_config *cf = &s->cf;
+	sok_work *wk = &s->wk;
 	int player;
-	sok_decode(&s->lv, s->wk.occ, from, &player);
-	player = sok_known_player(s, from, player);
-	if (s->cf.model == SOK_STEPS)
-		return sok_format_step(s, action, player, buf, len);
-	return sok_format_push(s, action, player, buf, len);
+	sok_decode(lv, wk->occ, from, &player);
+	player = sok_known_player(lv, cf->model, from, player);
+	if (cf->model == SOK_STEPS)
+		return sok_format_step(lv, wk->occ, action, player, buf, len);
+	return sok_format_push(lv, cf->macros, wk, action, player, buf, len);
 }
 
 /* Where the player really stands before step k of a plan (states: the
@@ -540,18 +567,20 @@ static int sok_format_action(void *self, const void *from, uint32_t action,
  * smallest cell of the player's area: there the player stands at its
  * start before the first step, and after a push where the box stood
  * (after a macro, behind the box's last cell). */
-static int sok_plan_player(sok *s, const unsigned char *states,
+static int sok_plan_player(const sok_level *lv, const sok_config *cf,
+                           sok_work *wk, const unsigned char *states,
                            const uint32_t *actions, size_t k)
 {
-	const unsigned char *st = states + k * s->lv.state_size;
+	const unsigned char *st = states + k * lv->state_size;
 	int player = st[0] | st[1] << 8, t, after;
-	if (s->cf.model != SOK_PUSHES)
+	if (cf->model != SOK_PUSHES)
 		return player;
 	if (k == 0)
-		return sok_known_player(s, st, player);
+		return sok_known_player(lv, cf->model, st, player);
 	int unused;
-	sok_decode(&s->lv, s->wk.occ, st - s->lv.state_size, &unused);
-	return sok_push_end(s, actions[k - 1], &t, &after) ? after : player;
+	sok_decode(lv, wk->occ, st - lv->state_size, &unused);
+	return sok_push_end(lv, cf->macros, wk, actions[k - 1], &t, &after)
+	       ? after : player;
 }
 
 /* The text of step k of a plan (see plugin.h): as format_action(), the
@@ -561,44 +590,48 @@ static int sok_format_plan(void *self, const void *states,
                            char *buf, size_t len)
 {
 	sok *s = self;
-	int player = sok_plan_player(s, states, actions, k), stored;
+	const sok_level *lv = &s->lv;
+	const sok_config *cf = &s->cf;
+	sok_work *wk = &s->wk;
+	int player = sok_plan_player(lv, cf, wk, states, actions, k), stored;
 	(void)n;
-	sok_decode(&s->lv, s->wk.occ, (const unsigned char *)states + k * s->lv.state_size,
-	           &stored);
-	if (s->cf.model == SOK_STEPS)
-		return sok_format_step(s, actions[k], player, buf, len);
-	return sok_format_push(s, actions[k], player, buf, len);
+	sok_decode(lv, wk->occ,
+	           (const unsigned char *)states + k * lv->state_size, &stored);
+	if (cf->model == SOK_STEPS)
+		return sok_format_step(lv, wk->occ, actions[k], player, buf, len);
+	return sok_format_push(lv, cf->macros, wk, actions[k], player, buf,
+	                       len);
 }
 
 /* True iff grid cell (x, y) touches a floor cell, diagonals included:
  * the walls worth drawing. */
-static int sok_has_floor_neighbour(const sok *s, int x, int y)
+static int sok_has_floor_neighbour(const sok_level *lv, int x, int y)
 {
 	for (int dy = -1; dy <= 1; dy++)
 		for (int dx = -1; dx <= 1; dx++) {
 			int nx = x + dx, ny = y + dy;
-			if (nx >= 0 && ny >= 0 && nx < s->lv.w && ny < s->lv.h &&
-			    s->lv.fi[ny * s->lv.w + nx] >= 0)
+			if (nx >= 0 && ny >= 0 && nx < lv->w && ny < lv->h &&
+			    lv->fi[ny * lv->w + nx] >= 0)
 				return 1;
 		}
 	return 0;
 }
 
-/* Draw the boxes of the position decoded last (s->wk.occ) and the player at
- * cell `player`, in XSB. */
-static void sok_draw(const sok *s, int player, FILE *out)
+/* Draw the boxes of occ and the player at cell `player`, in XSB. */
+static void sok_draw(const sok_level *lv, const unsigned char *occ,
+                     int player, FILE *out)
 {
-	for (int y = 0; y < s->lv.h; y++) {
+	for (int y = 0; y < lv->h; y++) {
 		char row[SOK_MAX_SIDE + 2];
 		int w = 0;
-		for (int x = 0; x < s->lv.w; x++) {
-			int f = s->lv.fi[y * s->lv.w + x];
+		for (int x = 0; x < lv->w; x++) {
+			int f = lv->fi[y * lv->w + x];
 			char c = '#';
 			if (f >= 0)
-				c = s->wk.occ[f] ? (s->lv.goal[f] ? '*' : '$')
-				    : f == player ? (s->lv.goal[f] ? '+' : '@')
-				    : s->lv.goal[f] ? '.' : ' ';
-			else if (!sok_has_floor_neighbour(s, x, y))
+				c = occ[f] ? (lv->goal[f] ? '*' : '$')
+				    : f == player ? (lv->goal[f] ? '+' : '@')
+				    : lv->goal[f] ? '.' : ' ';
+			else if (!sok_has_floor_neighbour(lv, x, y))
 				c = ' ';
 			row[w++] = c;
 		}
@@ -618,7 +651,8 @@ static void sok_print_state(void *self, const void *state, FILE *out)
 	sok *s = self;
 	int player;
 	sok_decode(&s->lv, s->wk.occ, state, &player);
-	sok_draw(s, sok_known_player(s, state, player), out);
+	sok_draw(&s->lv, s->wk.occ,
+	         sok_known_player(&s->lv, s->cf.model, state, player), out);
 }
 
 /* Draw the position after step k of a plan (see plugin.h), the player
@@ -628,11 +662,14 @@ static void sok_print_plan(void *self, const void *states,
                            FILE *out)
 {
 	sok *s = self;
-	int player = sok_plan_player(s, states, actions, k), stored;
+	const sok_level *lv = &s->lv;
+	const sok_config *cf = &s->cf;
+	sok_work *wk = &s->wk;
+	int player = sok_plan_player(lv, cf, wk, states, actions, k), stored;
 	(void)n;
-	sok_decode(&s->lv, s->wk.occ, (const unsigned char *)states + k * s->lv.state_size,
-	           &stored);
-	sok_draw(s, player, out);
+	sok_decode(lv, wk->occ,
+	           (const unsigned char *)states + k * lv->state_size, &stored);
+	sok_draw(lv, wk->occ, player, out);
 }
 
 static const sd_heuristic_info sok_heuristics[SOK_H_COUNT] = {
