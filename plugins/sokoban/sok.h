@@ -91,12 +91,12 @@ enum { SOK_H_MATCHING, SOK_H_NEAREST, SOK_H_PACKING, SOK_H_COUNT };
 #define SOK_PACK_WEIGHT 100
 #define SOK_AREA_WEIGHT 30
 
-/* One flood fill of the player around the boxes of s->wk.occ (sok_fill):
+/* One flood fill of the player around the boxes of wk->occ (sok_fill):
  * which cells it reached, how far and by which way, and a few sums.  A
  * fill is a value that is passed: an expansion keeps the expanded
- * position's in s->wk.parent, unchanged while the expansion lasts, and the
+ * position's in wk->parent, unchanged while the expansion lasts, and the
  * walks that come and go in between (corral searches, macros, plan
- * text) fill s->wk.scratch. */
+ * text) fill wk->scratch. */
 typedef struct sok_reach {
 	unsigned *mark;   /* per floor index: == stamp iff reached */
 	unsigned stamp;
@@ -116,9 +116,29 @@ typedef struct sok_area {
 	int failed;     /* a fence box breaks the PI conditions */
 } sok_area;
 
-/* The compiled level.  Written only in create() (sok_compile, then
- * sok_packing_order and sok_macro_init); read-only from then on, so
- * that every later call takes it as const sok_level *. */
+/* The instance is three parts, each with its own writers:
+ *
+ *   sok_level   the compiled level.  Written only in create(), by
+ *               sok_compile(), sok_make_start(), sok_packing_order()
+ *               and sok_macro_init(); freed in destroy().  Every other
+ *               function takes it as const sok_level *.
+ *   sok_config  the configuration.  Written in create() (the [problem]
+ *               keys) and in select_heuristic() (heur), before the
+ *               search; read-only afterwards.  Helpers get the one field
+ *               they need by value (heur, the SOK_DL_* rules, the
+ *               SOK_MACRO_* bits, the model).
+ *   sok_work    the work space.  Allocated in create(); written by any
+ *               call, through a sok_work * (or the occ array) handed to
+ *               the function that writes it.  No call reads what an
+ *               earlier call left there: each entry point decodes its
+ *               state into occ first, and the caches (rx, seal) hold
+ *               only what is a function of the level, the rules and
+ *               the key they are looked up by.
+ *
+ * Only the plugin's entry points (sok_plugin.c) and the create/destroy
+ * helpers see the whole sok; they hand the parts on. */
+
+/* The compiled level (read-only after create()). */
 typedef struct sok_level {
 	int w, h, nfloor, nboxes;
 	int *cell_of;          /* floor index -> grid cell */
@@ -141,8 +161,7 @@ typedef struct sok_level {
 	struct sok_mac *mac;   /* macro tables (sok_macro.c), or NULL */
 } sok_level;
 
-/* The configuration: the [problem] keys, written in create(), and the
- * heuristic, written in select_heuristic(); read-only afterwards. */
+/* The configuration (read-only once the search starts). */
 typedef struct sok_config {
 	sok_model model;
 	unsigned deadlocks;    /* SOK_DL_* bits */
@@ -151,10 +170,12 @@ typedef struct sok_config {
 } sok_config;
 
 /* The work space of one call: the position being looked at, its fills,
- * scratch arrays and caches.  Allocated in create(); any call may write
- * it, and none may read what an earlier call left there (the caches rx
- * and seal hold only what is a function of the level and the key they
- * are looked up by). */
+ * scratch arrays and caches.  Within one call some fields pass values
+ * between helpers, as the prototypes below say: parent (the expanded
+ * position's fill), the matching bu/bv/bp/base_h/box_at and
+ * parent_live/parent_rlive (sok_box_bound, then sok_moved_bound),
+ * clab/cinfo (sok_label_areas, then the corral tests), cand/cwalk
+ * (sok_list_pushes), mw's route (sok_macro, then sok_macro_text). */
 typedef struct sok_work {
 	/* the position and its fills */
 	unsigned char *occ;    /* per floor index: box here */
@@ -195,31 +216,31 @@ typedef struct sok {
 	sok_work wk;           /* the work space */
 } sok;
 
-/* Preconditions.  "The position" is the one in s->wk.occ (sok_decode puts
- * a state there); a function that reads a fill is handed it, and the
- * fill must be of the position as it stands (a fill is a value: none
- * is "whatever was computed last").  Cells are floor indices.  The
- * tables of sok_compile() are read-only after create(); s->wk.occ, the
- * fills and the scratch arrays are the work space of one call. */
+/* Preconditions.  lv is the compiled level (const after create()), wk
+ * the work space.  "The position" is the one in wk->occ (or the occ
+ * handed over; sok_decode puts a state there); a function that reads a
+ * fill is handed it, and the fill must be of the position as it stands
+ * (a fill is a value: none is "whatever was computed last").  Cells are
+ * floor indices. */
 
 /* sok_board.c: the compiled level, packed states, fills and areas. */
-/* Fill s from g (s zeroed); its tables stay read-only afterwards. */
+/* Fill s->lv from g and allocate s->wk (s zeroed); at create(). */
 int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
                 size_t errlen);
 void sok_board_free(sok *s);
-/* state (state_size bytes) into s->wk.occ and *player. */
+/* state (state_size bytes) into occ and *player. */
 void sok_decode(const sok_level *lv, unsigned char *occ, const void *state,
                 int *player);
 void sok_encode(const sok_level *lv, const unsigned char *occ, int player,
                 void *state);
-/* Fill r from the player at `from` (a free cell) around s->wk.occ. */
+/* Fill r from the player at `from` (a free cell) around wk->occ. */
 int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from);
 int sok_reached(const sok_reach *r, int cell);
 /* Smallest cell the player reaches from `from`; no fill is touched. */
 int sok_min_reached(const sok_level *lv, sok_work *wk, int from);
 int sok_cell_at(const sok_level *lv, int c, int dx, int dy);
-/* After a push b -> t in direction d, s->wk.occ holding the child and
- * parent the fill of the position before it. */
+/* After a push b -> t in direction d, wk->occ (occ) holding the child
+ * and parent the fill of the position before it. */
 int sok_pushed_player(const sok_level *lv, sok_work *wk,
                       const sok_reach *parent, int b, int t, int d);
 int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
@@ -227,39 +248,42 @@ int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
 /* Walk of the position from `from` to `to`; fills r (scratch). */
 int sok_walk(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
              int to, char *path, size_t len);
-/* Pushes open to the player of fill r, into s->wk.cand and s->wk.cwalk. */
+/* Pushes open to the player of fill r, into wk->cand and wk->cwalk. */
 int sok_list_pushes(const sok_level *lv, sok_work *wk, const sok_reach *r);
 int sok_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
                    int player);
 int sok_off_goal(const sok_level *lv, const unsigned char *occ);
-/* Areas of free cells of the position into s->wk.clab and s->wk.cinfo: all,
+/* Areas of free cells of the position into wk->clab and wk->cinfo: all,
  * or (outside not NULL) those its fill did not reach. */
 int sok_label_areas(const sok_level *lv, sok_work *wk,
                     const sok_reach *outside);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
-/* sok_deadlock.c: the rules judged after each push. */
-/* The box just pushed to `box` (s->wk.occ holding the child). */
+/* sok_deadlock.c: the rules judged after each push (rules: the SOK_DL_*
+ * bits of the configuration). */
+/* The box just pushed to `box` (wk->occ holding the child). */
 int sok_deadlocked(const sok_level *lv, unsigned rules, sok_work *wk,
                    int box);
-/* s->wk.frz all zero on entry and on return. */
+/* wk->frz all zero on entry and on return. */
 int sok_frozen(const sok_level *lv, unsigned rules, sok_work *wk, int c,
                int *nongoal);
 void sok_seal_free(sok_work *wk);
 
 /* sok_corral.c: PI-corrals and the corral search.  r is the fill of
- * the position, its ncorral corrals labelled by sok_label_areas(s, r);
- * the candidates of sok_list_pushes(s, r) in s->wk.cand for pi_corral.
- * Both leave s->wk.occ, r and the labels as they were. */
+ * the position, its ncorral corrals labelled by sok_label_areas(lv, wk,
+ * r); the candidates of sok_list_pushes(lv, wk, r) in wk->cand for
+ * pi_corral.  Both leave wk->occ, r and the labels as they were. */
 int sok_pi_corral(const sok_level *lv, sok_work *wk, const sok_reach *r,
                   int ncand, int ncorral);
 int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
                         const sok_reach *r, int ncorral);
 void sok_corral_free(sok_work *wk);
 
-/* sok_macro.c: macro pushes.  s->wk.occ holds the position before the
- * macro and is unchanged on return; s->wk.scratch is not.  sok_macro_text
- * spells out the route the last sok_macro() on box b found. */
+/* sok_macro.c: macro pushes (macros: the SOK_MACRO_* bits).  wk->occ
+ * holds the position before the macro and is unchanged on return;
+ * wk->scratch is not.  sok_macro() leaves the route it found in wk->mw;
+ * sok_macro_text() spells it out, in the same call, for the same box b.
+ * sok_macro_init() builds lv->mac and wk->mw at create(). */
 int sok_macro_init(sok *s);
 void sok_macro_free(sok *s);
 unsigned sok_macro_extra(const sok_level *lv, unsigned macros);

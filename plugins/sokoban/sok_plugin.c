@@ -226,8 +226,8 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	}
 	inst->self = s;
 	inst->state_size = s->lv.state_size;
-	inst->max_successors = s->cf.model == SOK_STEPS ? 4
-	                       : 4 * (unsigned)(s->lv.nboxes ? s->lv.nboxes : 1);
+	unsigned boxes = (unsigned)(s->lv.nboxes ? s->lv.nboxes : 1);
+	inst->max_successors = s->cf.model == SOK_STEPS ? 4 : 4 * boxes;
 	inst->max_successors += sok_macro_extra(&s->lv, s->cf.macros);
 	return 0;
 }
