@@ -91,12 +91,12 @@ enum { SOK_H_MATCHING, SOK_H_NEAREST, SOK_H_PACKING, SOK_H_COUNT };
 #define SOK_PACK_WEIGHT 100
 #define SOK_AREA_WEIGHT 30
 
-/* One flood fill of the player around the boxes of s->occ (sok_fill):
+/* One flood fill of the player around the boxes of wk->occ (sok_fill):
  * which cells it reached, how far and by which way, and a few sums.  A
  * fill is a value that is passed: an expansion keeps the expanded
- * position's in s->parent, unchanged while the expansion lasts, and the
+ * position's in wk->parent, unchanged while the expansion lasts, and the
  * walks that come and go in between (corral searches, macros, plan
- * text) fill s->scratch. */
+ * text) fill wk->scratch. */
 typedef struct sok_reach {
 	unsigned *mark;   /* per floor index: == stamp iff reached */
 	unsigned stamp;
@@ -108,10 +108,6 @@ typedef struct sok_reach {
 	int goals;        /* goals among the reached cells */
 } sok_reach;
 
-/* One instance, in three parts: the compiled level (made in create(),
- * read-only afterwards), the configuration (the [problem] keys and the
- * heuristic) and the work space of one call (the position being
- * looked at, its fills, scratch arrays and caches). */
 /* What sok_label_areas() and the PI-corral test learn of one area of
  * free cells. */
 typedef struct sok_area {
@@ -120,8 +116,30 @@ typedef struct sok_area {
 	int failed;     /* a fence box breaks the PI conditions */
 } sok_area;
 
-typedef struct sok {
-	/* the compiled level */
+/* The instance is three parts, each with its own writers:
+ *
+ *   sok_level   the compiled level.  Written only in create(), by
+ *               sok_compile(), sok_make_start(), sok_packing_order()
+ *               and sok_macro_init(); freed in destroy().  Every other
+ *               function takes it as const sok_level *.
+ *   sok_config  the configuration.  Written in create() (the [problem]
+ *               keys) and in select_heuristic() (heur), before the
+ *               search; read-only afterwards.  Helpers get the one field
+ *               they need by value (heur, the SOK_DL_* rules, the
+ *               SOK_MACRO_* bits, the model).
+ *   sok_work    the work space.  Allocated in create(); written by any
+ *               call, through a sok_work * (or the occ array) handed to
+ *               the function that writes it.  No call reads what an
+ *               earlier call left there: each entry point decodes its
+ *               state into occ first, and the caches (rx, seal) hold
+ *               only what is a function of the level, the rules and
+ *               the key they are looked up by.
+ *
+ * Only the plugin's entry points (sok_plugin.c) and the create/destroy
+ * helpers see the whole sok; they hand the parts on. */
+
+/* The compiled level (read-only after create()). */
+typedef struct sok_level {
 	int w, h, nfloor, nboxes;
 	int *cell_of;          /* floor index -> grid cell */
 	int *fi;               /* grid cell -> floor index, or -1 */
@@ -141,14 +159,25 @@ typedef struct sok {
 	int *pack_end;         /* end of layer l in pack_goal */
 	int pack_layers;       /* layers in pack_goal (0: not computed) */
 	struct sok_mac *mac;   /* macro tables (sok_macro.c), or NULL */
+} sok_level;
 
-	/* the configuration */
+/* The configuration (read-only once the search starts). */
+typedef struct sok_config {
 	sok_model model;
 	unsigned deadlocks;    /* SOK_DL_* bits */
 	unsigned macros;       /* SOK_MACRO_* bits */
 	int heur;              /* SOK_H_* or SD_NO_HEURISTIC */
+} sok_config;
 
-	/* the work space: the position and its fills */
+/* The work space of one call: the position being looked at, its fills,
+ * scratch arrays and caches.  Within one call some fields pass values
+ * between helpers, as the prototypes below say: parent (the expanded
+ * position's fill), the matching bu/bv/bp/base_h/box_at and
+ * parent_live/parent_rlive (sok_box_bound, then sok_moved_bound),
+ * clab/cinfo (sok_label_areas, then the corral tests), cand/cwalk
+ * (sok_list_pushes), mw's route (sok_macro, then sok_macro_text). */
+typedef struct sok_work {
+	/* the position and its fills */
 	unsigned char *occ;    /* per floor index: box here */
 	sok_reach parent;      /* the fill of the expanded position */
 	sok_reach scratch;     /* fills of walks during an expansion */
@@ -164,7 +193,7 @@ typedef struct sok {
 	sok_area *cinfo;       /* per area of sok_label_areas() */
 	unsigned char *frz;    /* freeze test: boxes treated as walls */
 	char *path;            /* nfloor + 2 bytes for walks */
-	/* the work space: the matching bound */
+	/* the matching bound */
 	int *boxes;            /* floor indices of the boxes */
 	int *hcost;            /* nboxes * nboxes matching costs */
 	int64_t *hu, *hv, *hminv; /* Hungarian work arrays */
@@ -173,86 +202,112 @@ typedef struct sok {
 	int64_t *bu, *bv;      /* the matching of the expanded position */
 	int *bp, *box_at, *hsave;
 	sd_cost base_h;
-	/* the work space: caches of the module that made them */
+	/* caches of the module that made them */
 	struct sok_rx *rx;     /* corral deadlock search (sok_corral.c) */
 	struct sok_seal *seal; /* sealed-goal test (sok_deadlock.c), or NULL */
+	struct sok_mwork *mw;  /* macro searches and the route one found
+	                          (sok_macro.c), or NULL */
+} sok_work;
+
+/* One instance, in three parts. */
+typedef struct sok {
+	sok_level lv;          /* the compiled level */
+	sok_config cf;         /* the configuration */
+	sok_work wk;           /* the work space */
 } sok;
 
-/* Preconditions.  "The position" is the one in s->occ (sok_decode puts
- * a state there); a function that reads a fill is handed it, and the
- * fill must be of the position as it stands (a fill is a value: none
- * is "whatever was computed last").  Cells are floor indices.  The
- * tables of sok_compile() are read-only after create(); s->occ, the
- * fills and the scratch arrays are the work space of one call. */
+/* Preconditions.  lv is the compiled level (const after create()), wk
+ * the work space.  "The position" is the one in wk->occ (or the occ
+ * handed over; sok_decode puts a state there); a function that reads a
+ * fill is handed it, and the fill must be of the position as it stands
+ * (a fill is a value: none is "whatever was computed last").  Cells are
+ * floor indices. */
 
 /* sok_board.c: the compiled level, packed states, fills and areas. */
-/* Fill s from g (s zeroed); its tables stay read-only afterwards. */
+/* Fill s->lv from g and allocate s->wk (s zeroed); at create(). */
 int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
                 size_t errlen);
 void sok_board_free(sok *s);
-/* state (state_size bytes) into s->occ and *player. */
-void sok_decode(sok *s, const void *state, int *player);
-void sok_encode(const sok *s, int player, void *state);
-/* Fill r from the player at `from` (a free cell) around s->occ. */
-int sok_fill(sok *s, sok_reach *r, int from);
+/* state (state_size bytes) into occ and *player. */
+void sok_decode(const sok_level *lv, unsigned char *occ, const void *state,
+                int *player);
+void sok_encode(const sok_level *lv, const unsigned char *occ, int player,
+                void *state);
+/* Fill r from the player at `from` (a free cell) around wk->occ. */
+int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from);
 int sok_reached(const sok_reach *r, int cell);
 /* Smallest cell the player reaches from `from`; no fill is touched. */
-int sok_min_reached(sok *s, int from);
-int sok_cell_at(const sok *s, int c, int dx, int dy);
-/* After a push b -> t in direction d, s->occ holding the child and
- * parent the fill of the position before it. */
-int sok_pushed_player(sok *s, const sok_reach *parent, int b, int t, int d);
-int sok_push_is_local(const sok *s, const sok_reach *parent, int b, int t,
-                      int d);
+int sok_min_reached(const sok_level *lv, sok_work *wk, int from);
+int sok_cell_at(const sok_level *lv, int c, int dx, int dy);
+/* After a push b -> t in direction d, wk->occ (occ) holding the child
+ * and parent the fill of the position before it. */
+int sok_pushed_player(const sok_level *lv, sok_work *wk,
+                      const sok_reach *parent, int b, int t, int d);
+int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
+                      const sok_reach *parent, int b, int t, int d);
 /* Walk of the position from `from` to `to`; fills r (scratch). */
-int sok_walk(sok *s, sok_reach *r, int from, int to, char *path,
-             size_t len);
-/* Pushes open to the player of fill r, into s->cand and s->cwalk. */
-int sok_list_pushes(sok *s, const sok_reach *r);
-int sok_candidates(sok *s, sok_reach *r, int player);
-int sok_off_goal(const sok *s);
-/* Areas of free cells of the position into s->clab and s->cinfo: all,
+int sok_walk(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
+             int to, char *path, size_t len);
+/* Pushes open to the player of fill r, into wk->cand and wk->cwalk. */
+int sok_list_pushes(const sok_level *lv, sok_work *wk, const sok_reach *r);
+int sok_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
+                   int player);
+int sok_off_goal(const sok_level *lv, const unsigned char *occ);
+/* Areas of free cells of the position into wk->clab and wk->cinfo: all,
  * or (outside not NULL) those its fill did not reach. */
-int sok_label_areas(sok *s, const sok_reach *outside);
+int sok_label_areas(const sok_level *lv, sok_work *wk,
+                    const sok_reach *outside);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
 
-/* sok_deadlock.c: the rules judged after each push. */
-/* The box just pushed to `box` (s->occ holding the child). */
-int sok_deadlocked(sok *s, int box);
-/* s->frz all zero on entry and on return. */
-int sok_frozen(sok *s, int c, int *nongoal);
-void sok_seal_free(sok *s);
+/* sok_deadlock.c: the rules judged after each push (rules: the SOK_DL_*
+ * bits of the configuration). */
+/* The box just pushed to `box` (wk->occ holding the child). */
+int sok_deadlocked(const sok_level *lv, unsigned rules, sok_work *wk,
+                   int box);
+/* wk->frz all zero on entry and on return. */
+int sok_frozen(const sok_level *lv, unsigned rules, sok_work *wk, int c,
+               int *nongoal);
+void sok_seal_free(sok_work *wk);
 
 /* sok_corral.c: PI-corrals and the corral search.  r is the fill of
- * the position, its ncorral corrals labelled by sok_label_areas(s, r);
- * the candidates of sok_list_pushes(s, r) in s->cand for pi_corral.
- * Both leave s->occ, r and the labels as they were. */
-int sok_pi_corral(sok *s, const sok_reach *r, int ncand, int ncorral);
-int sok_corral_deadlock(sok *s, const sok_reach *r, int ncorral);
-void sok_corral_free(sok *s);
+ * the position, its ncorral corrals labelled by sok_label_areas(lv, wk,
+ * r); the candidates of sok_list_pushes(lv, wk, r) in wk->cand for
+ * pi_corral.  Both leave wk->occ, r and the labels as they were. */
+int sok_pi_corral(const sok_level *lv, sok_work *wk, const sok_reach *r,
+                  int ncand, int ncorral);
+int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
+                        const sok_reach *r, int ncorral);
+void sok_corral_free(sok_work *wk);
 
-/* sok_macro.c: macro pushes.  s->occ holds the position before the
- * macro and is unchanged on return; s->scratch is not.  sok_macro_text
- * spells out the route the last sok_macro() on box b found. */
+/* sok_macro.c: macro pushes (macros: the SOK_MACRO_* bits).  wk->occ
+ * holds the position before the macro and is unchanged on return;
+ * wk->scratch is not.  sok_macro() leaves the route it found in wk->mw;
+ * sok_macro_text() spells it out, in the same call, for the same box b.
+ * sok_macro_init() builds lv->mac and wk->mw at create(). */
 int sok_macro_init(sok *s);
 void sok_macro_free(sok *s);
-unsigned sok_macro_extra(const sok *s);
-int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep);
-int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves);
+unsigned sok_macro_extra(const sok_level *lv, unsigned macros);
+int sok_macro(const sok_level *lv, unsigned macros, sok_work *wk, int b,
+              int d, int *to, int *player, int *keep);
+int sok_macro_text(const sok_level *lv, sok_work *wk, int b, char *buf,
+                   size_t len, int *moves);
 
 /* sok_pack.c: the goals' packing order, made once at create(). */
-int sok_packing_order(sok *s);
-int sok_packed(const sok *s);
-void sok_pack_free(sok *s);
+int sok_packing_order(sok_level *lv);
+/* Boxes of the position occ (per floor index) packed in order. */
+int sok_packed(const sok_level *lv, const unsigned char *occ);
+void sok_pack_free(sok_level *lv);
 
 /* sok_heur.c: bounds of the position.  sok_moved_bound() needs
  * sok_box_bound() of the position before the push just before it, and
  * parent, that position's fill (NULL in the step model). */
-sd_cost sok_box_bound(sok *s);
-sd_cost sok_moved_bound(sok *s, const sok_reach *parent, int b, int t);
-sd_cost sok_player_bound(const sok *s, int player);
-int sok_live_areas(sok *s);
-void sok_progress(sok *s, int *p);
+sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk);
+sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
+                        const sok_reach *parent, int b, int t);
+sd_cost sok_player_bound(const sok_level *lv, const unsigned char *occ,
+                         int player);
+int sok_live_areas(const sok_level *lv, sok_work *wk);
+void sok_progress(const sok_level *lv, sok_work *wk, int *p);
 int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
                      int *p, int *way, int64_t *minv, unsigned char *used);
 

@@ -42,16 +42,16 @@ static int sok_grid_fill(const sok_grid *g, int p, int *fi, int *queue)
  * into side[c * 4 + e] a label such that two sides of c have the same
  * label iff the player can walk from one to the other around c, when c
  * is blocked and there are no boxes.  queue and mark hold nfloor. */
-static void sok_side_areas(const sok *s, int *side, int *queue,
+static void sok_side_areas(const sok_level *lv, int *side, int *queue,
                            unsigned *mark)
 {
 	unsigned st = 0;
-	memset(mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
-	for (int c = 0; c < s->nfloor; c++) {
+	memset(mark, 0, sizeof(unsigned) * (size_t)lv->nfloor);
+	for (int c = 0; c < lv->nfloor; c++) {
 		for (int e = 0; e < 4; e++)
 			side[c * 4 + e] = -1;
 		for (int e = 0; e < 4; e++) {
-			int from = s->nb[c * 4 + e], head = 0, tail = 0;
+			int from = lv->nb[c * 4 + e], head = 0, tail = 0;
 			if (from < 0 || side[c * 4 + e] >= 0)
 				continue;
 			mark[c] = ++st;
@@ -60,7 +60,7 @@ static void sok_side_areas(const sok *s, int *side, int *queue,
 			while (head < tail) {
 				int q = queue[head++];
 				for (int d = 0; d < 4; d++) {
-					int r = s->nb[q * 4 + d];
+					int r = lv->nb[q * 4 + d];
 					if (r >= 0 && mark[r] != st) {
 						mark[r] = st;
 						queue[tail++] = r;
@@ -68,7 +68,7 @@ static void sok_side_areas(const sok *s, int *side, int *queue,
 				}
 			}
 			for (int e2 = 0; e2 < 4; e2++) {
-				int n = s->nb[c * 4 + e2];
+				int n = lv->nb[c * 4 + e2];
 				if (n >= 0 && n != c && mark[n] == st && e2 != e)
 					side[c * 4 + e2] = e;
 			}
@@ -81,14 +81,14 @@ static void sok_side_areas(const sok *s, int *side, int *queue,
  * to walk around the box to the side it pushes from: a breadth-first
  * search backwards over (box cell, player side) from the goal, written
  * into dist4 (nfloor * 4); queue holds nfloor * 4. */
-static void sok_goal_distances(const sok *s, int g, const int *side,
+static void sok_goal_distances(const sok_level *lv, int g, const int *side,
                                int *dist4, int *queue)
 {
-	int n = s->nfloor, head = 0, tail = 0;
+	int n = lv->nfloor, head = 0, tail = 0;
 	for (int i = 0; i < n * 4; i++)
 		dist4[i] = SOK_INF;
 	for (int e = 0; e < 4; e++)
-		if (s->nb[g * 4 + e] >= 0) {
+		if (lv->nb[g * 4 + e] >= 0) {
 			dist4[g * 4 + e] = 0;
 			queue[tail++] = g * 4 + e;
 		}
@@ -96,12 +96,12 @@ static void sok_goal_distances(const sok *s, int g, const int *side,
 		int cf = queue[head++], c2 = cf / 4, f = cf % 4;
 		/* the box came from c (where the player now stands), pushed
 		 * by the player from side f of c */
-		int c = s->nb[c2 * 4 + f];
-		if (c < 0 || s->nb[c * 4 + f] < 0)
+		int c = lv->nb[c2 * 4 + f];
+		if (c < 0 || lv->nb[c * 4 + f] < 0)
 			continue;
 		for (int e = 0; e < 4; e++) {
 			int i = c * 4 + e;
-			if (s->nb[i] < 0 || side[i] != side[c * 4 + f] ||
+			if (lv->nb[i] < 0 || side[i] != side[c * 4 + f] ||
 			    dist4[i] != SOK_INF)
 				continue;
 			dist4[i] = dist4[cf] + 1;
@@ -112,9 +112,9 @@ static void sok_goal_distances(const sok *s, int g, const int *side,
 
 /* Compute pdist (pushes from each cell to each goal for a lone box, the
  * player walking around it), mindist and dead.  0 or -1 (no memory). */
-static int sok_push_distances(sok *s, int ngoal)
+static int sok_push_distances(sok_level *lv, unsigned *mark, int ngoal)
 {
-	int n = s->nfloor;
+	int n = lv->nfloor;
 	int *side = malloc(sizeof(int) * 4 * (size_t)n);
 	int *dist4 = malloc(sizeof(int) * 4 * (size_t)n);
 	int *queue = malloc(sizeof(int) * 4 * (size_t)n);
@@ -124,24 +124,24 @@ static int sok_push_distances(sok *s, int ngoal)
 		free(queue);
 		return -1;
 	}
-	sok_side_areas(s, side, queue, s->scratch.mark);
+	sok_side_areas(lv, side, queue, mark);
 	for (int c = 0; c < n; c++)
-		s->mindist[c] = SOK_INF;
+		lv->mindist[c] = SOK_INF;
 	for (int gi = 0; gi < ngoal; gi++) {
-		int *dist = s->pdist + (size_t)gi * n;
-		sok_goal_distances(s, s->goals[gi], side, dist4, queue);
+		int *dist = lv->pdist + (size_t)gi * n;
+		sok_goal_distances(lv, lv->goals[gi], side, dist4, queue);
 		for (int c = 0; c < n; c++) {
 			dist[c] = SOK_INF;
 			for (int e = 0; e < 4; e++)
 				if (dist4[c * 4 + e] < dist[c])
 					dist[c] = dist4[c * 4 + e];
-			if (dist[c] < s->mindist[c])
-				s->mindist[c] = dist[c];
+			if (dist[c] < lv->mindist[c])
+				lv->mindist[c] = dist[c];
 		}
 	}
 	for (int c = 0; c < n; c++)
-		s->dead[c] = s->mindist[c] == SOK_INF;
-	memset(s->scratch.mark, 0, sizeof(unsigned) * (size_t)n);
+		lv->dead[c] = lv->mindist[c] == SOK_INF;
+	memset(mark, 0, sizeof(unsigned) * (size_t)n);
 	free(side);
 	free(dist4);
 	free(queue);
@@ -161,48 +161,50 @@ static int sok_reach_alloc(sok_reach *r, int n)
 /* Allocate every per-level table and scratch buffer.  0 or -1. */
 static int sok_alloc(sok *s, int n, int nbox)
 {
-	int fills = sok_reach_alloc(&s->parent, n) |
-	            sok_reach_alloc(&s->scratch, n);
-	s->cell_of = malloc(sizeof(int) * (size_t)n);
-	s->x = malloc(sizeof(int) * (size_t)n);
-	s->y = malloc(sizeof(int) * (size_t)n);
-	s->nb = malloc(sizeof(int) * 4 * (size_t)n);
-	s->goal = calloc((size_t)n, 1);
-	s->dead = calloc((size_t)n, 1);
-	s->goals = malloc(sizeof(int) * (size_t)nbox);
-	s->pdist = malloc(sizeof(int) * (size_t)nbox * (size_t)n);
-	s->mindist = malloc(sizeof(int) * (size_t)n);
-	s->occ = calloc((size_t)n, 1);
-	s->frz = calloc((size_t)n, 1);
-	s->mark2 = calloc((size_t)n, sizeof(unsigned));
-	s->queue = malloc(sizeof(int) * (size_t)n);
-	s->boxes = malloc(sizeof(int) * (size_t)nbox);
-	s->hcost = malloc(sizeof(int) * (size_t)nbox * (size_t)nbox);
-	s->hu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
-	s->hv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
-	s->hp = malloc(sizeof(int) * ((size_t)nbox + 1));
-	s->hway = malloc(sizeof(int) * ((size_t)nbox + 1));
-	s->hminv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
-	s->hused = malloc((size_t)nbox + 1);
-	s->bu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
-	s->bv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
-	s->bp = malloc(sizeof(int) * ((size_t)nbox + 1));
-	s->hsave = malloc(sizeof(int) * ((size_t)nbox + 1));
-	s->box_at = malloc(sizeof(int) * (size_t)n);
-	s->clab = malloc(sizeof(int) * (size_t)n);
-	s->cq = malloc(sizeof(int) * (size_t)n);
-	s->cinfo = malloc(sizeof *s->cinfo * (size_t)n);
-	s->cand = malloc(sizeof(int) * 4 * (size_t)nbox);
-	s->cwalk = malloc(sizeof(int) * 4 * (size_t)nbox);
-	s->path = malloc((size_t)n + 2);
-	s->goalbits = calloc(2 + ((size_t)n + 7) / 8, 1);
-	return s->cell_of && s->x && s->y && s->nb && s->goal && s->dead &&
-	       s->goals && s->pdist && s->mindist && s->occ && s->frz &&
-	       s->mark2 && s->queue && !fills &&
-	       s->boxes && s->hcost && s->hu && s->hv && s->hp && s->hway &&
-	       s->hminv && s->hused && s->cand && s->cwalk && s->path &&
-	       s->goalbits && s->clab && s->cq && s->cinfo && s->bu &&
-	       s->bv && s->bp && s->hsave && s->box_at ? 0 : -1;
+	sok_level *lv = &s->lv;
+	sok_work *wk = &s->wk;
+	int fills = sok_reach_alloc(&wk->parent, n) |
+	            sok_reach_alloc(&wk->scratch, n);
+	lv->cell_of = malloc(sizeof(int) * (size_t)n);
+	lv->x = malloc(sizeof(int) * (size_t)n);
+	lv->y = malloc(sizeof(int) * (size_t)n);
+	lv->nb = malloc(sizeof(int) * 4 * (size_t)n);
+	lv->goal = calloc((size_t)n, 1);
+	lv->dead = calloc((size_t)n, 1);
+	lv->goals = malloc(sizeof(int) * (size_t)nbox);
+	lv->pdist = malloc(sizeof(int) * (size_t)nbox * (size_t)n);
+	lv->mindist = malloc(sizeof(int) * (size_t)n);
+	wk->occ = calloc((size_t)n, 1);
+	wk->frz = calloc((size_t)n, 1);
+	wk->mark2 = calloc((size_t)n, sizeof(unsigned));
+	wk->queue = malloc(sizeof(int) * (size_t)n);
+	wk->boxes = malloc(sizeof(int) * (size_t)nbox);
+	wk->hcost = malloc(sizeof(int) * (size_t)nbox * (size_t)nbox);
+	wk->hu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	wk->hv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	wk->hp = malloc(sizeof(int) * ((size_t)nbox + 1));
+	wk->hway = malloc(sizeof(int) * ((size_t)nbox + 1));
+	wk->hminv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	wk->hused = malloc((size_t)nbox + 1);
+	wk->bu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	wk->bv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	wk->bp = malloc(sizeof(int) * ((size_t)nbox + 1));
+	wk->hsave = malloc(sizeof(int) * ((size_t)nbox + 1));
+	wk->box_at = malloc(sizeof(int) * (size_t)n);
+	wk->clab = malloc(sizeof(int) * (size_t)n);
+	wk->cq = malloc(sizeof(int) * (size_t)n);
+	wk->cinfo = malloc(sizeof *wk->cinfo * (size_t)n);
+	wk->cand = malloc(sizeof(int) * 4 * (size_t)nbox);
+	wk->cwalk = malloc(sizeof(int) * 4 * (size_t)nbox);
+	wk->path = malloc((size_t)n + 2);
+	lv->goalbits = calloc(2 + ((size_t)n + 7) / 8, 1);
+	return lv->cell_of && lv->x && lv->y && lv->nb && lv->goal && lv->dead &&
+	       lv->goals && lv->pdist && lv->mindist && wk->occ && wk->frz &&
+	       wk->mark2 && wk->queue && !fills &&
+	       wk->boxes && wk->hcost && wk->hu && wk->hv && wk->hp && wk->hway &&
+	       wk->hminv && wk->hused && wk->cand && wk->cwalk && wk->path &&
+	       lv->goalbits && wk->clab && wk->cq && wk->cinfo && wk->bu &&
+	       wk->bv && wk->bp && wk->hsave && wk->box_at ? 0 : -1;
 }
 
 /* Check that every box and goal lies in the player's area (a box on a
@@ -224,43 +226,46 @@ static int sok_check_outside(const sok_grid *g, const int *fi,
 /* Fill the floor tables from the grid, given fi (-1 or 0 per cell). */
 static void sok_number_floor(sok *s, const sok_grid *g, int *fi)
 {
+	sok_level *lv = &s->lv;
+	unsigned char *occ = s->wk.occ;
 	int n = 0, ng = 0;
-	s->nboxes = 0;
+	lv->nboxes = 0;
 	for (int c = 0; c < g->w * g->h; c++) {
 		if (fi[c] < 0)
 			continue;
 		fi[c] = n;
-		s->cell_of[n] = c;
-		s->x[n] = c % g->w;
-		s->y[n] = c / g->w;
+		lv->cell_of[n] = c;
+		lv->x[n] = c % g->w;
+		lv->y[n] = c / g->w;
 		char ch = g->cells[c];
 		if (ch == '.' || ch == '*' || ch == '+') {
-			s->goal[n] = 1;
-			s->goals[ng++] = n;
-			s->goalbits[2 + (n >> 3)] |= (unsigned char)(1u << (n & 7));
+			lv->goal[n] = 1;
+			lv->goals[ng++] = n;
+			lv->goalbits[2 + (n >> 3)] |= (unsigned char)(1u << (n & 7));
 		}
-		s->occ[n] = ch == '$' || ch == '*';
-		s->nboxes += s->occ[n];
+		occ[n] = ch == '$' || ch == '*';
+		lv->nboxes += occ[n];
 		if (ch == '@' || ch == '+')
-			s->start_player = n;
+			lv->start_player = n;
 		n++;
 	}
 	for (int i = 0; i < n; i++)
 		for (int d = 0; d < 4; d++) {
-			int x = s->x[i] + (d == SOK_LEFT ? -1 : d == SOK_RIGHT),
-			    y = s->y[i] + (d == SOK_UP ? -1 : d == SOK_DOWN);
+			int x = lv->x[i] + (d == SOK_LEFT ? -1 : d == SOK_RIGHT),
+			    y = lv->y[i] + (d == SOK_UP ? -1 : d == SOK_DOWN);
 			int inside = x >= 0 && y >= 0 && x < g->w && y < g->h;
-			s->nb[i * 4 + d] = inside ? fi[y * g->w + x] : -1;
+			lv->nb[i * 4 + d] = inside ? fi[y * g->w + x] : -1;
 		}
 }
 
-/* Compile a parsed grid into s: floor numbering, neighbour tables,
+/* Compile a parsed grid into s->lv: floor numbering, neighbour tables,
  * push distances, dead squares and scratch buffers.  0 or -1 with
  * "path:line: message" (player outside the walls, level too large,
  * boxes or goals outside the player's area). */
 int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
                 size_t errlen)
 {
+	sok_level *lv = &s->lv;
 	size_t cells = (size_t)g->w * (size_t)g->h;
 	int *fi = malloc(sizeof(int) * cells), *queue = malloc(sizeof(int) * cells);
 	int p = -1, rc = -1, n = 0;
@@ -294,20 +299,20 @@ int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
 		         g->row_line[0]);
 		goto out;
 	}
-	s->w = g->w;
-	s->h = g->h;
-	s->nfloor = n;
+	lv->w = g->w;
+	lv->h = g->h;
+	lv->nfloor = n;
 	if (sok_alloc(s, n, nbox)) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
 	sok_number_floor(s, g, fi);
-	if (sok_push_distances(s, nbox)) {
+	if (sok_push_distances(lv, s->wk.scratch.mark, nbox)) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
-	s->state_size = 2 + ((size_t)n + 7) / 8;
-	s->fi = fi;
+	lv->state_size = 2 + ((size_t)n + 7) / 8;
+	lv->fi = fi;
 	fi = NULL;
 	rc = 0;
 out:
@@ -319,71 +324,75 @@ out:
 /* Free the tables and scratch buffers sok_compile() allocated in s. */
 void sok_board_free(sok *s)
 {
-	void *p[] = { s->cell_of, s->x, s->y, s->nb, s->goal, s->dead,
-	              s->goals, s->pdist, s->mindist, s->occ,
-	              s->frz, s->mark2, s->queue, s->boxes,
-	              s->parent.mark, s->parent.dist, s->parent.from,
-	              s->scratch.mark, s->scratch.dist, s->scratch.from,
-	              s->hcost, s->hu, s->hv, s->hp, s->hway, s->hminv,
-	              s->hused, s->fi,
-	              s->cand, s->cwalk, s->path, s->goalbits,
-	              s->bu, s->bv, s->bp, s->hsave, s->box_at,
-	              s->clab, s->cq, s->cinfo };
+	sok_level *lv = &s->lv;
+	sok_work *wk = &s->wk;
+	void *p[] = { lv->cell_of, lv->x, lv->y, lv->nb, lv->goal, lv->dead,
+	              lv->goals, lv->pdist, lv->mindist, wk->occ,
+	              wk->frz, wk->mark2, wk->queue, wk->boxes,
+	              wk->parent.mark, wk->parent.dist, wk->parent.from,
+	              wk->scratch.mark, wk->scratch.dist, wk->scratch.from,
+	              wk->hcost, wk->hu, wk->hv, wk->hp, wk->hway, wk->hminv,
+	              wk->hused, lv->fi,
+	              wk->cand, wk->cwalk, wk->path, lv->goalbits,
+	              wk->bu, wk->bv, wk->bp, wk->hsave, wk->box_at,
+	              wk->clab, wk->cq, wk->cinfo };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 }
 
-/* Unpack state into s->occ and *player. */
-void sok_decode(sok *s, const void *state, int *player)
+/* Unpack state into occ (per floor index) and *player. */
+void sok_decode(const sok_level *lv, unsigned char *occ, const void *state,
+                int *player)
 {
 	const unsigned char *st = state;
 	*player = st[0] | st[1] << 8;
-	for (int i = 0; i < s->nfloor; i++)
-		s->occ[i] = st[2 + (i >> 3)] >> (i & 7) & 1;
+	for (int i = 0; i < lv->nfloor; i++)
+		occ[i] = st[2 + (i >> 3)] >> (i & 7) & 1;
 }
 
-/* Pack s->occ and player into state (state_size bytes). */
-void sok_encode(const sok *s, int player, void *state)
+/* Pack occ and player into state (state_size bytes). */
+void sok_encode(const sok_level *lv, const unsigned char *occ, int player,
+                void *state)
 {
 	unsigned char *st = state;
-	memset(st, 0, s->state_size);
+	memset(st, 0, lv->state_size);
 	st[0] = (unsigned char)(player & 0xff);
 	st[1] = (unsigned char)(player >> 8);
-	for (int i = 0; i < s->nfloor; i++)
-		if (s->occ[i])
+	for (int i = 0; i < lv->nfloor; i++)
+		if (occ[i])
 			st[2 + (i >> 3)] |= (unsigned char)(1u << (i & 7));
 }
 
 /* Breadth-first fill of the player from cell `from` around the boxes of
- * s->occ into r: afterwards sok_reached(r, c) tells the reached cells,
+ * wk->occ into r: afterwards sok_reached(r, c) tells the reached cells,
  * r->dist their distance, r->from the direction that entered them,
  * r->min and r->min2 the two smallest reached cells and r->goals the
  * goals reached.  Returns r->min. */
-int sok_fill(sok *s, sok_reach *r, int from)
+int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from)
 {
 	if (++r->stamp == 0) {
-		memset(r->mark, 0, sizeof(unsigned) * (size_t)s->nfloor);
+		memset(r->mark, 0, sizeof(unsigned) * (size_t)lv->nfloor);
 		r->stamp = 1;
 	}
-	int head = 0, tail = 0, min = from, min2 = s->nfloor;
-	int goals = s->goal[from];
+	int head = 0, tail = 0, min = from, min2 = lv->nfloor;
+	int goals = lv->goal[from];
 	unsigned st = r->stamp;
 	r->mark[from] = st;
 	r->dist[from] = 0;
 	r->from[from] = -1;
-	s->queue[tail++] = from;
+	wk->queue[tail++] = from;
 	while (head < tail) {
-		int c = s->queue[head++];
-		const int *nb = s->nb + c * 4;
+		int c = wk->queue[head++];
+		const int *nb = lv->nb + c * 4;
 		for (int d = 0; d < 4; d++) {
 			int q = nb[d];
-			if (q < 0 || r->mark[q] == st || s->occ[q])
+			if (q < 0 || r->mark[q] == st || wk->occ[q])
 				continue;
 			r->mark[q] = st;
 			r->dist[q] = r->dist[c] + 1;
 			r->from[q] = d;
-			s->queue[tail++] = q;
-			goals += s->goal[q];
+			wk->queue[tail++] = q;
+			goals += lv->goal[q];
 			if (q < min) {
 				min2 = min;
 				min = q;
@@ -405,29 +414,29 @@ int sok_reached(const sok_reach *r, int cell)
 }
 
 /* The smallest floor index the player reaches from `from` around the
- * boxes of s->occ: a fill that keeps no distances (and leaves every
+ * boxes of wk->occ: a fill that keeps no distances (and leaves every
  * sok_reach alone), stopping early when it reaches the smallest free
  * floor cell. */
-int sok_min_reached(sok *s, int from)
+int sok_min_reached(const sok_level *lv, sok_work *wk, int from)
 {
-	if (++s->stamp2 == 0) {
-		memset(s->mark2, 0, sizeof(unsigned) * (size_t)s->nfloor);
-		s->stamp2 = 1;
+	if (++wk->stamp2 == 0) {
+		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
+		wk->stamp2 = 1;
 	}
-	unsigned st = s->stamp2;
+	unsigned st = wk->stamp2;
 	int low = 0, head = 0, tail = 0, min = from;
-	while (low < s->nfloor && s->occ[low])
+	while (low < lv->nfloor && wk->occ[low])
 		low++;
-	s->mark2[from] = st;
-	s->queue[tail++] = from;
+	wk->mark2[from] = st;
+	wk->queue[tail++] = from;
 	while (head < tail && min != low) {
-		const int *nb = s->nb + s->queue[head++] * 4;
+		const int *nb = lv->nb + wk->queue[head++] * 4;
 		for (int d = 0; d < 4; d++) {
 			int q = nb[d];
-			if (q < 0 || s->mark2[q] == st || s->occ[q])
+			if (q < 0 || wk->mark2[q] == st || wk->occ[q])
 				continue;
-			s->mark2[q] = st;
-			s->queue[tail++] = q;
+			wk->mark2[q] = st;
+			wk->queue[tail++] = q;
 			if (q < min)
 				min = q;
 		}
@@ -435,29 +444,29 @@ int sok_min_reached(sok *s, int from)
 	return min;
 }
 
-/* Label with k the free cells connected to cell c (in s->clab, which
+/* Label with k the free cells connected to cell c (in wk->clab, which
  * must hold -1 for cells not yet labelled).  Returns SOK_AREA_GOAL if
  * one of them is a goal, | SOK_AREA_BOX if a box off its goal borders
  * them. */
-static int sok_label_area(sok *s, int c, int k)
+static int sok_label_area(const sok_level *lv, sok_work *wk, int c, int k)
 {
 	int head = 0, tail = 0, what = 0;
-	s->clab[c] = k;
-	s->cq[tail++] = c;
+	wk->clab[c] = k;
+	wk->cq[tail++] = c;
 	while (head < tail) {
-		int q = s->cq[head++];
-		if (s->goal[q])
+		int q = wk->cq[head++];
+		if (lv->goal[q])
 			what |= SOK_AREA_GOAL;
 		for (int d = 0; d < 4; d++) {
-			int n = s->nb[q * 4 + d];
+			int n = lv->nb[q * 4 + d];
 			if (n < 0)
 				continue;
-			if (s->occ[n]) {
-				if (!s->goal[n])
+			if (wk->occ[n]) {
+				if (!lv->goal[n])
 					what |= SOK_AREA_BOX;
-			} else if (s->clab[n] < 0) {
-				s->clab[n] = k;
-				s->cq[tail++] = n;
+			} else if (wk->clab[n] < 0) {
+				wk->clab[n] = k;
+				wk->cq[tail++] = n;
 			}
 		}
 	}
@@ -465,18 +474,20 @@ static int sok_label_area(sok *s, int c, int k)
 }
 
 /* Label the areas of free cells (only those fill `outside` did not
- * reach, unless it is NULL) 0, 1, ... in s->clab (-1 elsewhere) and give each
- * area k a record s->cinfo[k] = { its SOK_AREA_* flags, 0, 0 }.
+ * reach, unless it is NULL) 0, 1, ... in wk->clab (-1 elsewhere) and give each
+ * area k a record wk->cinfo[k] = { its SOK_AREA_* flags, 0, 0 }.
  * Returns the number of areas. */
-int sok_label_areas(sok *s, const sok_reach *outside)
+int sok_label_areas(const sok_level *lv, sok_work *wk,
+                    const sok_reach *outside)
 {
 	int k = 0;
-	for (int c = 0; c < s->nfloor; c++)
-		s->clab[c] = -1;
-	for (int c = 0; c < s->nfloor; c++) {
-		if (s->occ[c] || s->clab[c] >= 0 || (outside && sok_reached(outside, c)))
+	for (int c = 0; c < lv->nfloor; c++)
+		wk->clab[c] = -1;
+	for (int c = 0; c < lv->nfloor; c++) {
+		if (wk->occ[c] || wk->clab[c] >= 0 ||
+		    (outside && sok_reached(outside, c)))
 			continue;
-		s->cinfo[k] = (sok_area){ sok_label_area(s, c, k), 0, 0 };
+		wk->cinfo[k] = (sok_area){ sok_label_area(lv, wk, c, k), 0, 0 };
 		k++;
 	}
 	return k;
@@ -484,25 +495,26 @@ int sok_label_areas(sok *s, const sok_reach *outside)
 
 /* The floor index of the cell dx columns and dy rows from cell c, or
  * -1 (a wall, or off the grid). */
-int sok_cell_at(const sok *s, int c, int dx, int dy)
+int sok_cell_at(const sok_level *lv, int c, int dx, int dy)
 {
-	int gx = s->x[c] + dx, gy = s->y[c] + dy;
-	if (gx < 0 || gy < 0 || gx >= s->w || gy >= s->h)
+	int gx = lv->x[c] + dx, gy = lv->y[c] + dy;
+	if (gx < 0 || gy < 0 || gx >= lv->w || gy >= lv->h)
 		return -1;
-	return s->fi[gy * s->w + gx];
+	return lv->fi[gy * lv->w + gx];
 }
 
-/* True iff the free cells beside t (in s->occ) stay joined without t:
+/* True iff the free cells beside t (in occ) stay joined without t:
  * they all lie in one run of free cells round the ring of the eight
  * cells about t. */
-static int sok_ring_joins(const sok *s, int t)
+static int sok_ring_joins(const sok_level *lv, const unsigned char *occ,
+                          int t)
 {
 	static const int rx[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
 	static const int ry[8] = { -1, -1, 0, 1, 1, 1, 0, -1 };
 	int open[8], start = -1, runs = 0;
 	for (int i = 0; i < 8; i++) {
-		int c = sok_cell_at(s, t, rx[i], ry[i]);
-		open[i] = c >= 0 && !s->occ[c];
+		int c = sok_cell_at(lv, t, rx[i], ry[i]);
+		open[i] = c >= 0 && !occ[c];
 		if (!open[i])
 			start = i;
 	}
@@ -523,44 +535,45 @@ static int sok_ring_joins(const sok *s, int t)
 /* True iff the cells beside b across the push direction d are walls,
  * boxes or in the player's area of the parent's fill: b, freed, joins
  * that area and no other. */
-static int sok_opens_nothing(const sok *s, const sok_reach *parent, int b,
-                             int d)
+static int sok_opens_nothing(const sok_level *lv, const unsigned char *occ,
+                             const sok_reach *parent, int b, int d)
 {
 	for (int k = 2; k < 4; k++) {
-		int l = s->nb[b * 4 + (d ^ k)];
-		if (l >= 0 && !s->occ[l] && !sok_reached(parent, l))
+		int l = lv->nb[b * 4 + (d ^ k)];
+		if (l >= 0 && !occ[l] && !sok_reached(parent, l))
 			return 0;
 	}
 	return 1;
 }
 
-/* True iff the push of the box at b in direction d to t (s->occ
+/* True iff the push of the box at b in direction d to t (occ
  * holding the child, parent the fill of the position before it)
  * changes only the player's area of that fill, which gains b and loses
  * t without being cut in two: every other area of free cells stays as
  * it was, cell for cell. */
-int sok_push_is_local(const sok *s, const sok_reach *parent, int b, int t,
-                      int d)
+int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
+                      const sok_reach *parent, int b, int t, int d)
 {
-	return sok_opens_nothing(s, parent, b, d) && sok_reached(parent, t) &&
-	       sok_ring_joins(s, t);
+	return sok_opens_nothing(lv, occ, parent, b, d) &&
+	       sok_reached(parent, t) && sok_ring_joins(lv, occ, t);
 }
 
 /* The normalised player of the child position in which the box at b
- * went one cell in direction d to t (s->occ already holds the child;
+ * went one cell in direction d to t (wk->occ already holds the child;
  * parent is the fill of the position before the push): its smallest
  * reachable cell.  The push changes the player's region only by b,
  * which joins it, and t, which leaves it, as long as b opens onto no
  * other area and t does not cut the region in two; the answer is then
  * read off the parent's fill.  Else a fill. */
-int sok_pushed_player(sok *s, const sok_reach *parent, int b, int t, int d)
+int sok_pushed_player(const sok_level *lv, sok_work *wk,
+                      const sok_reach *parent, int b, int t, int d)
 {
-	if (!sok_opens_nothing(s, parent, b, d))
-		return sok_min_reached(s, b);
+	if (!sok_opens_nothing(lv, wk->occ, parent, b, d))
+		return sok_min_reached(lv, wk, b);
 	int low = parent->min;
 	if (sok_reached(parent, t)) {
-		if (!sok_ring_joins(s, t))
-			return sok_min_reached(s, b);
+		if (!sok_ring_joins(lv, wk->occ, t))
+			return sok_min_reached(lv, wk, b);
 		if (t == low)
 			low = parent->min2;
 	}
@@ -568,13 +581,13 @@ int sok_pushed_player(sok *s, const sok_reach *parent, int b, int t, int d)
 }
 
 /* Write the player's shortest walk from `from` to `to` around the boxes
- * of s->occ as lower-case LURD into path (NUL-terminated if len > 0),
+ * of wk->occ as lower-case LURD into path (NUL-terminated if len > 0),
  * by a fill into r.  Returns its length, or -1 if `to` cannot be
  * reached. */
-int sok_walk(sok *s, sok_reach *r, int from, int to, char *path,
-             size_t len)
+int sok_walk(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
+             int to, char *path, size_t len)
 {
-	sok_fill(s, r, from);
+	sok_fill(lv, wk, r, from);
 	if (!sok_reached(r, to))
 		return -1;
 	int n = r->dist[to];
@@ -585,36 +598,36 @@ int sok_walk(sok *s, sok_reach *r, int from, int to, char *path,
 			if ((size_t)(k - 1) < len - 1)
 				path[k - 1] = sok_dir_char[d];
 			k--;
-			c = s->nb[c * 4 + (d ^ 1)];
+			c = lv->nb[c * 4 + (d ^ 1)];
 		}
 		path[(size_t)n < len ? (size_t)n : len - 1] = 0;
 	}
 	return n;
 }
 
-/* Number of boxes of s->occ off their goals. */
-int sok_off_goal(const sok *s)
+/* Number of boxes of occ off their goals. */
+int sok_off_goal(const sok_level *lv, const unsigned char *occ)
 {
 	int n = 0;
-	for (int c = 0; c < s->nfloor; c++)
-		n += s->occ[c] && !s->goal[c];
+	for (int c = 0; c < lv->nfloor; c++)
+		n += occ[c] && !lv->goal[c];
 	return n;
 }
 
-/* List the pushes open to the player of fill r: s->cand gets box * 4 +
- * dir and s->cwalk the walk before the push.  Returns how many. */
-int sok_list_pushes(sok *s, const sok_reach *r)
+/* List the pushes open to the player of fill r: wk->cand gets box * 4 +
+ * dir and wk->cwalk the walk before the push.  Returns how many. */
+int sok_list_pushes(const sok_level *lv, sok_work *wk, const sok_reach *r)
 {
 	int k = 0;
-	for (int b = 0; b < s->nfloor; b++) {
-		if (!s->occ[b])
+	for (int b = 0; b < lv->nfloor; b++) {
+		if (!wk->occ[b])
 			continue;
 		for (int d = 0; d < 4; d++) {
-			int p = s->nb[b * 4 + (d ^ 1)], t = s->nb[b * 4 + d];
-			if (p < 0 || t < 0 || s->occ[t] || !sok_reached(r, p))
+			int p = lv->nb[b * 4 + (d ^ 1)], t = lv->nb[b * 4 + d];
+			if (p < 0 || t < 0 || wk->occ[t] || !sok_reached(r, p))
 				continue;
-			s->cand[k] = b * 4 + d;
-			s->cwalk[k++] = r->dist[p];
+			wk->cand[k] = b * 4 + d;
+			wk->cwalk[k++] = r->dist[p];
 		}
 	}
 	return k;
@@ -622,8 +635,9 @@ int sok_list_pushes(sok *s, const sok_reach *r)
 
 /* The same for the player at `player`, after a fill from there into
  * r. */
-int sok_candidates(sok *s, sok_reach *r, int player)
+int sok_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
+                   int player)
 {
-	sok_fill(s, r, player);
-	return sok_list_pushes(s, r);
+	sok_fill(lv, wk, r, player);
+	return sok_list_pushes(lv, wk, r);
 }

@@ -19,70 +19,74 @@
 #include "sok.h"
 
 /* True iff floor index c (or -1, a wall) holds a wall or a box. */
-static int sok_solid(const sok *s, int c)
+static int sok_solid(const unsigned char *occ, int c)
 {
-	return c < 0 || s->occ[c];
+	return c < 0 || occ[c];
 }
 
 /* True iff the box at c sits in a corner of walls off its goal. */
-static int sok_corner(const sok *s, int c)
+static int sok_corner(const sok_level *lv, int c)
 {
-	const int *nb = s->nb + c * 4;
-	if (s->goal[c])
+	const int *nb = lv->nb + c * 4;
+	if (lv->goal[c])
 		return 0;
 	return (nb[SOK_UP] < 0 || nb[SOK_DOWN] < 0) &&
 	       (nb[SOK_LEFT] < 0 || nb[SOK_RIGHT] < 0);
 }
 
 /* The floor index of the cell diagonal to c (dy then dx), or -1. */
-static int sok_diagonal(const sok *s, int c, int dy, int dx)
+static int sok_diagonal(const sok_level *lv, int c, int dy, int dx)
 {
-	return sok_cell_at(s, c, dx == SOK_LEFT ? -1 : 1, dy == SOK_UP ? -1 : 1);
+	return sok_cell_at(lv, c, dx == SOK_LEFT ? -1 : 1,
+	                   dy == SOK_UP ? -1 : 1);
 }
 
 /* True iff one of the four 2x2 squares holding the box at c is made of
  * walls and boxes only, with a box off its goal among them. */
-static int sok_block(const sok *s, int c)
+static int sok_block(const sok_level *lv, const unsigned char *occ, int c)
 {
 	for (int dy = SOK_UP; dy <= SOK_DOWN; dy++)
 		for (int dx = SOK_LEFT; dx <= SOK_RIGHT; dx++) {
-			int v = s->nb[c * 4 + dy], h = s->nb[c * 4 + dx];
-			int g = sok_diagonal(s, c, dy, dx);
-			if (!sok_solid(s, v) || !sok_solid(s, h) ||
-			    !sok_solid(s, g))
+			int v = lv->nb[c * 4 + dy], h = lv->nb[c * 4 + dx];
+			int g = sok_diagonal(lv, c, dy, dx);
+			if (!sok_solid(occ, v) || !sok_solid(occ, h) ||
+			    !sok_solid(occ, g))
 				continue;
-			if (!s->goal[c] || (v >= 0 && !s->goal[v]) ||
-			    (h >= 0 && !s->goal[h]) || (g >= 0 && !s->goal[g]))
+			if (!lv->goal[c] || (v >= 0 && !lv->goal[v]) ||
+			    (h >= 0 && !lv->goal[h]) ||
+			    (g >= 0 && !lv->goal[g]))
 				return 1;
 		}
 	return 0;
 }
 
 /* True iff the box at c can never move again, with the boxes marked in
- * s->frz counted as walls.  *nongoal is set iff a box of the frozen
- * group that decides this is off its goal. */
-int sok_frozen(sok *s, int c, int *nongoal)
+ * wk->frz counted as walls (dead squares too when rules has
+ * SOK_DL_DEAD).  *nongoal is set iff a box of the frozen group that
+ * decides this is off its goal. */
+int sok_frozen(const sok_level *lv, unsigned rules, sok_work *wk, int c,
+               int *nongoal)
 {
-	int ng = !s->goal[c];
-	s->frz[c] = 1;
+	int ng = !lv->goal[c];
+	wk->frz[c] = 1;
 	for (int a = 0; a < 2; a++) {
-		int p = s->nb[c * 4 + 2 * a], q = s->nb[c * 4 + 2 * a + 1];
-		int blocked = p < 0 || q < 0 || s->frz[p] || s->frz[q];
-		if (!blocked && (s->deadlocks & SOK_DL_DEAD))
-			blocked = s->dead[p] && s->dead[q];
+		int p = lv->nb[c * 4 + 2 * a], q = lv->nb[c * 4 + 2 * a + 1];
+		int blocked = p < 0 || q < 0 || wk->frz[p] || wk->frz[q];
+		if (!blocked && (rules & SOK_DL_DEAD))
+			blocked = lv->dead[p] && lv->dead[q];
 		for (int k = 0; k < 2 && !blocked; k++) {
 			int r = k ? q : p, sub = 0;
-			if (s->occ[r] && sok_frozen(s, r, &sub)) {
+			if (wk->occ[r] && sok_frozen(lv, rules, wk, r, &sub)) {
 				blocked = 1;
 				ng |= sub;
 			}
 		}
 		if (!blocked) {
-			s->frz[c] = 0;
+			wk->frz[c] = 0;
 			return 0;
 		}
 	}
-	s->frz[c] = 0;
+	wk->frz[c] = 0;
 	*nongoal = ng;
 	return 1;
 }
@@ -110,9 +114,9 @@ struct sok_seal {
 };
 
 /* Free what sok_seal_alloc() made (NULL is fine). */
-void sok_seal_free(sok *s)
+void sok_seal_free(sok_work *wk)
 {
-	struct sok_seal *z = s->seal;
+	struct sok_seal *z = wk->seal;
 	if (!z)
 		return;
 	free(z->gidx);
@@ -126,17 +130,17 @@ void sok_seal_free(sok *s)
 	free(z->visit);
 	free(z->set);
 	free(z);
-	s->seal = NULL;
+	wk->seal = NULL;
 }
 
-/* Allocate s->seal.  0, or -1 (and s->seal NULL) if out of memory. */
-static int sok_seal_alloc(sok *s)
+/* Allocate wk->seal.  0, or -1 (and wk->seal NULL) if out of memory. */
+static int sok_seal_alloc(const sok_level *lv, sok_work *wk)
 {
 	struct sok_seal *z = calloc(1, sizeof *z);
-	size_t n = (size_t)s->nfloor, N = (size_t)s->nboxes;
+	size_t n = (size_t)lv->nfloor, N = (size_t)lv->nboxes;
 	if (!z)
 		return -1;
-	s->seal = z;
+	wk->seal = z;
 	z->words = (N + 63) / 64;
 	z->sets = SOK_SEAL_BYTES / (N * n + 1);
 	z->sets = z->sets < 1 ? 1 : z->sets > SOK_SEAL_SETS ? SOK_SEAL_SETS
@@ -153,25 +157,26 @@ static int sok_seal_alloc(sok *s)
 	z->set = calloc(z->words, sizeof(uint64_t));
 	if (!z->gidx || !z->frozen || !z->keys || !z->full || !z->reach ||
 	    !z->queue || !z->boxes || !z->owner || !z->visit || !z->set) {
-		sok_seal_free(s);
+		sok_seal_free(wk);
 		return -1;
 	}
 	for (size_t c = 0; c < n; c++)
 		z->gidx[c] = -1;
-	for (int j = 0; j < s->nboxes; j++)
-		z->gidx[s->goals[j]] = j;
+	for (int j = 0; j < lv->nboxes; j++)
+		z->gidx[lv->goals[j]] = j;
 	return 0;
 }
 
 /* Mark in z->frozen the boxes frozen on their goals and their set in
  * z->set.  Returns 1 if a frozen group has a box off its goal (dead
  * anyway), else 0. */
-static int sok_seal_collect(sok *s, struct sok_seal *z)
+static int sok_seal_collect(const sok_level *lv, unsigned rules,
+                            sok_work *wk, struct sok_seal *z)
 {
 	memset(z->set, 0, z->words * sizeof(uint64_t));
-	for (int j = 0; j < s->nboxes; j++) {
-		int g = s->goals[j], ng = 0;
-		z->frozen[g] = s->occ[g] && sok_frozen(s, g, &ng);
+	for (int j = 0; j < lv->nboxes; j++) {
+		int g = lv->goals[j], ng = 0;
+		z->frozen[g] = wk->occ[g] && sok_frozen(lv, rules, wk, g, &ng);
 		if (z->frozen[g] && ng)
 			return 1;
 		if (z->frozen[g])
@@ -183,12 +188,13 @@ static int sok_seal_collect(sok *s, struct sok_seal *z)
 /* Fill reach (nboxes * nfloor) for the frozen boxes in z->frozen: pull
  * a box back from each free goal, the box and the player never on a
  * frozen box. */
-static void sok_seal_reach(sok *s, struct sok_seal *z, unsigned char *reach)
+static void sok_seal_reach(const sok_level *lv, struct sok_seal *z,
+                           unsigned char *reach)
 {
-	size_t n = (size_t)s->nfloor;
-	memset(reach, 0, (size_t)s->nboxes * n);
-	for (int j = 0; j < s->nboxes; j++) {
-		int g = s->goals[j], head = 0, tail = 0;
+	size_t n = (size_t)lv->nfloor;
+	memset(reach, 0, (size_t)lv->nboxes * n);
+	for (int j = 0; j < lv->nboxes; j++) {
+		int g = lv->goals[j], head = 0, tail = 0;
 		unsigned char *r = reach + (size_t)j * n;
 		if (z->frozen[g])
 			continue;
@@ -197,8 +203,8 @@ static void sok_seal_reach(sok *s, struct sok_seal *z, unsigned char *reach)
 		while (head < tail) {
 			int c = z->queue[head++];
 			for (int d = 0; d < 4; d++) {
-				int b = s->nb[c * 4 + d];
-				int p = b >= 0 ? s->nb[b * 4 + d] : -1;
+				int b = lv->nb[c * 4 + d];
+				int p = b >= 0 ? lv->nb[b * 4 + d] : -1;
 				if (p < 0 || r[b] || z->frozen[b] || z->frozen[p])
 					continue;
 				r[b] = 1;
@@ -210,15 +216,16 @@ static void sok_seal_reach(sok *s, struct sok_seal *z, unsigned char *reach)
 
 /* The reach tables of the set in z->set, from the cache or computed
  * into it. */
-static const unsigned char *sok_seal_tables(sok *s, struct sok_seal *z)
+static const unsigned char *sok_seal_tables(const sok_level *lv,
+                                            struct sok_seal *z)
 {
 	uint32_t h = 2166136261u;
 	for (size_t w = 0; w < z->words; w++)
 		h = (h ^ (uint32_t)(z->set[w] ^ z->set[w] >> 32)) * 16777619u;
 	size_t e = h % z->sets, bytes = z->words * sizeof(uint64_t);
-	unsigned char *reach = z->reach + e * (size_t)s->nboxes * s->nfloor;
+	unsigned char *reach = z->reach + e * (size_t)lv->nboxes * lv->nfloor;
 	if (!z->full[e] || memcmp(z->keys + e * z->words, z->set, bytes)) {
-		sok_seal_reach(s, z, reach);
+		sok_seal_reach(lv, z, reach);
 		memcpy(z->keys + e * z->words, z->set, bytes);
 		z->full[e] = 1;
 	}
@@ -227,16 +234,16 @@ static const unsigned char *sok_seal_tables(sok *s, struct sok_seal *z)
 
 /* Augmenting path from free box i (Kuhn's algorithm) over the goals
  * it can still reach.  1 if box i got a goal. */
-static int sok_seal_augment(const sok *s, struct sok_seal *z,
+static int sok_seal_augment(const sok_level *lv, struct sok_seal *z,
                             const unsigned char *reach, int i, int stamp)
 {
-	size_t n = (size_t)s->nfloor;
-	for (int j = 0; j < s->nboxes; j++) {
+	size_t n = (size_t)lv->nfloor;
+	for (int j = 0; j < lv->nboxes; j++) {
 		if (z->visit[j] == stamp || !reach[(size_t)j * n + z->boxes[i]])
 			continue;
 		z->visit[j] = stamp;
 		if (z->owner[j] < 0 ||
-		    sok_seal_augment(s, z, reach, z->owner[j], stamp)) {
+		    sok_seal_augment(lv, z, reach, z->owner[j], stamp)) {
 			z->owner[j] = i;
 			return 1;
 		}
@@ -244,49 +251,50 @@ static int sok_seal_augment(const sok *s, struct sok_seal *z,
 	return 0;
 }
 
-/* True iff the box just pushed to goal cell c (already in s->occ) is
+/* True iff the box just pushed to goal cell c (already in wk->occ) is
  * frozen there and, with every box frozen on a goal taken as a wall,
  * the free boxes can no longer be matched to the free goals. */
-static int sok_sealed(sok *s, int c)
+static int sok_sealed(const sok_level *lv, unsigned rules, sok_work *wk,
+                      int c)
 {
 	int ng = 0;
-	if (!s->goal[c] || !sok_frozen(s, c, &ng))
+	if (!lv->goal[c] || !sok_frozen(lv, rules, wk, c, &ng))
 		return 0;
 	if (ng)
 		return 1;
-	if (!s->seal && sok_seal_alloc(s))
+	if (!wk->seal && sok_seal_alloc(lv, wk))
 		return 0;
-	struct sok_seal *z = s->seal;
-	if (sok_seal_collect(s, z))
+	struct sok_seal *z = wk->seal;
+	if (sok_seal_collect(lv, rules, wk, z))
 		return 1;
-	const unsigned char *reach = sok_seal_tables(s, z);
+	const unsigned char *reach = sok_seal_tables(lv, z);
 	int nfree = 0;
-	for (int b = 0; b < s->nfloor; b++)
-		if (s->occ[b] && !z->frozen[b])
+	for (int b = 0; b < lv->nfloor; b++)
+		if (wk->occ[b] && !z->frozen[b])
 			z->boxes[nfree++] = b;
-	for (int j = 0; j < s->nboxes; j++) {
+	for (int j = 0; j < lv->nboxes; j++) {
 		z->owner[j] = -1;
 		z->visit[j] = 0;
 	}
 	for (int i = 0; i < nfree; i++)
-		if (!sok_seal_augment(s, z, reach, i, i + 1))
+		if (!sok_seal_augment(lv, z, reach, i, i + 1))
 			return 1;
 	return 0;
 }
 
-/* True iff the box just pushed to c (already in s->occ) makes the
- * position a deadlock under the rules enabled in s->deadlocks. */
-int sok_deadlocked(sok *s, int c)
+/* True iff the box just pushed to c (already in wk->occ) makes the
+ * position a deadlock under the rules enabled in rules (SOK_DL_*). */
+int sok_deadlocked(const sok_level *lv, unsigned rules, sok_work *wk, int c)
 {
-	unsigned dl = s->deadlocks;
-	if ((dl & SOK_DL_DEAD) && s->dead[c])
+	unsigned dl = rules;
+	if ((dl & SOK_DL_DEAD) && lv->dead[c])
 		return 1;
-	if ((dl & SOK_DL_CORNER) && sok_corner(s, c))
+	if ((dl & SOK_DL_CORNER) && sok_corner(lv, c))
 		return 1;
-	if ((dl & SOK_DL_BLOCK) && sok_block(s, c))
+	if ((dl & SOK_DL_BLOCK) && sok_block(lv, wk->occ, c))
 		return 1;
 	int ng = 0;
-	if ((dl & SOK_DL_FREEZE) && sok_frozen(s, c, &ng) && ng)
+	if ((dl & SOK_DL_FREEZE) && sok_frozen(lv, rules, wk, c, &ng) && ng)
 		return 1;
-	return (dl & SOK_DL_SEALED) && s->goal[c] && sok_sealed(s, c);
+	return (dl & SOK_DL_SEALED) && lv->goal[c] && sok_sealed(lv, rules, wk, c);
 }

@@ -81,101 +81,104 @@ int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
 	return sok_assignment_cost(n, cost, p);
 }
 
-/* Sum over the boxes of s->occ of the pushes to the nearest goal, or
+/* Sum over the boxes of wk->occ of the pushes to the nearest goal, or
  * SD_DEAD_END if a box can reach no goal. */
-static sd_cost sok_nearest(sok *s)
+static sd_cost sok_nearest(const sok_level *lv, const unsigned char *occ)
 {
 	sd_cost sum = 0;
-	for (int c = 0; c < s->nfloor; c++) {
-		if (!s->occ[c])
+	for (int c = 0; c < lv->nfloor; c++) {
+		if (!occ[c])
 			continue;
-		if (s->mindist[c] == SOK_INF)
+		if (lv->mindist[c] == SOK_INF)
 			return SD_DEAD_END;
-		sum += (sd_cost)s->mindist[c];
+		sum += (sd_cost)lv->mindist[c];
 	}
 	return sum;
 }
 
-/* Fill row i of s->hcost with the push distances of a box at cell c. */
-static void sok_cost_row(sok *s, int i, int c)
+/* Fill row i of hcost with the push distances of a box at cell c. */
+static void sok_cost_row(const sok_level *lv, int *hcost, int i, int c)
 {
-	int N = s->nboxes;
+	int N = lv->nboxes;
 	for (int j = 0; j < N; j++) {
-		int d = s->pdist[(size_t)j * s->nfloor + c];
-		s->hcost[i * N + j] = d == SOK_INF ? SOK_UNREACH : d;
+		int d = lv->pdist[(size_t)j * lv->nfloor + c];
+		hcost[i * N + j] = d == SOK_INF ? SOK_UNREACH : d;
 	}
 }
 
-/* Minimum-cost matching of the boxes of s->occ to the goals on push
+/* Minimum-cost matching of the boxes of wk->occ to the goals on push
  * distances, or SD_DEAD_END if no matching with finite cost exists.
  * Leaves the box list, cost matrix and optimal duals and matching in
- * s (boxes, hcost, bu, bv, bp) for sok_match_moved(). */
-static sd_cost sok_match(sok *s)
+ * wk (boxes, hcost, bu, bv, bp) for sok_match_moved(). */
+static sd_cost sok_match(const sok_level *lv, sok_work *wk)
 {
-	int n = 0, N = s->nboxes;
-	for (int c = 0; c < s->nfloor && n < N; c++) {
-		if (!s->occ[c])
+	int n = 0, N = lv->nboxes;
+	for (int c = 0; c < lv->nfloor && n < N; c++) {
+		if (!wk->occ[c])
 			continue;
-		s->box_at[c] = n;
-		s->boxes[n++] = c;
+		wk->box_at[c] = n;
+		wk->boxes[n++] = c;
 	}
 	for (int i = 0; i < N; i++)
-		sok_cost_row(s, i, s->boxes[i]);
-	int64_t m = sok_matching(N, s->hcost, s->bu, s->bv, s->bp, s->hway,
-	                         s->hminv, s->hused);
-	s->base_h = m >= SOK_UNREACH ? SD_DEAD_END : (sd_cost)m;
-	return s->base_h;
+		sok_cost_row(lv, wk->hcost, i, wk->boxes[i]);
+	int64_t m = sok_matching(N, wk->hcost, wk->bu, wk->bv, wk->bp, wk->hway,
+	                         wk->hminv, wk->hused);
+	wk->base_h = m >= SOK_UNREACH ? SD_DEAD_END : (sd_cost)m;
+	return wk->base_h;
 }
 
 /* After sok_box_bound() on a position, the matching bound of the same
  * position with the box at cell b moved to cell t, in O(n^2): row b of
  * the matching is dropped, its potential made feasible again and the
  * row re-added by one Hungarian phase. */
-static sd_cost sok_match_moved(sok *s, int b, int t)
+static sd_cost sok_match_moved(const sok_level *lv, sok_work *wk, int b,
+                              int t)
 {
-	int N = s->nboxes, i = s->box_at[b] + 1;
-	if (s->base_h == SD_DEAD_END)
+	int N = lv->nboxes, i = wk->box_at[b] + 1;
+	if (wk->base_h == SD_DEAD_END)
 		return SD_DEAD_END;
-	memcpy(s->hu, s->bu, sizeof(int64_t) * ((size_t)N + 1));
-	memcpy(s->hv, s->bv, sizeof(int64_t) * ((size_t)N + 1));
-	memcpy(s->hp, s->bp, sizeof(int) * ((size_t)N + 1));
-	memcpy(s->hsave, s->hcost + (size_t)(i - 1) * N, sizeof(int) * (size_t)N);
-	sok_cost_row(s, i - 1, t);
+	memcpy(wk->hu, wk->bu, sizeof(int64_t) * ((size_t)N + 1));
+	memcpy(wk->hv, wk->bv, sizeof(int64_t) * ((size_t)N + 1));
+	memcpy(wk->hp, wk->bp, sizeof(int) * ((size_t)N + 1));
+	memcpy(wk->hsave, wk->hcost + (size_t)(i - 1) * N,
+	       sizeof(int) * (size_t)N);
+	sok_cost_row(lv, wk->hcost, i - 1, t);
 	int64_t best = SOK_BIG * 4;
 	for (int j = 1; j <= N; j++) {
-		if (s->hp[j] == i)
-			s->hp[j] = 0;
-		int64_t r = s->hcost[(size_t)(i - 1) * N + j - 1] - s->hv[j];
+		if (wk->hp[j] == i)
+			wk->hp[j] = 0;
+		int64_t r = wk->hcost[(size_t)(i - 1) * N + j - 1] - wk->hv[j];
 		if (r < best)
 			best = r;
 	}
-	s->hu[i] = best;
-	sok_phase(N, s->hcost, i, s->hu, s->hv, s->hp, s->hway, s->hminv,
-	          s->hused);
-	int64_t m = sok_assignment_cost(N, s->hcost, s->hp);
-	memcpy(s->hcost + (size_t)(i - 1) * N, s->hsave, sizeof(int) * (size_t)N);
+	wk->hu[i] = best;
+	sok_phase(N, wk->hcost, i, wk->hu, wk->hv, wk->hp, wk->hway,
+	          wk->hminv, wk->hused);
+	int64_t m = sok_assignment_cost(N, wk->hcost, wk->hp);
+	memcpy(wk->hcost + (size_t)(i - 1) * N, wk->hsave,
+	       sizeof(int) * (size_t)N);
 	return m >= SOK_UNREACH ? SD_DEAD_END : (sd_cost)m;
 }
 
-/* Number of connected areas of free cells in s->occ that still matter:
+/* Number of connected areas of free cells in wk->occ that still matter:
  * with an empty goal inside or a box off its goal on the rim.  (Pockets
- * sealed by boxes on goals do not.)  Uses s->clab, s->cq, s->cinfo. */
-int sok_live_areas(sok *s)
+ * sealed by boxes on goals do not.)  Uses wk->clab, wk->cq, wk->cinfo. */
+int sok_live_areas(const sok_level *lv, sok_work *wk)
 {
-	int n = 0, k = sok_label_areas(s, NULL);
+	int n = 0, k = sok_label_areas(lv, wk, NULL);
 	for (int i = 0; i < k; i++)
-		n += s->cinfo[i].flags != 0;
+		n += wk->cinfo[i].flags != 0;
 	return n;
 }
 
-/* Festival's packing and connectivity measures of s->occ: p[0] = boxes
+/* Festival's packing and connectivity measures of wk->occ: p[0] = boxes
  * not yet packed in order (see sok_pack.c), p[1] = areas of free cells
  * beyond the first that still matter (boxes that cut the level into
  * pieces are in the way). */
-void sok_progress(sok *s, int *p)
+void sok_progress(const sok_level *lv, sok_work *wk, int *p)
 {
-	int n = sok_live_areas(s);
-	p[0] = s->nboxes - sok_packed(s);
+	int n = sok_live_areas(lv, wk);
+	p[0] = lv->nboxes - sok_packed(lv, wk->occ);
 	p[1] = n > 1 ? n - 1 : 0;
 }
 
@@ -183,76 +186,84 @@ void sok_progress(sok *s, int *p)
  * box not yet packed and SOK_AREA_WEIGHT per live area beyond the first
  * (as sok_progress() counts them; live = the live areas).  Not
  * admissible. */
-static sd_cost sok_pack_penalty(sok *s, sd_cost m, int live)
+static sd_cost sok_pack_penalty(const sok_level *lv,
+                                const unsigned char *occ, sd_cost m, int live)
 {
 	if (m == SD_DEAD_END)
 		return m;
-	return m + (sd_cost)(s->nboxes - sok_packed(s)) * SOK_PACK_WEIGHT +
+	return m + (sd_cost)(lv->nboxes - sok_packed(lv, occ)) * SOK_PACK_WEIGHT +
 	       (sd_cost)(live > 1 ? live - 1 : 0) * SOK_AREA_WEIGHT;
 }
 
 /* The live areas of the child in which the box at b went to t, after
- * the parent's were counted (s->parent_live >= 0; parent: the
+ * the parent's were counted (wk->parent_live >= 0; parent: the
  * parent's fill, or NULL in the step model): when the push
  * changes only the player's area (sok_push_is_local) and that area
  * stays live (a goal in it, or the pushed box off goal on its rim), the
  * parent's count with the player's area counted live; else afresh. */
-static int sok_child_live(sok *s, const sok_reach *parent, int b, int t)
+static int sok_child_live(const sok_level *lv, sok_work *wk,
+                          const sok_reach *parent, int b, int t)
 {
-	for (int d = 0; d < 4 && parent && s->parent_live >= 0; d++) {
-		if (s->nb[b * 4 + d] != t)
+	for (int d = 0; d < 4 && parent && wk->parent_live >= 0; d++) {
+		if (lv->nb[b * 4 + d] != t)
 			continue;
-		int goals = parent->goals - s->goal[t] + s->goal[b];
-		if (sok_push_is_local(s, parent, b, t, d) &&
-		    (goals > 0 || !s->goal[t]))
-			return s->parent_live - s->parent_rlive + 1;
+		int goals = parent->goals - lv->goal[t] + lv->goal[b];
+		if (sok_push_is_local(lv, wk->occ, parent, b, t, d) &&
+		    (goals > 0 || !lv->goal[t]))
+			return wk->parent_live - wk->parent_rlive + 1;
 		break;
 	}
-	return sok_live_areas(s);
+	return sok_live_areas(lv, wk);
 }
 
-/* Lower bound on the pushes still needed for the boxes of s->occ under
+/* Lower bound on the pushes still needed for the boxes of wk->occ under
  * the selected heuristic (0 if none), or SD_DEAD_END.  Under packing,
- * s->last_live gets the live areas (and s->clab their labels). */
-sd_cost sok_box_bound(sok *s)
+ * wk->last_live gets the live areas (and wk->clab their labels). */
+sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk)
 {
-	if (s->heur == SOK_H_PACKING) {
-		s->last_live = sok_live_areas(s);
-		return sok_pack_penalty(s, sok_match(s), s->last_live);
+	if (heur == SOK_H_PACKING) {
+		wk->last_live = sok_live_areas(lv, wk);
+		return sok_pack_penalty(lv, wk->occ, sok_match(lv, wk),
+		                        wk->last_live);
 	}
-	if (s->heur == SOK_H_MATCHING)
-		return sok_match(s);
-	s->base_h = s->heur == SOK_H_NEAREST ? sok_nearest(s) : 0;
-	return s->base_h;
+	if (heur == SOK_H_MATCHING)
+		return sok_match(lv, wk);
+	wk->base_h = heur == SOK_H_NEAREST ? sok_nearest(lv, wk->occ) : 0;
+	return wk->base_h;
 }
 
 /* After sok_box_bound() on a position, the bound of the same position
  * with the box at cell b pushed to cell t. */
-sd_cost sok_moved_bound(sok *s, const sok_reach *parent, int b, int t)
+sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
+                        const sok_reach *parent, int b, int t)
 {
-	if (s->heur == SOK_H_PACKING) {
-		sd_cost m = sok_match_moved(s, b, t);
+	if (heur == SOK_H_PACKING) {
+		sd_cost m = sok_match_moved(lv, wk, b, t);
 		return m == SD_DEAD_END ? m
-		       : sok_pack_penalty(s, m, sok_child_live(s, parent, b, t));
+		       : sok_pack_penalty(lv, wk->occ, m,
+		                          sok_child_live(lv, wk, parent, b, t));
 	}
-	if (s->heur == SOK_H_MATCHING)
-		return sok_match_moved(s, b, t);
-	if (s->heur != SOK_H_NEAREST)
+	if (heur == SOK_H_MATCHING)
+		return sok_match_moved(lv, wk, b, t);
+	if (heur != SOK_H_NEAREST)
 		return 0;
-	if (s->base_h == SD_DEAD_END || s->mindist[t] == SOK_INF)
+	if (wk->base_h == SD_DEAD_END || lv->mindist[t] == SOK_INF)
 		return SD_DEAD_END;
-	return s->base_h - (sd_cost)s->mindist[b] + (sd_cost)s->mindist[t];
+	return wk->base_h - (sd_cost)lv->mindist[b] +
+	       (sd_cost)lv->mindist[t];
 }
 
 /* Lower bound on the steps the player at `player` walks before its next
  * push: it must reach a cell beside some box. */
-sd_cost sok_player_bound(const sok *s, int player)
+sd_cost sok_player_bound(const sok_level *lv, const unsigned char *occ,
+                         int player)
 {
 	int best = SOK_INF;
-	for (int c = 0; c < s->nfloor; c++) {
-		if (!s->occ[c])
+	for (int c = 0; c < lv->nfloor; c++) {
+		if (!occ[c])
 			continue;
-		int dx = s->x[c] - s->x[player], dy = s->y[c] - s->y[player];
+		int dx = lv->x[c] - lv->x[player];
+		int dy = lv->y[c] - lv->y[player];
 		int d = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) - 1;
 		if (d < best)
 			best = d;

@@ -28,13 +28,18 @@
 #include <string.h>
 #include "sok.h"
 
-/* Macro tables and the route of the last macro found. */
+/* Macro tables, part of the compiled level (read-only after create()). */
 struct sok_mac {
 	int *area;       /* per floor index: goal area id, or -1 */
 	int *layer;      /* per floor index: packing layer of a goal, or -1 */
 	int entries;     /* pushes from outside into an area (cell, dir) */
 	int *tunnel;     /* nfloor * 4: a box at c pushed in direction d,
 	                    player behind it, is in a tunnel (0 / 1) */
+};
+
+/* Work space of the macro searches (in sok_work), and the route of the
+ * macro sok_macro() found in the call it is part of. */
+struct sok_mwork {
 	unsigned *seen;  /* nfloor * 4: BFS stamps of (box cell, side) */
 	unsigned stamp;
 	int *q, *par;    /* BFS queue of box cell * 4 + side, parents */
@@ -45,29 +50,35 @@ struct sok_mac {
 /* Free the macro tables (NULL is fine). */
 void sok_macro_free(sok *s)
 {
-	struct sok_mac *m = s->mac;
-	if (!m)
-		return;
-	free(m->area);
-	free(m->layer);
-	free(m->tunnel);
-	free(m->seen);
-	free(m->q);
-	free(m->par);
-	free(m->route);
-	free(m);
-	s->mac = NULL;
+	struct sok_mac *m = s->lv.mac;
+	struct sok_mwork *w = s->wk.mw;
+	if (m) {
+		free(m->area);
+		free(m->layer);
+		free(m->tunnel);
+		free(m);
+	}
+	if (w) {
+		free(w->seen);
+		free(w->q);
+		free(w->par);
+		free(w->route);
+		free(w);
+	}
+	s->lv.mac = NULL;
+	s->wk.mw = NULL;
 }
 
 /* Label the connected areas of goal cells; areas of one goal get -1,
- * since a box entering them has nowhere further to go. */
-static void sok_macro_areas(sok *s, struct sok_mac *m)
+ * since a box entering them has nowhere further to go.  q: a queue of
+ * nfloor. */
+static void sok_macro_areas(const sok_level *lv, struct sok_mac *m, int *q)
 {
-	int id = 0, *q = m->q;
-	for (int c = 0; c < s->nfloor; c++)
+	int id = 0;
+	for (int c = 0; c < lv->nfloor; c++)
 		m->area[c] = -1;
-	for (int c = 0; c < s->nfloor; c++) {
-		if (!s->goal[c] || m->area[c] >= 0)
+	for (int c = 0; c < lv->nfloor; c++) {
+		if (!lv->goal[c] || m->area[c] >= 0)
 			continue;
 		int head = 0, tail = 0;
 		m->area[c] = id;
@@ -75,8 +86,8 @@ static void sok_macro_areas(sok *s, struct sok_mac *m)
 		while (head < tail) {
 			int x = q[head++];
 			for (int d = 0; d < 4; d++) {
-				int n = s->nb[x * 4 + d];
-				if (n >= 0 && s->goal[n] && m->area[n] < 0) {
+				int n = lv->nb[x * 4 + d];
+				if (n >= 0 && lv->goal[n] && m->area[n] < 0) {
 					m->area[n] = id;
 					q[tail++] = n;
 				}
@@ -90,76 +101,80 @@ static void sok_macro_areas(sok *s, struct sok_mac *m)
 }
 
 /* True iff floor cell c has walls on both sides across direction d. */
-static int sok_narrow(const sok *s, int c, int d)
+static int sok_narrow(const sok_level *lv, int c, int d)
 {
 	int a = d < 2 ? SOK_LEFT : SOK_UP;
-	return s->nb[c * 4 + a] < 0 && s->nb[c * 4 + (a ^ 1)] < 0;
+	return lv->nb[c * 4 + a] < 0 && lv->nb[c * 4 + (a ^ 1)] < 0;
 }
 
 /* Mark the tunnel pushes: the box at c pushed in direction d to a free
  * cell, with the player at c's back, where both c and the cell behind
  * it are walled in across d. */
-static void sok_macro_tunnels(sok *s, struct sok_mac *m)
+static void sok_macro_tunnels(const sok_level *lv, struct sok_mac *m)
 {
-	for (int c = 0; c < s->nfloor; c++)
+	for (int c = 0; c < lv->nfloor; c++)
 		for (int d = 0; d < 4; d++) {
-			int p = s->nb[c * 4 + (d ^ 1)], t = s->nb[c * 4 + d];
+			int p = lv->nb[c * 4 + (d ^ 1)], t = lv->nb[c * 4 + d];
 			m->tunnel[c * 4 + d] = p >= 0 && t >= 0 &&
-			                       sok_narrow(s, c, d) &&
-			                       sok_narrow(s, p, d);
+			                       sok_narrow(lv, c, d) &&
+			                       sok_narrow(lv, p, d);
 		}
 }
 
-/* Build the macro tables for the SOK_MACRO_* bits in s->macros, after
- * the packing order.  0, or -1 if out of memory. */
+/* Build the macro tables (s->lv.mac) for the SOK_MACRO_* bits in
+ * s->cf.macros, after the packing order, and their work space
+ * (s->wk.mw).  0, or -1 if out of memory.  Once, at create(). */
 int sok_macro_init(sok *s)
 {
-	if (!s->macros)
+	if (!s->cf.macros)
 		return 0;
-	size_t n = (size_t)s->nfloor;
+	sok_level *lv = &s->lv;
+	size_t n = (size_t)lv->nfloor;
 	struct sok_mac *m = calloc(1, sizeof *m);
-	if (!m)
+	struct sok_mwork *w = calloc(1, sizeof *w);
+	lv->mac = m;
+	s->wk.mw = w;
+	if (!m || !w)
 		return -1;
-	s->mac = m;
 	m->area = malloc(sizeof(int) * n);
 	m->layer = malloc(sizeof(int) * n);
 	m->tunnel = malloc(sizeof(int) * 4 * n);
-	m->seen = calloc(4 * n, sizeof(unsigned));
-	m->q = malloc(sizeof(int) * 4 * n);
-	m->par = malloc(sizeof(int) * 4 * n);
-	m->route = malloc(sizeof(int) * 4 * n);
-	if (!m->area || !m->layer || !m->tunnel || !m->seen || !m->q ||
-	    !m->par || !m->route)
+	w->seen = calloc(4 * n, sizeof(unsigned));
+	w->q = malloc(sizeof(int) * 4 * n);
+	w->par = malloc(sizeof(int) * 4 * n);
+	w->route = malloc(sizeof(int) * 4 * n);
+	if (!m->area || !m->layer || !m->tunnel || !w->seen || !w->q ||
+	    !w->par || !w->route)
 		return -1;
-	sok_macro_areas(s, m);
-	sok_macro_tunnels(s, m);
-	for (int c = 0; c < s->nfloor; c++) {
+	sok_macro_areas(lv, m, w->q);
+	sok_macro_tunnels(lv, m);
+	for (int c = 0; c < lv->nfloor; c++) {
 		m->layer[c] = -1;
 		for (int d = 0; d < 4; d++) {
-			int t = s->nb[c * 4 + d];
+			int t = lv->nb[c * 4 + d];
 			m->entries += t >= 0 && m->area[t] >= 0 &&
 			              m->area[t] != m->area[c];
 		}
 	}
-	for (int l = 0, k = 0; l < s->pack_layers; l++)
-		for (; k < s->pack_end[l]; k++)
-			m->layer[s->pack_goal[k]] = l;
+	for (int l = 0, k = 0; l < lv->pack_layers; l++)
+		for (; k < lv->pack_end[l]; k++)
+			m->layer[lv->pack_goal[k]] = l;
 	return 0;
 }
 
 /* How many successors macros may add to one expansion beyond one per
  * push (tunnel macros replace their push; goal-room macros come on top
  * of it, one per push into an area of goals). */
-unsigned sok_macro_extra(const sok *s)
+unsigned sok_macro_extra(const sok_level *lv, unsigned macros)
 {
-	if (!s->mac || !(s->macros & SOK_MACRO_GOAL))
+	if (!lv->mac || !(macros & SOK_MACRO_GOAL))
 		return 0;
-	int most = 4 * s->nboxes;
-	return (unsigned)(s->mac->entries < most ? s->mac->entries : most);
+	int most = 4 * lv->nboxes;
+	return (unsigned)(lv->mac->entries < most ? lv->mac->entries : most);
 }
 
 /* Keep the route from BFS entry k back to the root in m->route. */
-static void sok_macro_keep(struct sok_mac *m, int k)
+static void sok_macro_keep(struct sok_mwork *m, int k)
 {
 	int n = 0;
 	for (int i = k; i >= 0; i = m->par[i])
@@ -170,14 +185,16 @@ static void sok_macro_keep(struct sok_mac *m, int k)
 }
 
 /* Breadth-first search of the box at t (player on side `side`) over
- * the cells of goal area a, other boxes of s->occ standing.  Returns
+ * the cells of goal area a, other boxes of wk->occ standing.  Returns
  * the BFS entry of the empty goal packed first, fewest pushes on ties,
  * or -1. */
-static int sok_macro_room(sok *s, int t, int side, int a)
+static int sok_macro_room(const sok_level *lv, sok_work *wk, int t,
+                          int side, int a)
 {
-	struct sok_mac *m = s->mac;
+	const struct sok_mac *mt = lv->mac;
+	struct sok_mwork *m = wk->mw;
 	if (++m->stamp == 0) {
-		memset(m->seen, 0, sizeof(unsigned) * 4 * (size_t)s->nfloor);
+		memset(m->seen, 0, sizeof(unsigned) * 4 * (size_t)lv->nfloor);
 		m->stamp = 1;
 	}
 	int head = 0, tail = 0, best = -1;
@@ -186,16 +203,17 @@ static int sok_macro_room(sok *s, int t, int side, int a)
 	m->q[tail++] = t * 4 + side;
 	while (head < tail) {
 		int c = m->q[head] >> 2, sd = m->q[head] & 3;
-		if (best < 0 || m->layer[c] < m->layer[m->q[best] >> 2])
+		if (best < 0 || mt->layer[c] < mt->layer[m->q[best] >> 2])
 			best = head;
-		s->occ[c] = 1;
-		sok_fill(s, &s->scratch, s->nb[c * 4 + sd]);
-		s->occ[c] = 0;
+		wk->occ[c] = 1;
+		sok_fill(lv, wk, &wk->scratch, lv->nb[c * 4 + sd]);
+		wk->occ[c] = 0;
 		for (int d = 0; d < 4; d++) {
-			int p = s->nb[c * 4 + (d ^ 1)], n = s->nb[c * 4 + d];
+			int p = lv->nb[c * 4 + (d ^ 1)], n = lv->nb[c * 4 + d];
 			int key = n * 4 + (d ^ 1);
-			if (p < 0 || n < 0 || m->area[n] != a || s->occ[n] ||
-			    !sok_reached(&s->scratch, p) || m->seen[key] == m->stamp)
+			if (p < 0 || n < 0 || mt->area[n] != a || wk->occ[n] ||
+			    !sok_reached(&wk->scratch, p) ||
+			    m->seen[key] == m->stamp)
 				continue;
 			m->seen[key] = m->stamp;
 			m->par[tail] = head;
@@ -210,15 +228,17 @@ static int sok_macro_room(sok *s, int t, int side, int a)
  * into m->route (t first).  Stops on a goal or out of the tunnel, and
  * before a box, a dead square or (with goal-room macros on) an area
  * of goals. */
-static void sok_macro_tunnel(sok *s, int t, int d)
+static void sok_macro_tunnel(const sok_level *lv, unsigned macros,
+                             sok_work *wk, int t, int d)
 {
-	struct sok_mac *m = s->mac;
-	int c = t, rooms = s->macros & SOK_MACRO_GOAL;
+	const struct sok_mac *mt = lv->mac;
+	struct sok_mwork *m = wk->mw;
+	int c = t, rooms = macros & SOK_MACRO_GOAL;
 	m->nroute = 0;
 	m->route[m->nroute++] = c * 4 + (d ^ 1);
-	while (!s->goal[c] && m->tunnel[c * 4 + d]) {
-		int n = s->nb[c * 4 + d];
-		if (s->occ[n] || s->dead[n] || (rooms && m->area[n] >= 0))
+	while (!lv->goal[c] && mt->tunnel[c * 4 + d]) {
+		int n = lv->nb[c * 4 + d];
+		if (wk->occ[n] || lv->dead[n] || (rooms && mt->area[n] >= 0))
 			break;
 		c = n;
 		m->route[m->nroute++] = c * 4 + (d ^ 1);
@@ -226,35 +246,37 @@ static void sok_macro_tunnel(sok *s, int t, int d)
 }
 
 /* The macro that starts with the push of the box at b in direction d,
- * s->occ holding the position before it: returns its pushes (2 or
+ * wk->occ holding the position before it: returns its pushes (2 or
  * more), the box's last cell in *to and the player's in *player, and
  * keeps its route for sok_macro_text(); or 0 if the push is no macro.
  * *keep tells whether the plain push should be offered as well.
- * s->occ is unchanged on return; s->scratch is not. */
-int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep)
+ * wk->occ is unchanged on return; wk->scratch is not. */
+int sok_macro(const sok_level *lv, unsigned macros, sok_work *wk, int b,
+              int d, int *to, int *player, int *keep)
 {
-	struct sok_mac *m = s->mac;
-	int t = s->nb[b * 4 + d];
+	const struct sok_mac *mt = lv->mac;
+	struct sok_mwork *m = wk->mw;
+	int t = lv->nb[b * 4 + d];
 	*keep = 1;
-	if (!m)
+	if (!mt)
 		return 0;
 	m->nroute = 0;
-	s->occ[b] = 0;
-	if ((s->macros & SOK_MACRO_GOAL) && m->area[t] >= 0 &&
-	    m->area[b] != m->area[t]) {
-		int k = sok_macro_room(s, t, d ^ 1, m->area[t]);
+	wk->occ[b] = 0;
+	if ((macros & SOK_MACRO_GOAL) && mt->area[t] >= 0 &&
+	    mt->area[b] != mt->area[t]) {
+		int k = sok_macro_room(lv, wk, t, d ^ 1, mt->area[t]);
 		if (k > 0)
 			sok_macro_keep(m, k);
-	} else if (s->macros & SOK_MACRO_TUNNEL) {
-		sok_macro_tunnel(s, t, d);
+	} else if (macros & SOK_MACRO_TUNNEL) {
+		sok_macro_tunnel(lv, macros, wk, t, d);
 		*keep = m->nroute < 2;
 	}
-	s->occ[b] = 1;
+	wk->occ[b] = 1;
 	if (m->nroute < 2)
 		return 0;
 	int last = m->route[m->nroute - 1];
 	*to = last >> 2;
-	*player = s->nb[*to * 4 + (last & 3)];
+	*player = lv->nb[*to * 4 + (last & 3)];
 	return m->nroute;
 }
 
@@ -262,33 +284,34 @@ int sok_macro(sok *s, int b, int d, int *to, int *player, int *keep)
  * by sok_macro() on the box at b (the player stands at b, the box one
  * push on), into buf like snprintf; *moves gets the steps and pushes.
  * -1 if a walk cannot be made (the route and the text disagree: a
- * bug).  s->occ holds the position before the macro and is unchanged
+ * bug).  wk->occ holds the position before the macro and is unchanged
  * on return. */
-int sok_macro_text(sok *s, int b, char *buf, size_t len, int *moves)
+int sok_macro_text(const sok_level *lv, sok_work *wk, int b, char *buf,
+                   size_t len, int *moves)
 {
-	struct sok_mac *m = s->mac;
+	const struct sok_mwork *m = wk->mw;
 	int out = 0, player = b, box = m->route[0] >> 2;
-	size_t pathlen = (size_t)s->nfloor + 2;
-	s->occ[b] = 0;
+	size_t pathlen = (size_t)lv->nfloor + 2;
+	wk->occ[b] = 0;
 	*moves = 0;
 	for (int i = 1; i < m->nroute; i++) {
-		int side = m->route[i] & 3, behind = s->nb[box * 4 + side];
-		s->occ[box] = 1;
-		int w = sok_walk(s, &s->scratch, player, behind, s->path,
-		                 pathlen);
-		s->occ[box] = 0;
+		int side = m->route[i] & 3, behind = lv->nb[box * 4 + side];
+		wk->occ[box] = 1;
+		int w = sok_walk(lv, wk, &wk->scratch, player, behind,
+		                 wk->path, pathlen);
+		wk->occ[box] = 0;
 		if (w < 0) {
 			out = -1;
 			break;
 		}
 		size_t room = (size_t)out < len ? len - (size_t)out : 0;
-		int k = snprintf(room ? buf + out : NULL, room, "%s%c", s->path,
-		                 sok_push_char(side ^ 1));
+		int k = snprintf(room ? buf + out : NULL, room, "%s%c",
+		                 wk->path, sok_push_char(side ^ 1));
 		out += k;
 		*moves += w + 1;
 		player = box;
 		box = m->route[i] >> 2;
 	}
-	s->occ[b] = 1;
+	wk->occ[b] = 1;
 	return out;
 }

@@ -18,7 +18,7 @@
 
 /* Work space of the analysis. */
 typedef struct sok_packer {
-	sok *s;
+	const sok_level *lv;
 	unsigned char *occ;   /* per floor index: a goal box still stands */
 	unsigned char *out;   /* per floor index: the player's region */
 	unsigned char *seen;  /* nfloor * 4: box cell * 4 + player side */
@@ -30,15 +30,15 @@ typedef struct sok_packer {
  * into pk->reach. */
 static void sok_pack_fill(sok_packer *pk, int from, int box)
 {
-	sok *s = pk->s;
+	const sok_level *lv = pk->lv;
 	int head = 0, tail = 0;
-	memset(pk->reach, 0, (size_t)s->nfloor);
+	memset(pk->reach, 0, (size_t)lv->nfloor);
 	pk->reach[from] = 1;
 	pk->fq[tail++] = from;
 	while (head < tail) {
 		int c = pk->fq[head++];
 		for (int d = 0; d < 4; d++) {
-			int n = s->nb[c * 4 + d];
+			int n = lv->nb[c * 4 + d];
 			if (n >= 0 && !pk->reach[n] && !pk->occ[n] && n != box) {
 				pk->reach[n] = 1;
 				pk->fq[tail++] = n;
@@ -53,12 +53,12 @@ static void sok_pack_fill(sok_packer *pk, int from, int box)
  * side). */
 static int sok_pack_leaves(sok_packer *pk, int g)
 {
-	sok *s = pk->s;
+	const sok_level *lv = pk->lv;
 	int head = 0, tail = 0;
-	memset(pk->seen, 0, (size_t)s->nfloor * 4);
+	memset(pk->seen, 0, (size_t)lv->nfloor * 4);
 	pk->occ[g] = 0;
 	for (int d = 0; d < 4; d++) {
-		int p = s->nb[g * 4 + d];
+		int p = lv->nb[g * 4 + d];
 		if (p >= 0 && pk->out[p]) {
 			pk->seen[g * 4 + d] = 1;
 			pk->queue[tail++] = g * 4 + d;
@@ -68,14 +68,14 @@ static int sok_pack_leaves(sok_packer *pk, int g)
 	while (head < tail && !found) {
 		int c = pk->queue[head] >> 2, side = pk->queue[head] & 3;
 		head++;
-		sok_pack_fill(pk, s->nb[c * 4 + side], c);
+		sok_pack_fill(pk, lv->nb[c * 4 + side], c);
 		for (int d = 0; d < 4 && !found; d++) {
-			int p = s->nb[c * 4 + d], q = p >= 0 ? s->nb[p * 4 + d] : -1;
+			int p = lv->nb[c * 4 + d], q = p >= 0 ? lv->nb[p * 4 + d] : -1;
 			if (q < 0 || !pk->reach[p] || pk->occ[q] || pk->seen[p * 4 + d])
 				continue;
 			pk->seen[p * 4 + d] = 1;
 			pk->queue[tail++] = p * 4 + d;
-			found = !s->goal[p] && pk->out[p];
+			found = !lv->goal[p] && pk->out[p];
 		}
 	}
 	pk->occ[g] = 1;
@@ -86,35 +86,35 @@ static int sok_pack_leaves(sok_packer *pk, int g)
  * may itself hold a goal box) over the cells no goal box blocks. */
 static void sok_pack_region(sok_packer *pk)
 {
-	sok *s = pk->s;
-	int p = s->start_player, keep = pk->occ[p];
+	const sok_level *lv = pk->lv;
+	int p = lv->start_player, keep = pk->occ[p];
 	pk->occ[p] = 0;
 	sok_pack_fill(pk, p, -1);
 	pk->occ[p] = (unsigned char)keep;
-	memcpy(pk->out, pk->reach, (size_t)s->nfloor);
+	memcpy(pk->out, pk->reach, (size_t)lv->nfloor);
 }
 
 /* Take out, round by round, the boxes that can leave; round[j] gets the
  * round goal j's box left in (-1: never).  Returns the rounds. */
 static int sok_pack_rounds(sok_packer *pk, int *round, int *leaving)
 {
-	sok *s = pk->s;
-	int rounds = 0, left = s->nboxes;
-	for (int j = 0; j < s->nboxes; j++) {
-		pk->occ[s->goals[j]] = 1;
+	const sok_level *lv = pk->lv;
+	int rounds = 0, left = lv->nboxes;
+	for (int j = 0; j < lv->nboxes; j++) {
+		pk->occ[lv->goals[j]] = 1;
 		round[j] = -1;
 	}
 	while (left > 0) {
 		int n = 0;
 		sok_pack_region(pk);
-		for (int j = 0; j < s->nboxes; j++)
-			if (round[j] < 0 && sok_pack_leaves(pk, s->goals[j]))
+		for (int j = 0; j < lv->nboxes; j++)
+			if (round[j] < 0 && sok_pack_leaves(pk, lv->goals[j]))
 				leaving[n++] = j;
 		if (!n)
 			break;
 		for (int i = 0; i < n; i++) {
 			round[leaving[i]] = rounds;
-			pk->occ[s->goals[leaving[i]]] = 0;
+			pk->occ[lv->goals[leaving[i]]] = 0;
 		}
 		left -= n;
 		rounds++;
@@ -122,14 +122,14 @@ static int sok_pack_rounds(sok_packer *pk, int *round, int *leaving)
 	return rounds;
 }
 
-/* Compute s->pack_goal (the goals, first-packed layer first) and
- * s->pack_end (pack_end[l] = end of layer l in pack_goal).  0 or -1 if
+/* Compute lv->pack_goal (the goals, first-packed layer first) and
+ * lv->pack_end (pack_end[l] = end of layer l in pack_goal).  0 or -1 if
  * out of memory (the two arrays are then freed by sok_pack_free).  Once
  * per level, at create(). */
-int sok_packing_order(sok *s)
+int sok_packing_order(sok_level *lv)
 {
-	int n = s->nfloor, N = s->nboxes;
-	sok_packer pk = { .s = s };
+	int n = lv->nfloor, N = lv->nboxes;
+	sok_packer pk = { .lv = lv };
 	pk.occ = calloc((size_t)n, 1);
 	pk.out = calloc((size_t)n, 1);
 	pk.reach = calloc((size_t)n, 1);
@@ -138,21 +138,21 @@ int sok_packing_order(sok *s)
 	pk.fq = malloc(sizeof(int) * (size_t)n);
 	int *round = malloc(sizeof(int) * (size_t)N + 1);
 	int *leaving = malloc(sizeof(int) * (size_t)N + 1);
-	s->pack_goal = malloc(sizeof(int) * (size_t)N + 1);
-	s->pack_end = malloc(sizeof(int) * ((size_t)N + 2));
+	lv->pack_goal = malloc(sizeof(int) * (size_t)N + 1);
+	lv->pack_end = malloc(sizeof(int) * ((size_t)N + 2));
 	int rc = -1;
 	if (pk.occ && pk.out && pk.reach && pk.seen && pk.queue && pk.fq &&
-	    round && leaving && s->pack_goal && s->pack_end) {
+	    round && leaving && lv->pack_goal && lv->pack_end) {
 		int rounds = sok_pack_rounds(&pk, round, leaving), k = 0;
 		/* layer 0: never left; layer l >= 1: left in round rounds - l */
 		for (int l = 0; l <= rounds; l++) {
 			for (int j = 0; j < N; j++)
 				if ((l == 0 && round[j] < 0) ||
 				    (l > 0 && round[j] == rounds - l))
-					s->pack_goal[k++] = s->goals[j];
-			s->pack_end[l] = k;
+					lv->pack_goal[k++] = lv->goals[j];
+			lv->pack_end[l] = k;
 		}
-		s->pack_layers = rounds + 1;
+		lv->pack_layers = rounds + 1;
 		rc = 0;
 	}
 	free(pk.occ);
@@ -166,15 +166,15 @@ int sok_packing_order(sok *s)
 	return rc;
 }
 
-/* Boxes of s->occ packed in order: all of layer 0, then all of layer
+/* Boxes of the position occ packed in order: all of layer 0, then all of layer
  * 1, ... counting the boxes of the first layer not yet full too. */
-int sok_packed(const sok *s)
+int sok_packed(const sok_level *lv, const unsigned char *occ)
 {
 	int packed = 0, k = 0;
-	for (int l = 0; l < s->pack_layers; l++) {
+	for (int l = 0; l < lv->pack_layers; l++) {
 		int full = 1;
-		for (; k < s->pack_end[l]; k++) {
-			if (s->occ[s->pack_goal[k]])
+		for (; k < lv->pack_end[l]; k++) {
+			if (occ[lv->pack_goal[k]])
 				packed++;
 			else
 				full = 0;
@@ -186,8 +186,8 @@ int sok_packed(const sok *s)
 }
 
 /* Free what sok_packing_order() made. */
-void sok_pack_free(sok *s)
+void sok_pack_free(sok_level *lv)
 {
-	free(s->pack_goal);
-	free(s->pack_end);
+	free(lv->pack_goal);
+	free(lv->pack_end);
 }

@@ -143,26 +143,27 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 	return 0;
 }
 
-/* True iff any box of s->occ is already deadlocked where it stands. */
-static int sok_any_deadlocked(sok *s)
+/* True iff any box of wk->occ is already deadlocked where it stands. */
+static int sok_any_deadlocked(const sok_level *lv, unsigned rules,
+                              sok_work *wk)
 {
-	for (int c = 0; c < s->nfloor; c++)
-		if (s->occ[c] && sok_deadlocked(s, c))
+	for (int c = 0; c < lv->nfloor; c++)
+		if (wk->occ[c] && sok_deadlocked(lv, rules, wk, c))
 			return 1;
 	return 0;
 }
 
-/* Build the initial packed state (s->occ holds the start boxes). */
+/* Build the initial packed state (s->wk.occ holds the start boxes). */
 static int sok_make_start(sok *s)
 {
-	s->start = calloc(s->state_size, 1);
-	if (!s->start)
+	s->lv.start = calloc(s->lv.state_size, 1);
+	if (!s->lv.start)
 		return -1;
-	s->start_dead = sok_any_deadlocked(s);
-	int p = s->start_player;
-	if (s->model == SOK_PUSHES)
-		p = sok_min_reached(s, p);
-	sok_encode(s, p, s->start);
+	s->lv.start_dead = sok_any_deadlocked(&s->lv, s->cf.deadlocks, &s->wk);
+	int p = s->lv.start_player;
+	if (s->cf.model == SOK_PUSHES)
+		p = sok_min_reached(&s->lv, &s->wk, p);
+	sok_encode(&s->lv, s->wk.occ, p, s->lv.start);
 	return 0;
 }
 
@@ -173,11 +174,11 @@ static void sok_destroy(void *self)
 	sok *s = self;
 	if (!s)
 		return;
-	sok_corral_free(s);
+	sok_corral_free(&s->wk);
 	sok_macro_free(s);
-	sok_seal_free(s);
-	sok_pack_free(s);
-	free(s->start);
+	sok_seal_free(&s->wk);
+	sok_pack_free(&s->lv);
+	free(s->lv.start);
 	sok_board_free(s);
 	free(s);
 }
@@ -210,11 +211,11 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	rc = s ? sok_compile(s, &g, path, err, len) : -1;
 	sok_grid_free(&g);
 	if (s && !rc) {
-		s->model = c.model;
-		s->deadlocks = c.dl;
-		s->macros = c.macro;
-		s->heur = SD_NO_HEURISTIC;
-		rc = sok_make_start(s) || sok_packing_order(s) ||
+		s->cf.model = c.model;
+		s->cf.deadlocks = c.dl;
+		s->cf.macros = c.macro;
+		s->cf.heur = SD_NO_HEURISTIC;
+		rc = sok_make_start(s) || sok_packing_order(&s->lv) ||
 		     sok_macro_init(s) ? -1 : 0;
 	}
 	if (rc) {
@@ -224,10 +225,10 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 		return -1;
 	}
 	inst->self = s;
-	inst->state_size = s->state_size;
-	inst->max_successors = s->model == SOK_STEPS ? 4
-	                       : 4 * (unsigned)(s->nboxes ? s->nboxes : 1);
-	inst->max_successors += sok_macro_extra(s);
+	inst->state_size = s->lv.state_size;
+	unsigned boxes = (unsigned)(s->lv.nboxes ? s->lv.nboxes : 1);
+	inst->max_successors = s->cf.model == SOK_STEPS ? 4 : 4 * boxes;
+	inst->max_successors += sok_macro_extra(&s->lv, s->cf.macros);
 	return 0;
 }
 
@@ -240,31 +241,31 @@ static int sok_select_heuristic(void *self, int index, char *err,
 		snprintf(err, len, "sokoban: no heuristic %d", index);
 		return -1;
 	}
-	s->heur = index;
+	s->cf.heur = index;
 	return 0;
 }
 
 /* The start position (player normalised in the push model). */
 static void sok_initial(void *self, void *state)
 {
-	sok *s = self;
-	memcpy(state, s->start, s->state_size);
+	const sok *s = self;
+	memcpy(state, s->lv.start, s->lv.state_size);
 }
 
 /* True iff the boxes of state equal those of the start. */
-static int sok_start_boxes(const sok *s, const void *state)
+static int sok_start_boxes(const sok_level *lv, const void *state)
 {
-	return !memcmp((const unsigned char *)state + 2, s->start + 2,
-	               s->state_size - 2);
+	return !memcmp((const unsigned char *)state + 2, lv->start + 2,
+	               lv->state_size - 2);
 }
 
 /* True iff every box stands on a goal. */
 static int sok_is_goal(void *self, const void *state)
 {
-	sok *s = self;
+	const sok_level *lv = &((const sok *)self)->lv;
 	const unsigned char *st = state;
-	for (size_t i = 2; i < s->state_size; i++)
-		if (st[i] & ~s->goalbits[i])
+	for (size_t i = 2; i < lv->state_size; i++)
+		if (st[i] & ~lv->goalbits[i])
 			return 0;
 	return 1;
 }
@@ -273,22 +274,25 @@ static int sok_is_goal(void *self, const void *state)
 static sd_cost sok_heuristic(void *self, const void *state)
 {
 	sok *s = self;
+	const sok_level *lv = &s->lv;
+	const sok_config *cf = &s->cf;
+	sok_work *wk = &s->wk;
 	int player;
-	if (s->start_dead && sok_start_boxes(s, state))
+	if (lv->start_dead && sok_start_boxes(lv, state))
 		return SD_DEAD_END;
-	sok_decode(s, state, &player);
-	sd_cost h = sok_box_bound(s);
-	if (h != SD_DEAD_END && h > 0 && s->model == SOK_STEPS)
-		h += sok_player_bound(s, player);
+	sok_decode(lv, wk->occ, state, &player);
+	sd_cost h = sok_box_bound(lv, cf->heur, wk);
+	if (h != SD_DEAD_END && h > 0 && cf->model == SOK_STEPS)
+		h += sok_player_bound(lv, wk->occ, player);
 	return h;
 }
 
 /* Write a successor state: parent with the box moved from b to t (b < 0:
  * no push) and the player at p. */
-static void sok_child(const sok *s, const unsigned char *parent, int b,
-                      int t, int p, unsigned char *out)
+static void sok_child(const sok_level *lv, const unsigned char *parent,
+                      int b, int t, int p, unsigned char *out)
 {
-	memcpy(out, parent, s->state_size);
+	memcpy(out, parent, lv->state_size);
 	out[0] = (unsigned char)(p & 0xff);
 	out[1] = (unsigned char)(p >> 8);
 	if (b >= 0) {
@@ -297,58 +301,62 @@ static void sok_child(const sok *s, const unsigned char *parent, int b,
 	}
 }
 
-/* Apply the push of the box at b to t in s->occ and judge it (the
+/* Apply the push of the box at b to t in wk->occ and judge it (the
  * caller undoes it): fills the successor's h and goal fields.  off =
  * boxes off goal before the push; sok_box_bound() must have been run
  * on the position before the push, whose fill is parent (NULL in the
  * step model). */
-static void sok_judge_push(sok *s, const sok_reach *parent, int b, int t,
-                           int off, sd_succ *o)
+static void sok_judge_push(const sok_level *lv, const sok_config *cf,
+                           sok_work *wk, const sok_reach *parent, int b,
+                           int t, int off, sd_succ *o)
 {
-	s->occ[b] = 0;
-	s->occ[t] = 1;
-	o->goal = off - !s->goal[b] + !s->goal[t] == 0;
-	if (sok_deadlocked(s, t))
+	wk->occ[b] = 0;
+	wk->occ[t] = 1;
+	o->goal = off - !lv->goal[b] + !lv->goal[t] == 0;
+	if (sok_deadlocked(lv, cf->deadlocks, wk, t))
 		o->h = SD_DEAD_END;
 	else
-		o->h = s->heur == SD_NO_HEURISTIC ? 0 : sok_moved_bound(s, parent, b, t);
+		o->h = cf->heur == SD_NO_HEURISTIC ? 0
+		       : sok_moved_bound(lv, cf->heur, wk, parent, b, t);
 	if (o->goal && o->h != SD_DEAD_END)
 		o->h = 0;
 }
 
 /* The step model: up to four successors, one per direction. */
-static unsigned sok_expand_steps(sok *s, const unsigned char *st,
+static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
+                                 sok_work *wk, const unsigned char *st,
                                  sd_succ *succ, unsigned char *states,
                                  size_t stride)
 {
 	int player, k = 0;
-	sok_decode(s, st, &player);
-	int off = sok_off_goal(s);
-	int heur = s->heur != SD_NO_HEURISTIC;
-	sd_cost hb = heur ? sok_box_bound(s) : 0;
+	sok_decode(lv, wk->occ, st, &player);
+	int off = sok_off_goal(lv, wk->occ);
+	int heur = cf->heur != SD_NO_HEURISTIC;
+	sd_cost hb = heur ? sok_box_bound(lv, cf->heur, wk) : 0;
 	for (int d = 0; d < 4; d++) {
-		int n = s->nb[player * 4 + d], t = -1;
+		int n = lv->nb[player * 4 + d], t = -1;
 		if (n < 0)
 			continue;
 		sd_succ *o = &succ[k];
-		if (s->occ[n]) {
-			t = s->nb[n * 4 + d];
-			if (t < 0 || s->occ[t])
+		if (wk->occ[n]) {
+			t = lv->nb[n * 4 + d];
+			if (t < 0 || wk->occ[t])
 				continue;
-			sok_judge_push(s, NULL, n, t, off, o);
+			sok_judge_push(lv, cf, wk, NULL, n, t, off, o);
 		} else {
 			o->h = hb;
 			o->goal = off == 0;
 		}
 		if (heur && o->h != SD_DEAD_END && o->h > 0)
-			o->h += sok_player_bound(s, n);
+			o->h += sok_player_bound(lv, wk->occ, n);
 		if (t >= 0) {
-			s->occ[t] = 0;
-			s->occ[n] = 1;
+			wk->occ[t] = 0;
+			wk->occ[n] = 1;
 		}
 		o->action = (uint32_t)d;
 		o->cost = 1;
-		sok_child(s, st, t >= 0 ? n : -1, t, n, states + (size_t)k * stride);
+		sok_child(lv, st, t >= 0 ? n : -1, t, n,
+		          states + (size_t)k * stride);
 		k++;
 	}
 	return (unsigned)k;
@@ -361,79 +369,85 @@ static unsigned sok_expand_steps(sok *s, const unsigned char *st,
 static unsigned sok_features(void *self, const void *state, uint32_t *f)
 {
 	sok *s = self;
+	const sok_level *lv = &s->lv;
+	sok_work *wk = &s->wk;
 	int player, p[2];
-	sok_decode(s, state, &player);
-	sok_progress(s, p);
+	sok_decode(lv, wk->occ, state, &player);
+	sok_progress(lv, wk, p);
 	f[0] = (uint32_t)p[0];
 	f[1] = (uint32_t)p[1];
-	f[2] = (uint32_t)sok_off_goal(s);
+	f[2] = (uint32_t)sok_off_goal(lv, wk->occ);
 	return 3;
 }
 
 /* One successor of the push models: the box at b taken to t, the
  * player left at cell p (normalised to its area in the push model);
- * d is the direction of a single push, or -1 for a macro.  s->occ and
- * s->parent hold the expanded position and its fill. */
-static void sok_push_child(sok *s, const unsigned char *st, int b, int t,
-                           int p, int d, int off, sd_succ *o,
+ * d is the direction of a single push, or -1 for a macro.  wk->occ and
+ * wk->parent hold the expanded position and its fill. */
+static void sok_push_child(const sok_level *lv, const sok_config *cf,
+                           sok_work *wk, const unsigned char *st, int b,
+                           int t, int p, int d, int off, sd_succ *o,
                            unsigned char *out)
 {
-	sok_judge_push(s, &s->parent, b, t, off, o);
-	if (s->model == SOK_PUSHES && o->h != SD_DEAD_END)
-		p = d < 0 ? sok_min_reached(s, p)
-		          : sok_pushed_player(s, &s->parent, b, t, d);
-	s->occ[t] = 0;
-	s->occ[b] = 1;
-	sok_child(s, st, b, t, p, out);
+	sok_judge_push(lv, cf, wk, &wk->parent, b, t, off, o);
+	if (cf->model == SOK_PUSHES && o->h != SD_DEAD_END)
+		p = d < 0 ? sok_min_reached(lv, wk, p)
+		          : sok_pushed_player(lv, wk, &wk->parent, b, t,
+		                              d);
+	wk->occ[t] = 0;
+	wk->occ[b] = 1;
+	sok_child(lv, st, b, t, p, out);
 }
 
 /* The push models: one successor per push the player can reach; a push
  * that starts a macro gives the macro instead, or as well for a
  * goal-room macro. */
-static unsigned sok_expand_pushes(sok *s, const unsigned char *st,
+static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
+                                  sok_work *wk, const unsigned char *st,
                                   sd_succ *succ, unsigned char *states,
                                   size_t stride)
 {
 	int player;
 	unsigned k = 0;
-	sok_decode(s, st, &player);
-	const sok_reach *r = &s->parent;
-	sok_fill(s, &s->parent, player);
-	int pi = s->model == SOK_PUSHES && (s->deadlocks & SOK_DL_CORRAL);
-	int cs = s->deadlocks & SOK_DL_CSEARCH;
-	int ncorral = pi || cs ? sok_label_areas(s, r) : 0;
-	if (cs && sok_corral_deadlock(s, r, ncorral))
+	sok_decode(lv, wk->occ, st, &player);
+	const sok_reach *r = &wk->parent;
+	sok_fill(lv, wk, &wk->parent, player);
+	int pi = cf->model == SOK_PUSHES && (cf->deadlocks & SOK_DL_CORRAL);
+	int cs = cf->deadlocks & SOK_DL_CSEARCH;
+	int ncorral = pi || cs ? sok_label_areas(lv, wk, r) : 0;
+	if (cs && sok_corral_deadlock(lv, cf->deadlocks, wk, r, ncorral))
 		return 0;
-	int off = sok_off_goal(s), n = sok_list_pushes(s, r);
+	int off = sok_off_goal(lv, wk->occ), n = sok_list_pushes(lv, wk, r);
 	if (pi)
-		n = sok_pi_corral(s, r, n, ncorral);
-	if (s->heur != SD_NO_HEURISTIC)
-		sok_box_bound(s);
-	if (s->heur == SOK_H_PACKING) {
-		s->parent_live = s->last_live;
-		s->parent_rlive = s->cinfo[s->clab[r->min]].flags != 0;
+		n = sok_pi_corral(lv, wk, r, n, ncorral);
+	if (cf->heur != SD_NO_HEURISTIC)
+		sok_box_bound(lv, cf->heur, wk);
+	if (cf->heur == SOK_H_PACKING) {
+		wk->parent_live = wk->last_live;
+		wk->parent_rlive = wk->cinfo[wk->clab[r->min]].flags != 0;
 	}
 	for (int i = 0; i < n; i++) {
-		int b = s->cand[i] >> 2, d = s->cand[i] & 3, to, p, keep = 1;
-		int pushes = sok_macro(s, b, d, &to, &p, &keep), moves = 0;
-		if (pushes && s->model == SOK_PUSH_MOVES &&
-		    sok_macro_text(s, b, NULL, 0, &moves) < 0)
+		int b = wk->cand[i] >> 2, d = wk->cand[i] & 3, to, p, keep = 1;
+		int pushes = sok_macro(lv, cf->macros, wk, b, d, &to, &p, &keep);
+		int moves = 0;
+		if (pushes && cf->model == SOK_PUSH_MOVES &&
+		    sok_macro_text(lv, wk, b, NULL, 0, &moves) < 0)
 			pushes = 0;
 		if (pushes) {
-			succ[k].action = (uint32_t)s->cand[i] | SOK_ACT_MACRO;
-			succ[k].cost = s->model == SOK_PUSHES ? (sd_cost)pushes
-			               : (sd_cost)(s->cwalk[i] + 1 + moves);
-			sok_push_child(s, st, b, to, p, -1, off, &succ[k],
-			               states + (size_t)k * stride);
+			succ[k].action = (uint32_t)wk->cand[i] | SOK_ACT_MACRO;
+			succ[k].cost = cf->model == SOK_PUSHES ? (sd_cost)pushes
+			               : (sd_cost)(wk->cwalk[i] + 1 + moves);
+			sok_push_child(lv, cf, wk, st, b, to, p, -1, off,
+			               &succ[k], states + (size_t)k * stride);
 			k++;
 		}
 		if (!keep)
 			continue;
-		succ[k].action = (uint32_t)s->cand[i];
-		succ[k].cost = s->model == SOK_PUSHES ? 1
-		               : (sd_cost)(s->cwalk[i] + 1);
-		sok_push_child(s, st, b, s->nb[b * 4 + d], b, d, off, &succ[k],
-		               states + (size_t)k * stride);
+		succ[k].action = (uint32_t)wk->cand[i];
+		succ[k].cost = cf->model == SOK_PUSHES ? 1
+		               : (sd_cost)(wk->cwalk[i] + 1);
+		sok_push_child(lv, cf, wk, st, b, lv->nb[b * 4 + d], b, d, off,
+		               &succ[k], states + (size_t)k * stride);
 		k++;
 	}
 	return k;
@@ -446,75 +460,85 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
                            size_t stride)
 {
 	sok *s = self;
+	const sok_level *lv = &s->lv;
+	const sok_config *cf = &s->cf;
+	sok_work *wk = &s->wk;
 	(void)h;
-	s->parent_live = -1;
-	if (s->start_dead && sok_start_boxes(s, state))
+	wk->parent_live = -1;
+	if (lv->start_dead && sok_start_boxes(lv, state))
 		return 0;
-	if (s->model == SOK_STEPS)
-		return sok_expand_steps(s, state, succ, states, stride);
-	return sok_expand_pushes(s, state, succ, states, stride);
+	if (cf->model == SOK_STEPS)
+		return sok_expand_steps(lv, cf, wk, state, succ, states, stride);
+	return sok_expand_pushes(lv, cf, wk, state, succ, states, stride);
 }
 
 /* Where the player of state (stored at cell `player`) really stands, as
  * far as the state tells: in the normalised push model the state holds
  * only the smallest cell of the player's area, but at the start the
  * player is known exactly. */
-static int sok_known_player(const sok *s, const unsigned char *state,
-                            int player)
+static int sok_known_player(const sok_level *lv, sok_model model,
+                            const unsigned char *state, int player)
 {
-	if (s->model == SOK_PUSHES && !memcmp(state, s->start, s->state_size))
-		return s->start_player;
+	if (model == SOK_PUSHES && !memcmp(state, lv->start, lv->state_size))
+		return lv->start_player;
 	return player;
 }
 
-/* Where the push (or macro) `action` of the push models ends, s->occ
+/* Where the push (or macro) `action` of the push models ends, wk->occ
  * holding the position it is taken in: the box's last cell in *t and
  * the player's in *player (where the box stood, for a single push).
  * 1, or 0 if the action is no push of that position.  A macro's route
  * is kept for sok_macro_text(). */
-static int sok_push_end(sok *s, uint32_t action, int *t, int *player)
+static int sok_push_end(const sok_level *lv, unsigned macros, sok_work *wk,
+                        uint32_t action, int *t, int *player)
 {
 	uint32_t a = action & ~SOK_ACT_MACRO;
 	int b = (int)(a >> 2), d = (int)(a & 3), keep;
-	if (b >= s->nfloor || !s->occ[b] || s->nb[b * 4 + (d ^ 1)] < 0 ||
-	    s->nb[b * 4 + d] < 0 || s->occ[s->nb[b * 4 + d]])
+	if (b >= lv->nfloor || !wk->occ[b] || lv->nb[b * 4 + (d ^ 1)] < 0 ||
+	    lv->nb[b * 4 + d] < 0 || wk->occ[lv->nb[b * 4 + d]])
 		return 0;
-	*t = s->nb[b * 4 + d];
+	*t = lv->nb[b * 4 + d];
 	*player = b;
-	return !(action & SOK_ACT_MACRO) || sok_macro(s, b, d, t, player, &keep);
+	return !(action & SOK_ACT_MACRO) ||
+	       sok_macro(lv, macros, wk, b, d, t, player, &keep);
 }
 
-/* LURD text of an action in the push models, s->occ holding the
+/* LURD text of an action in the push models, wk->occ holding the
  * position it is taken in and the player standing at `player`: the
  * walk, the push and, for a macro, the walks and pushes after it
  * (snprintf-like). */
-static int sok_format_push(sok *s, uint32_t action, int player, char *buf,
-                           size_t len)
+static int sok_format_push(const sok_level *lv, unsigned macros,
+                           sok_work *wk, uint32_t action, int player,
+                           char *buf, size_t len)
 {
 	int b = (int)((action & ~SOK_ACT_MACRO) >> 2), d = (int)(action & 3);
 	int t, to_player, moves;
-	if (!sok_push_end(s, action, &t, &to_player))
+	if (!sok_push_end(lv, macros, wk, action, &t, &to_player))
 		return snprintf(buf, len, "?");
-	int w = sok_walk(s, &s->scratch, player, s->nb[b * 4 + (d ^ 1)],
-	                 s->path, (size_t)s->nfloor + 2);
+	int w = sok_walk(lv, wk, &wk->scratch, player,
+	                 lv->nb[b * 4 + (d ^ 1)], wk->path,
+	                 (size_t)lv->nfloor + 2);
 	if (w < 0)
 		return snprintf(buf, len, "?");
-	int n = snprintf(buf, len, "%s%c", s->path, sok_push_char(d));
+	int n = snprintf(buf, len, "%s%c", wk->path, sok_push_char(d));
 	if (!(action & SOK_ACT_MACRO))
 		return n;
 	size_t room = (size_t)n < len ? len - (size_t)n : 0;
-	int k = sok_macro_text(s, b, room ? buf + n : NULL, room, &moves);
+	int k = sok_macro_text(lv, wk, b, room ? buf + n : NULL, room,
+	                       &moves);
 	return k < 0 ? snprintf(buf, len, "?") : n + k;
 }
 
-/* LURD text of one step of the step model, s->occ holding the position
+/* LURD text of one step of the step model, occ holding the position
  * and the player standing at `player`. */
-static int sok_format_step(const sok *s, uint32_t action, int player,
-                           char *buf, size_t len)
+static int sok_format_step(const sok_level *lv, const unsigned char *occ,
+                           uint32_t action, int player, char *buf,
+                           size_t len)
 {
-	int d = (int)(action & 3), n = s->nb[player * 4 + d];
-	int push = n >= 0 && s->occ[n];
-	return snprintf(buf, len, "%c", push ? sok_push_char(d) : sok_dir_char[d]);
+	int d = (int)(action & 3), n = lv->nb[player * 4 + d];
+	int push = n >= 0 && occ[n];
+	return snprintf(buf, len, "%c",
+	                push ? sok_push_char(d) : sok_dir_char[d]);
 }
 
 /* LURD text of an action: one step in the step model, the walk and the
@@ -526,12 +550,15 @@ static int sok_format_action(void *self, const void *from, uint32_t action,
                              char *buf, size_t len)
 {
 	sok *s = self;
+	const sok_level *lv = &s->lv;
+	const sok_config *cf = &s->cf;
+	sok_work *wk = &s->wk;
 	int player;
-	sok_decode(s, from, &player);
-	player = sok_known_player(s, from, player);
-	if (s->model == SOK_STEPS)
-		return sok_format_step(s, action, player, buf, len);
-	return sok_format_push(s, action, player, buf, len);
+	sok_decode(lv, wk->occ, from, &player);
+	player = sok_known_player(lv, cf->model, from, player);
+	if (cf->model == SOK_STEPS)
+		return sok_format_step(lv, wk->occ, action, player, buf, len);
+	return sok_format_push(lv, cf->macros, wk, action, player, buf, len);
 }
 
 /* Where the player really stands before step k of a plan (states: the
@@ -540,18 +567,20 @@ static int sok_format_action(void *self, const void *from, uint32_t action,
  * smallest cell of the player's area: there the player stands at its
  * start before the first step, and after a push where the box stood
  * (after a macro, behind the box's last cell). */
-static int sok_plan_player(sok *s, const unsigned char *states,
+static int sok_plan_player(const sok_level *lv, const sok_config *cf,
+                           sok_work *wk, const unsigned char *states,
                            const uint32_t *actions, size_t k)
 {
-	const unsigned char *st = states + k * s->state_size;
+	const unsigned char *st = states + k * lv->state_size;
 	int player = st[0] | st[1] << 8, t, after;
-	if (s->model != SOK_PUSHES)
+	if (cf->model != SOK_PUSHES)
 		return player;
 	if (k == 0)
-		return sok_known_player(s, st, player);
+		return sok_known_player(lv, cf->model, st, player);
 	int unused;
-	sok_decode(s, st - s->state_size, &unused);
-	return sok_push_end(s, actions[k - 1], &t, &after) ? after : player;
+	sok_decode(lv, wk->occ, st - lv->state_size, &unused);
+	return sok_push_end(lv, cf->macros, wk, actions[k - 1], &t, &after)
+	       ? after : player;
 }
 
 /* The text of step k of a plan (see plugin.h): as format_action(), the
@@ -561,44 +590,48 @@ static int sok_format_plan(void *self, const void *states,
                            char *buf, size_t len)
 {
 	sok *s = self;
-	int player = sok_plan_player(s, states, actions, k), stored;
+	const sok_level *lv = &s->lv;
+	const sok_config *cf = &s->cf;
+	sok_work *wk = &s->wk;
+	int player = sok_plan_player(lv, cf, wk, states, actions, k), stored;
 	(void)n;
-	sok_decode(s, (const unsigned char *)states + k * s->state_size,
-	           &stored);
-	if (s->model == SOK_STEPS)
-		return sok_format_step(s, actions[k], player, buf, len);
-	return sok_format_push(s, actions[k], player, buf, len);
+	sok_decode(lv, wk->occ,
+	           (const unsigned char *)states + k * lv->state_size, &stored);
+	if (cf->model == SOK_STEPS)
+		return sok_format_step(lv, wk->occ, actions[k], player, buf, len);
+	return sok_format_push(lv, cf->macros, wk, actions[k], player, buf,
+	                       len);
 }
 
 /* True iff grid cell (x, y) touches a floor cell, diagonals included:
  * the walls worth drawing. */
-static int sok_has_floor_neighbour(const sok *s, int x, int y)
+static int sok_has_floor_neighbour(const sok_level *lv, int x, int y)
 {
 	for (int dy = -1; dy <= 1; dy++)
 		for (int dx = -1; dx <= 1; dx++) {
 			int nx = x + dx, ny = y + dy;
-			if (nx >= 0 && ny >= 0 && nx < s->w && ny < s->h &&
-			    s->fi[ny * s->w + nx] >= 0)
+			if (nx >= 0 && ny >= 0 && nx < lv->w && ny < lv->h &&
+			    lv->fi[ny * lv->w + nx] >= 0)
 				return 1;
 		}
 	return 0;
 }
 
-/* Draw the boxes of the position decoded last (s->occ) and the player at
- * cell `player`, in XSB. */
-static void sok_draw(const sok *s, int player, FILE *out)
+/* Draw the boxes of occ and the player at cell `player`, in XSB. */
+static void sok_draw(const sok_level *lv, const unsigned char *occ,
+                     int player, FILE *out)
 {
-	for (int y = 0; y < s->h; y++) {
+	for (int y = 0; y < lv->h; y++) {
 		char row[SOK_MAX_SIDE + 2];
 		int w = 0;
-		for (int x = 0; x < s->w; x++) {
-			int f = s->fi[y * s->w + x];
+		for (int x = 0; x < lv->w; x++) {
+			int f = lv->fi[y * lv->w + x];
 			char c = '#';
 			if (f >= 0)
-				c = s->occ[f] ? (s->goal[f] ? '*' : '$')
-				    : f == player ? (s->goal[f] ? '+' : '@')
-				    : s->goal[f] ? '.' : ' ';
-			else if (!sok_has_floor_neighbour(s, x, y))
+				c = occ[f] ? (lv->goal[f] ? '*' : '$')
+				    : f == player ? (lv->goal[f] ? '+' : '@')
+				    : lv->goal[f] ? '.' : ' ';
+			else if (!sok_has_floor_neighbour(lv, x, y))
 				c = ' ';
 			row[w++] = c;
 		}
@@ -617,8 +650,9 @@ static void sok_print_state(void *self, const void *state, FILE *out)
 {
 	sok *s = self;
 	int player;
-	sok_decode(s, state, &player);
-	sok_draw(s, sok_known_player(s, state, player), out);
+	sok_decode(&s->lv, s->wk.occ, state, &player);
+	sok_draw(&s->lv, s->wk.occ,
+	         sok_known_player(&s->lv, s->cf.model, state, player), out);
 }
 
 /* Draw the position after step k of a plan (see plugin.h), the player
@@ -628,11 +662,14 @@ static void sok_print_plan(void *self, const void *states,
                            FILE *out)
 {
 	sok *s = self;
-	int player = sok_plan_player(s, states, actions, k), stored;
+	const sok_level *lv = &s->lv;
+	const sok_config *cf = &s->cf;
+	sok_work *wk = &s->wk;
+	int player = sok_plan_player(lv, cf, wk, states, actions, k), stored;
 	(void)n;
-	sok_decode(s, (const unsigned char *)states + k * s->state_size,
-	           &stored);
-	sok_draw(s, player, out);
+	sok_decode(lv, wk->occ,
+	           (const unsigned char *)states + k * lv->state_size, &stored);
+	sok_draw(lv, wk->occ, player, out);
 }
 
 static const sd_heuristic_info sok_heuristics[SOK_H_COUNT] = {
