@@ -23,25 +23,11 @@ typedef struct sok_block {
 	int titled_after;     /* title came from a "Title:" line after it */
 } sok_block;
 
-/* Write "name:line: msg" (line 0: "name: msg") into err; returns -1.
- * The place is written as sd_param_where() writes a parameter's. */
-static int sok_errf(char *err, size_t len, const char *name, int line,
-                    const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static int sok_errf(char *err, size_t len, const char *name, int line,
-                    const char *fmt, ...)
-{
-	char at[4096 + 16], msg[256]; /* at: a path and a line */
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	sd_param_where(&(sd_param){ .file = name, .line = line }, at,
-	               sizeof at);
-	snprintf(err, len, "%s: %s", at, msg);
-	return -1;
-}
+/* "NAME:LINE: message" (or "NAME: message" for line 0) into err, and -1:
+ * plugin.h's sd_param_error for a place in a level file. */
+#define sok_errf(err_, len_, name_, line_, ...) \
+	sd_param_error(&(sd_param){ .file = (name_), .line = (line_) }, \
+	               err_, len_, __VA_ARGS__)
 
 /* Write byte c for a message into buf: itself if printable ASCII, else
  * an escape such as \xff, so that messages stay valid text. */

@@ -16,15 +16,10 @@ typedef struct sok_conf {
 	unsigned dl, macro;
 } sok_conf;
 
-/* Write "file:line: msg" for parameter p into err; returns -1. */
-static int sok_param_err(const sd_param *p, char *err, size_t len,
-                         const char *msg, const char *what)
-{
-	char at[512];
-	sd_param_where(p, at, sizeof at);
-	snprintf(err, len, "%s: %s '%s'", at, msg, what);
-	return -1;
-}
+
+/* "FILE:LINE: msg 'what'" for parameter p into err, and -1. */
+#define sok_param_err(p_, err_, len_, msg_, what_) \
+	sd_param_error(p_, err_, len_, "%s '%s'", msg_, what_)
 
 /* A word of a list setting and its bits. */
 typedef struct sok_word {
