@@ -562,26 +562,72 @@ int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	return written(out, rc);
 }
 
-/* A DOT string literal of a state's printed form ("\l" line ends).  0, or
- * -1 if out of memory. */
-static int dot_label(FILE *out, const sd_plugin *p, const sd_instance *inst,
-                     const void *state, uint32_t id, sd_path_cost g)
+/* Write s as the inside of a DOT string: quotes and backslashes
+ * escaped, newlines as left-justified line ends ("\l"). */
+static void dot_escape(FILE *out, const char *s)
 {
+	for (; *s; s++) {
+		if (*s == '\n')
+			fputs("\\l", out);
+		else if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* A DOT label of tree node id: its number, g, h and f, then the state
+ * as the plugin prints it.  0, or -1 if out of memory. */
+static int dot_label(FILE *out, const sd_plugin *p, const sd_instance *inst,
+                     const sd_result *r, uint32_t id)
+{
+	const void *state = r->tree_states + id * r->state_size;
 	char *raw = state_text(p, inst, state);
 	char *text = raw ? sd_clean_text(raw, "\n") : NULL;
-	fprintf(out, "label=\"#%u g=%llu\\l", id, (unsigned long long)g);
-	for (const char *c = text ? text : ""; *c; c++) {
-		if (*c == '\n')
-			fputs("\\l", out);
-		else if (*c == '"' || *c == '\\')
-			fprintf(out, "\\%c", *c);
-		else
-			fputc(*c, out);
-	}
+	unsigned long long g = r->tree_g[id];
+	sd_cost h = r->tree_h[id];
+	if (h == SD_DEAD_END)
+		fprintf(out, "label=\"#%u g=%llu h=dead end\\l", id, g);
+	else
+		fprintf(out, "label=\"#%u g=%llu h=%u f=%llu\\l", id, g, h,
+		        g + h);
+	dot_escape(out, text ? text : "");
 	fputc('"', out);
 	free(raw);
 	free(text);
 	return text ? 0 : -1;
+}
+
+/* The edge into tree node id, labelled with the action that reached it
+ * (red on the plan's path).  0, or -1 if out of memory. */
+static int dot_edge(FILE *out, const sd_plugin *p, const sd_instance *inst,
+                    const sd_result *r, uint32_t id, int on_path)
+{
+	uint32_t parent = r->tree_parent[id];
+	char act[256];
+	const char *a = action_text(p, inst, r->tree_states +
+	                            parent * r->state_size,
+	                            r->tree_action[id], act, sizeof act);
+	char *text = sd_clean_text(a, "");
+	fprintf(out, "  n%u -> n%u [label=\"", parent, id);
+	dot_escape(out, text ? text : "");
+	fprintf(out, "\"%s];\n", on_path ? ", color=red, penwidth=2" : "");
+	free(text);
+	return text ? 0 : -1;
+}
+
+/* What the drawing's colours and lines mean. */
+static void dot_legend(FILE *out)
+{
+	fputs("  subgraph cluster_legend {\n    label=\"legend\"; "
+	      "fontname=\"monospace\"; fontsize=10;\n"
+	      "    legend_plan [label=\"on the plan\", color=red, "
+	      "penwidth=2];\n"
+	      "    legend_closed [label=\"expanded\"];\n"
+	      "    legend_open [label=\"generated, not expanded\", "
+	      "style=dashed];\n"
+	      "    legend_plan -> legend_closed -> legend_open "
+	      "[style=invis];\n  }\n", out);
 }
 
 /* Which tree states lie on the plan's path: a calloc'd 0/1 map of
@@ -608,15 +654,15 @@ static unsigned char *plan_path(const sd_result *r)
 int sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
                  const sd_result *r)
 {
-	size_t n = r->tree_n, ssz = r->state_size;
+	size_t n = r->tree_n;
 	unsigned char *on_path = plan_path(r);
 	int rc = on_path ? 0 : -1;
 	fprintf(out, "digraph search {\n  node [shape=box, fontname="
+	        "\"monospace\", fontsize=10];\n  edge [fontname="
 	        "\"monospace\", fontsize=10];\n");
 	for (uint32_t id = 0; id < n; id++) {
 		fprintf(out, "  n%u [", id);
-		rc |= dot_label(out, p, inst, r->tree_states + id * ssz, id,
-		                r->tree_g[id]);
+		rc |= dot_label(out, p, inst, r, id);
 		if (on_path && on_path[id])
 			fputs(", color=red, penwidth=2", out);
 		else if (!r->tree_closed[id])
@@ -625,9 +671,9 @@ int sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	}
 	for (uint32_t id = 0; id < n; id++)
 		if (r->tree_parent[id] != SD_TREE_ROOT)
-			fprintf(out, "  n%u -> n%u%s;\n", r->tree_parent[id], id,
-			        on_path && on_path[id]
-			        ? " [color=red, penwidth=2]" : "");
+			rc |= dot_edge(out, p, inst, r, id,
+			               on_path && on_path[id]);
+	dot_legend(out);
 	fputs("}\n", out);
 	free(on_path);
 	return written(out, rc);

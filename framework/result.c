@@ -17,12 +17,16 @@ void sd_result_free(sd_result *res)
 	free(res->tree_parent);
 	free(res->tree_g);
 	free(res->tree_closed);
+	free(res->tree_h);
+	free(res->tree_action);
 	res->actions = NULL;
 	res->states = NULL;
 	res->tree_states = NULL;
 	res->tree_parent = NULL;
 	res->tree_g = NULL;
 	res->tree_closed = NULL;
+	res->tree_h = NULL;
+	res->tree_action = NULL;
 	res->tree_n = 0;
 }
 

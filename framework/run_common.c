@@ -69,12 +69,19 @@ static int configured_heuristic(const sd_config *c, const sd_plugin *p,
 			        "'%s'\n", sd_algorithm_name(a), c->heuristic);
 		return SD_NO_HEURISTIC;
 	}
+	if (!quiet)
+		sd_note_admissible(c, p, h);
+	return h;
+}
+
+void sd_note_admissible(const sd_config *c, const sd_plugin *p, int h)
+{
+	sd_algorithm a = c->opts.algorithm;
 	if ((a == SD_ASTAR || a == SD_IDASTAR) && h >= 0 &&
-	    !p->heuristics[h].admissible && !quiet)
+	    !p->heuristics[h].admissible)
 		fprintf(stderr, "searchd: note: heuristic '%s' is not "
 		        "admissible: %s's plan may not be optimal\n",
-		        c->heuristic, sd_algorithm_name(a));
-	return h;
+		        p->heuristics[h].name, sd_algorithm_name(a));
 }
 
 /* Set x->heuristic and x->hname: as configured, or the plugin's first

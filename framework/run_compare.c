@@ -135,6 +135,8 @@ static int run_combo(const sd_runctx *base, const char *const *extra,
 	other_axes(label, sizeof label, extra, n);
 	if (seen_before(seen, k, c.algorithm_name, x.hname, label))
 		goto out;
+	if (!base->cli->quiet)
+		sd_note_admissible(&c, x.plugin, x.heuristic);
 	if (sd_solve(&x, c.params, c.n_params, &a)) {
 		rc = sd_error("%s", a.err);
 		goto out;

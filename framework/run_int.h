@@ -60,6 +60,10 @@ typedef struct sd_attempt {
 int sd_run_config(const sd_cli *cli, const char *const *extra,
                   size_t n_extra, sd_config *c);
 
+/* Print, on stderr, that heuristic h of plugin p is not admissible if
+ * the configured algorithm's plan is optimal only with one that is. */
+void sd_note_admissible(const sd_config *c, const sd_plugin *p, int h);
+
 /* Set x->heuristic and x->hname for x->config: as configured, or the
  * plugin's default for the algorithms that use one; notes on stderr
  * unless quiet.  0, or -1 (message printed) if the name is unknown. */

@@ -7,26 +7,26 @@
 #include "error.h"
 #include "output.h"
 
-/* Write the search tree to cli->dot, or say politely why not. */
-static void write_dot(const sd_cli *cli, const sd_plugin *p,
-                      const sd_instance *inst, const sd_result *res)
+/* Write the search tree to cli->dot.  EXIT_SOLVED, or EXIT_ERROR with
+ * the reason printed (the search stored too many states to draw, or the
+ * file cannot be written). */
+static int write_dot(const sd_cli *cli, const sd_plugin *p,
+                     const sd_instance *inst, const sd_result *res)
 {
-	if (!res->tree_n) {
-		fprintf(stderr, "searchd: --dot: the search stored %llu states, "
-		        "more than the %d a readable graph can show; no file "
-		        "written\n", (unsigned long long)res->stats.stored,
-		        SD_DOT_MAX);
-		return;
-	}
+	if (!res->tree_n)
+		return sd_error("--dot: the search stored %llu states, more than "
+		                "the %d a readable graph can show; no file "
+		                "written (try a smaller problem)",
+		                (unsigned long long)res->stats.stored, SD_DOT_MAX);
 	FILE *f = fopen(cli->dot, "w");
-	if (!f) {
-		sd_error("cannot write '%s'", cli->dot);
-		return;
-	}
-	sd_print_dot(f, p, inst, res);
-	fclose(f);
+	if (!f)
+		return sd_error("cannot write '%s'", cli->dot);
+	int rc = sd_print_dot(f, p, inst, res);
+	if (fclose(f) || rc)
+		return sd_error("error writing '%s'", cli->dot);
 	fprintf(stderr, "searchd: wrote %zu states to '%s' (render with: dot "
 	        "-Tsvg %s -o tree.svg)\n", res->tree_n, cli->dot, cli->dot);
+	return EXIT_SOLVED;
 }
 
 /* Report a single search, then the replay and the tree the command line
@@ -41,8 +41,8 @@ static int present(const sd_runctx *x, const sd_attempt *a)
 		sd_print_replay(x->format == SD_FMT_TEXT ? stdout : stderr,
 		                x->plugin, &a->inst, &a->res, cli->animate,
 		                cli->delay_ms);
-	if (cli->dot)
-		write_dot(cli, x->plugin, &a->inst, &a->res);
+	if (cli->dot && write_dot(cli, x->plugin, &a->inst, &a->res))
+		return EXIT_ERROR;
 	return sd_run_status(&a->res);
 }
 

@@ -24,7 +24,24 @@ static int (*const algorithms[])(search *, const unsigned char *) = {
 	[SD_FESS] = search_best_first,
 };
 
-/* Copy the search tree into the result, if asked and small enough. */
+/* The action that reached node id from its parent: re-expand the
+ * parent (the tree is small).  0 at the root or if the plugin broke the
+ * contract. */
+static uint32_t tree_action(search *s, uint32_t id)
+{
+	uint32_t p = s->nd.parent[id];
+	unsigned k = s->nd.via[id] & SD_NODE_INDEX;
+	if (p == SD_NO_ID)
+		return 0;
+	const void *from = sd_registry_state(&s->reg, p);
+	long n = search_plugin_expand(s, from, search_initial_h(s, from),
+	                              s->succ, s->kids);
+	return n > (long)k ? s->succ[k].action : 0;
+}
+
+/* Copy the search tree into the result, if asked and small enough: each
+ * state with its parent, g, h, the action that reached it, and whether
+ * it was expanded. */
 static void keep_tree(search *s)
 {
 	sd_result *r = s->res;
@@ -35,16 +52,20 @@ static void keep_tree(search *s)
 	r->tree_parent = malloc(n * sizeof *r->tree_parent);
 	r->tree_g = malloc(n * sizeof *r->tree_g);
 	r->tree_closed = malloc(n);
+	r->tree_h = malloc(n * sizeof *r->tree_h);
+	r->tree_action = malloc(n * sizeof *r->tree_action);
 	if (!r->tree_states || !r->tree_parent || !r->tree_g ||
-	    !r->tree_closed)
+	    !r->tree_closed || !r->tree_h || !r->tree_action)
 		return;
 	for (uint32_t id = 0; id < n; id++) {
-		memcpy(r->tree_states + id * s->ssz,
-		       sd_registry_state(&s->reg, id), s->ssz);
+		const void *st = sd_registry_state(&s->reg, id);
+		memcpy(r->tree_states + id * s->ssz, st, s->ssz);
 		r->tree_parent[id] = s->nd.parent[id] == SD_NO_ID
 		                     ? SD_TREE_ROOT : s->nd.parent[id];
 		r->tree_g[id] = sd_node_g(&s->nd, id);
 		r->tree_closed[id] = !!(s->nd.via[id] & SD_NODE_CLOSED);
+		r->tree_h[id] = search_initial_h(s, st);
+		r->tree_action[id] = tree_action(s, id);
 	}
 	r->tree_n = n;
 }

@@ -132,6 +132,10 @@ typedef struct sd_result {
 	                           start */
 	sd_path_cost *tree_g;   /* g of each */
 	uint8_t *tree_closed;   /* nonzero if it was expanded */
+	sd_cost *tree_h;        /* h of each (the plugin's heuristic(); 0
+	                           when blind, SD_DEAD_END for a dead end) */
+	uint32_t *tree_action;  /* the action from its parent (any value at
+	                           the root) */
 } sd_result;
 
 #define SD_TREE_ROOT UINT32_MAX

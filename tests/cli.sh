@@ -88,8 +88,21 @@ expect 3 "limit reached 1" "$sd" -c "$tmp/g.ini" --set problem.instance=1,9 \
 expect 2 "bad instance '0-3'" "$sd" -c "$tmp/g.ini" --set problem.instance=0-3
 expect 0 "step 3 of 3: B>G" "$sd" -c "$tmp/g.ini" --replay
 expect 0 "wrote 4 states" "$sd" -c "$tmp/g.ini" --dot "$tmp/t.dot"
-if grep -q 'n3 -> n1 \[color=red' "$tmp/t.dot"; then pass; else
+# DOT: edges carry the action, nodes g, h and f, the plan in red, a legend
+if grep -q 'n3 -> n1 \[label="B>G", color=red' "$tmp/t.dot" &&
+	grep -q 'n2 \[label="#2 g=1 h=0 f=1' "$tmp/t.dot" &&
+	grep -q 'cluster_legend' "$tmp/t.dot"; then pass; else
 	fail "dot file:"; cat "$tmp/t.dot"; fi
+expect 0 "wrote" "$sd" -c "$tmp/g.ini" --set problem.h="S:3 A:2 B:1" --dot "$tmp/h.dot"
+if grep -q 'h=2 f=3' "$tmp/h.dot"; then pass; else fail "dot h and f:"; cat "$tmp/h.dot"; fi
+# a search too large to draw: exit 2, no file
+expect 2 "more than the 2000 a readable graph can show; no file written" \
+	"$sd" -c "$tmp/g.ini" --set problem.line=5000 --dot "$tmp/big.dot"
+[ ! -e "$tmp/big.dot" ] && pass || fail "--dot wrote a file for a search too large"
+# --compare keeps the note a single run prints about an inadmissible h
+expect 0 "heuristic 'packing' is not admissible: astar's plan may not be optimal" \
+	"$sd" -c "$src/config/sokoban.ini" -s problem.cost=pushes \
+	--compare algorithm=astar,greedy --compare heuristic=packing
 expect 2 "--dot needs a search that keeps its tree" "$sd" -c "$tmp/g.ini" \
 	-s search.algorithm=idastar --dot "$tmp/t2.dot"
 
