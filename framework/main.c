@@ -44,7 +44,7 @@ static const char usage[] =
 "      --list-plugins      list the plugins found on the plugin path\n"
 "      --list-heuristics   list the heuristics of the configured plugin\n"
 "  -h, --help              this help\n"
-"  -V, --version           the version\n"
+"  -V, --version           the version and the git commit it was built from\n"
 "\n"
 "algorithms ([search] algorithm): bfs, ucs, astar (default), wastar, greedy,\n"
 "idastar, fess (feature-space search: the plugin must offer features,\n"
@@ -174,7 +174,8 @@ int main(int argc, char **argv)
 			rc = 0;
 			goto out;
 		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("searchd %s (plugin ABI %d.%d)\n", SEARCHD_VERSION,
+			printf("searchd %s (git %s, plugin ABI %d.%d)\n",
+			       SEARCHD_VERSION, SEARCHD_GIT_COMMIT,
 			       SD_ABI_MAJOR, SD_ABI_MINOR);
 			rc = 0;
 			goto out;
