@@ -13,7 +13,7 @@ bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
 page=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man1")
 # the options: the lines of --help's option list, both spellings
 opts=$("$sd" --help | sed -n '/^options:/,/^$/p' |
-	grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--?[a-zA-Z-]+')
+	grep -oE '^  (-[a-zA-Z], |    )--[a-z-]+' | grep -oE -- '--?[a-zA-Z-]+')
 [ "$(wc -w <<<"$opts")" -ge 20 ] && ok || bad "too few options in --help: $opts"
 for o in $opts; do
 	if grep -qE -- "(^|[ \"])$o( |,|=|$)" <<<"$page"; then ok
