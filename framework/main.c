@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -23,7 +24,7 @@ static const char usage[] =
 "[problem], [output]) with one of searchd's algorithms and a puzzle plugin.\n"
 "\n"
 "options:\n"
-"  -c, --config FILE       the config file\n"
+"  -c, --config FILE       the config file (a bare name: see below)\n"
 "  -s, --set S.K=V         set key K of section S, overriding the config\n"
 "                          (e.g. --set search.algorithm=idastar); repeatable\n"
 "  -f, --format FMT        text (default), json or csv (--set output.format)\n"
@@ -46,7 +47,7 @@ static const char usage[] =
 "      --list-plugins      list the plugins found on the plugin path\n"
 "      --list-heuristics   list the heuristics of the configured plugin\n"
 "  -h, --help              this help\n"
-"  -V, --version           the version\n"
+"  -V, --version           the version and the git commit it was built from\n"
 "\n"
 "algorithms ([search] algorithm): bfs, ucs, astar (default), wastar, greedy,\n"
 "idastar, fess (feature-space search: the plugin must offer features,\n"
@@ -64,6 +65,10 @@ static const char usage[] =
 "separated), then next to this program (../lib/searchd/plugins), then in\n"
 SEARCHD_INSTALL_PLUGIN_DIR ".\n"
 "\n"
+"A bare config name (--config sokoban.ini) that is not a file in the current\n"
+"directory is looked up among the example configs: next to this program\n"
+"(../share/searchd), then in " SEARCHD_INSTALL_DATA_DIR ".\n"
+"\n"
 "exit status:\n"
 "  0  solved: a plan was found (batch: all solved)\n"
 "  1  no solution: the search space was exhausted (batch: some)\n"
@@ -72,21 +77,31 @@ SEARCHD_INSTALL_PLUGIN_DIR ".\n"
 "  3  limit reached (time, nodes, memory) or interrupted by Ctrl-C or\n"
 "     SIGTERM (batch: some; an interrupt also ends the batch)\n";
 
+/* The directory this program is in (from /proc/self/exe; "" if that
+ * cannot be read). */
+static const char *exe_dir(void)
+{
+	static char exe[PATH_MAX];
+	if (exe[0])
+		return exe;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[n > 0 ? n : 0] = 0;
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = 0;
+	return exe;
+}
+
 /* The plugin search path: $SEARCHD_PLUGIN_PATH, the directory beside
  * this program, the install directory, whatever their lengths.  Made
  * once; NULL if out of memory. */
 static const char *plugin_path(void)
 {
 	static char *path;
-	char exe[PATH_MAX];
 	const char *env = getenv("SEARCHD_PLUGIN_PATH");
+	const char *exe = exe_dir();
 	if (path)
 		return path;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	exe[n > 0 ? n : 0] = 0;
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = 0;
 	size_t len = (env ? strlen(env) : 0) + strlen(exe) +
 	             sizeof SEARCHD_PLUGIN_SUBDIR +
 	             sizeof SEARCHD_INSTALL_PLUGIN_DIR + 8;
@@ -95,6 +110,48 @@ static const char *plugin_path(void)
 		         env && *env ? ":" : "", exe, SEARCHD_PLUGIN_SUBDIR,
 		         SEARCHD_INSTALL_PLUGIN_DIR);
 	return path;
+}
+
+/* The examples directory beside this program: <prefix>/share/searchd,
+ * where <prefix> is the directory above this program's (in the build
+ * tree, build/share/searchd is a link to config/). */
+static void exe_data_dir(char *dir, size_t len)
+{
+	char prefix[PATH_MAX];
+	snprintf(prefix, sizeof prefix, "%s", exe_dir());
+	char *slash = strrchr(prefix, '/');
+	if (slash)
+		*slash = 0;
+	if (snprintf(dir, len, "%s/share/searchd", prefix) >= (int)len)
+		dir[0] = 0;
+}
+
+/* A bare config name (no '/') that is not a file in the current
+ * directory is looked up among the installed examples: beside this
+ * program, then in the install directory.  Sets *config to the file
+ * found (in buf); 0, or EXIT_ERROR with a message saying where it
+ * looked. */
+static int find_config(const char **config, char *buf, size_t len)
+{
+	char dirs[2][PATH_MAX];
+	struct stat st;
+	if (!*config || strchr(*config, '/') || !**config ||
+	    !stat(*config, &st))
+		return 0;
+	exe_data_dir(dirs[0], sizeof dirs[0]);
+	snprintf(dirs[1], sizeof dirs[1], "%s", SEARCHD_INSTALL_DATA_DIR);
+	for (int i = 0; i < 2; i++) {
+		if (!dirs[i][0] ||
+		    snprintf(buf, len, "%s/%s", dirs[i], *config) >= (int)len)
+			continue;
+		if (!stat(buf, &st) && !S_ISDIR(st.st_mode)) {
+			*config = buf;
+			return 0;
+		}
+	}
+	return sd_error("config '%s' not found: not in the current "
+	                "directory, nor in %s, nor in %s", *config, dirs[0],
+	                dirs[1]);
 }
 
 /* The value of an option that takes one: "--opt VALUE" or "--opt=VALUE";
@@ -164,6 +221,7 @@ int main(int argc, char **argv)
 	const char **sets = calloc((size_t)argc, sizeof *sets);
 	const char **cmp = calloc((size_t)argc, sizeof *cmp);
 	const char *v;
+	char config[2 * PATH_MAX];
 	int rc;
 	if (!sets || !cmp)
 		return sd_error("out of memory");
@@ -176,7 +234,8 @@ int main(int argc, char **argv)
 			rc = 0;
 			goto out;
 		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("searchd %s (plugin ABI %d.%d)\n", SEARCHD_VERSION,
+			printf("searchd %s (git %s, plugin ABI %d.%d)\n",
+			       SEARCHD_VERSION, SEARCHD_GIT_COMMIT,
 			       SD_ABI_MAJOR, SD_ABI_MINOR);
 			rc = 0;
 			goto out;
@@ -203,7 +262,9 @@ int main(int argc, char **argv)
 	}
 	if (cli.trace_boards)
 		cli.trace = 1;
-	if (!cli.list_plugins && !cli.config && !cli.n_sets)
+	if (find_config(&cli.config, config, sizeof config))
+		rc = EXIT_ERROR;
+	else if (!cli.list_plugins && !cli.config && !cli.n_sets)
 		rc = (fputs(usage, stderr), EXIT_ERROR);
 	else
 		rc = sd_run(&cli);

@@ -9,6 +9,7 @@
 #include "error.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +23,14 @@ static _Noreturn void probe(const char *file, int fd)
 	char line[2048], err[1024];
 	sd_loaded l;
 	int bad = sd_load_plugin(file, &l, err, sizeof err);
+	/* the build stamp of a plugin built with searchd (CMakeLists.txt) */
+	const char *build = bad ? NULL : dlsym(l.handle, "searchd_plugin_build");
 	int n = bad ? snprintf(line, sizeof line, "searchd: %s\n", err)
-	    : snprintf(line, sizeof line, "%-10s %-8s %s\n           %s\n",
+	    : snprintf(line, sizeof line, "%-10s %-8s %s\n           %s%s%s%s\n",
 	               l.plugin->name, l.plugin->version ? l.plugin->version
 	               : "", l.plugin->description ? l.plugin->description
-	               : "", file);
+	               : "", file, build ? " (built with searchd " : "",
+	               build ? build : "", build ? ")" : "");
 	ssize_t w = write(fd, line, (size_t)n < sizeof line ? (size_t)n
 	                                                    : sizeof line - 1);
 	_exit(bad || w < 0);
