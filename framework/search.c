@@ -2,7 +2,7 @@
  * search.c -- sd_search(): check the options, let the plugin choose its
  * heuristic within the time limit, set up the buffers, run the
  * algorithm, fill in the statistics.  The algorithms are in bfs.c,
- * best_first.c and idastar.c, over what search_core.c and
+ * best_first.c, idastar.c, dfs.c and iddfs.c, over what search_core.c and
  * search_int.h give them.
  */
 #include "error.h"
@@ -13,16 +13,34 @@
 #include <string.h>
 #include <sys/resource.h>
 
+/* What the set-up needs to know of an algorithm. */
+typedef struct algorithm_info {
+	int (*run)(search *, const unsigned char *);
+	int blind;  /* it ignores heuristics */
+	int tree;   /* it stores no states (no registry, no tree to keep)
+	               and sets engine_bytes itself */
+} algorithm_info;
+
 /* The algorithms, by sd_algorithm. */
-static int (*const algorithms[])(search *, const unsigned char *) = {
-	[SD_BFS] = search_bfs,
-	[SD_UCS] = search_best_first,
-	[SD_ASTAR] = search_best_first,
-	[SD_WASTAR] = search_best_first,
-	[SD_GREEDY] = search_best_first,
-	[SD_IDASTAR] = search_idastar,
-	[SD_FESS] = search_best_first,
+static const algorithm_info algorithms[] = {
+	[SD_BFS] = { search_bfs, 1, 0 },
+	[SD_UCS] = { search_best_first, 1, 0 },
+	[SD_ASTAR] = { search_best_first, 0, 0 },
+	[SD_WASTAR] = { search_best_first, 0, 0 },
+	[SD_GREEDY] = { search_best_first, 0, 0 },
+	[SD_IDASTAR] = { search_idastar, 0, 1 },
+	[SD_FESS] = { search_best_first, 0, 0 },
+	[SD_DFS] = { search_dfs, 1, 0 },
+	[SD_DFS_TREE] = { search_dfs_tree, 1, 1 },
+	[SD_DLS] = { search_dfs_tree, 1, 1 },
+	[SD_IDDFS] = { search_iddfs, 1, 1 },
 };
+
+int sd_algorithm_is_blind(sd_algorithm a)
+{
+	return (unsigned)a < sizeof algorithms / sizeof *algorithms &&
+	       algorithms[a].blind;
+}
 
 /* Copy the search tree into the result, if asked and small enough. */
 static void keep_tree(search *s)
@@ -53,7 +71,7 @@ static void keep_tree(search *s)
  * peak of the storage held: the registry and the node data only grow,
  * so their bytes now are their peak; the open list's peak is its own
  * (fess: the sum of both lists' peaks, an upper bound, as the two grow
- * together). */
+ * together), and so is that of an algorithm's own structures. */
 static void finish_stats(search *s)
 {
 	sd_stats *st = &s->res->stats;
@@ -63,10 +81,11 @@ static void finish_stats(search *s)
 	st->nodes_per_second = st->seconds > 0 ? st->generated / st->seconds
 	                                       : 0;
 	st->stored = s->reg.count;
-	if (s->o->algorithm != SD_IDASTAR)
+	if (!algorithms[s->o->algorithm].tree)
 		st->engine_bytes = search_engine_bytes(s) - s->q.bytes +
 		                   s->q.peak_bytes - s->cells.bytes +
-		                   s->cells.peak_bytes;
+		                   s->cells.peak_bytes - s->own_bytes +
+		                   s->own_peak_bytes;
 	st->bytes_per_state = st->stored ? (double)st->engine_bytes /
 	                                   st->stored : 0;
 	if (!getrusage(RUSAGE_SELF, &ru))
@@ -92,6 +111,9 @@ static int check_opts(const sd_plugin *p, const sd_instance *inst,
 		         "algorithm fess needs", p->name);
 		return -1;
 	}
+	if (o->algorithm == SD_DLS && !o->depth_limit)
+		return sd_fail(err, errlen, "algorithm dls needs a depth_limit "
+		               "above 0 ([search] depth_limit)");
 	return 0;
 }
 
@@ -154,12 +176,12 @@ static int run_algorithm(search *s, unsigned char *start)
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
 	s->res->status = SD_LIMIT;
-	if (algorithms[s->o->algorithm](s, start))
+	if (algorithms[s->o->algorithm].run(s, start))
 		return -1;
 	if (s->res->limit)
 		s->res->status = SD_LIMIT;
 	finish_stats(s);
-	if (s->o->algorithm != SD_IDASTAR)
+	if (!algorithms[s->o->algorithm].tree)
 		keep_tree(s);
 	return 0;
 }
@@ -179,8 +201,8 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 	if (!s.maxs)
 		s.maxs = 1;  /* buffers of one; expand() returns 0 anyway */
 	s.stride = (s.ssz + 7) & ~(size_t)7;
-	s.blind = o->heuristic == SD_NO_HEURISTIC || o->algorithm == SD_BFS ||
-	          o->algorithm == SD_UCS;
+	s.blind = o->heuristic == SD_NO_HEURISTIC ||
+	          algorithms[o->algorithm].blind;
 	sd_guard_arm(o->time_limit);  /* the time limit covers the tables */
 	int rc = select_heuristic(&s, err, errlen);
 	unsigned char *start = rc ? NULL : calloc(1, s.stride);

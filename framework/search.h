@@ -1,13 +1,13 @@
 /*
  * search.h -- run one search over a plugin's instance.
  *
- * The algorithms (bfs, ucs, astar, wastar, greedy, idastar, fess), their
- * options, statistics and result.  Knows nothing of any puzzle:
+ * The algorithms (bfs, ucs, astar, wastar, greedy, idastar, fess, dfs,
+ * dfs-tree, dls, iddfs), their options, statistics and result.  Knows nothing of any puzzle:
  * everything it learns about one comes through searchd/plugin.h.  The
  * pieces behind it: search.c (set-up and dispatch), search_core.c and
  * search_int.h (what the algorithms share), bfs.c, best_first.c,
- * idastar.c, result.c; the data structures registry.c, nodes.c,
- * queue.c, cells.c; guard.c for limits and signals.
+ * idastar.c, dfs.c, iddfs.c, result.c; the data structures registry.c,
+ * nodes.c, queue.c, cells.c, frames.c; guard.c for limits and signals.
  */
 #ifndef SD_SEARCH_H
 #define SD_SEARCH_H
@@ -34,6 +34,11 @@ typedef enum sd_algorithm {
 	SD_FESS,    /* feature-space search: greedy pops by h alternate
 	               with pops from cells of equal plugin features, the
 	               cells taken in turn */
+	SD_DFS,     /* depth-first over the registry: each state once */
+	SD_DFS_TREE,/* depth-first, only the current path checked for
+	               cycles */
+	SD_DLS,     /* depth-limited: SD_DFS_TREE with depth_limit required */
+	SD_IDDFS,   /* iterative deepening: SD_DLS at limits 0, 1, 2, ... */
 } sd_algorithm;
 
 typedef enum sd_status {
@@ -49,16 +54,18 @@ typedef enum sd_limit {
 	SD_LIMIT_NODES,     /* node_limit */
 	SD_LIMIT_MEMORY,    /* memory_limit, or out of memory */
 	SD_LIMIT_INTERRUPT, /* Ctrl-C or SIGTERM */
+	SD_LIMIT_DEPTH,     /* depth_limit cut branches off and no plan was
+	                       found within it */
 } sd_limit;
 
-/* The limit's word: "time", "nodes", "memory", "interrupt" (NULL for
- * SD_LIMIT_NONE). */
+/* The limit's word: "time", "nodes", "memory", "interrupt", "depth"
+ * (NULL for SD_LIMIT_NONE). */
 const char *sd_limit_name(sd_limit limit);
 
 /* What a trace callback hears about. */
 typedef enum sd_event_kind {
 	SD_EV_EXPAND,     /* a state was expanded */
-	SD_EV_ITERATION,  /* IDA* starts an iteration (bound) */
+	SD_EV_ITERATION,  /* IDA* (iddfs) starts an iteration: bound (depth) */
 } sd_event_kind;
 
 typedef struct sd_event {
@@ -86,7 +93,9 @@ typedef struct sd_search_opts {
 	                           covers select_heuristic() (tables) too */
 	uint64_t node_limit;    /* expansions, 0 = none */
 	uint64_t memory_limit;  /* bytes of engine storage, 0 = none */
-	FILE *progress;         /* per-iteration lines (IDA*), or NULL */
+	uint64_t depth_limit;   /* dfs, dfs-tree, iddfs: plans of at most
+	                           this many actions, 0 = none; dls: required */
+	FILE *progress;         /* per-iteration lines (IDA*, iddfs), or NULL */
 	void (*trace)(void *ctx, const sd_event *ev); /* called per
 	                           expansion and per IDA* iteration, or NULL */
 	void *trace_ctx;        /* first argument of trace */
@@ -106,7 +115,7 @@ typedef struct sd_stats {
 	uint64_t pruned;         /* successors dropped as dead ends */
 	uint64_t peak_open;      /* largest size of the open list / stack */
 	uint64_t stored;         /* states in the registry at the end */
-	uint64_t iterations;     /* IDA* iterations */
+	uint64_t iterations;     /* IDA* and iddfs iterations */
 	uint64_t engine_bytes;   /* peak bytes of engine storage */
 	double bytes_per_state;  /* engine bytes / stored states */
 	uint64_t peak_rss;       /* peak resident memory of the process, bytes */
@@ -144,6 +153,10 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
               size_t errlen);
 
 void sd_result_free(sd_result *res);
+
+/* Does algorithm a ignore heuristics (bfs, ucs, dfs, dfs-tree, dls,
+ * iddfs)?  It then searches blind whatever heuristic is asked for. */
+int sd_algorithm_is_blind(sd_algorithm a);
 
 /* The text of step k of the plan in res into *buf (of *cap bytes,
  * malloc'd, grown as needed; texts are cut at 64 KiB): the plugin's
