@@ -2,7 +2,7 @@
  * search.c -- sd_search(): check the options, let the plugin choose its
  * heuristic within the time limit, set up the buffers, run the
  * algorithm, fill in the statistics.  The algorithms are in bfs.c,
- * best_first.c, idastar.c, dfs.c and iddfs.c, over what search_core.c and
+ * best_first.c, idastar.c, dfs.c, iddfs.c and beam.c, over what search_core.c and
  * search_int.h give them.
  */
 #include "error.h"
@@ -34,6 +34,7 @@ static const algorithm_info algorithms[] = {
 	[SD_DFS_TREE] = { search_dfs_tree, 1, 1 },
 	[SD_DLS] = { search_dfs_tree, 1, 1 },
 	[SD_IDDFS] = { search_iddfs, 1, 1 },
+	[SD_BEAM] = { search_beam, 0, 0 },
 };
 
 int sd_algorithm_is_blind(sd_algorithm a)
@@ -114,6 +115,8 @@ static int check_opts(const sd_plugin *p, const sd_instance *inst,
 	if (o->algorithm == SD_DLS && !o->depth_limit)
 		return sd_fail(err, errlen, "algorithm dls needs a depth_limit "
 		               "above 0 ([search] depth_limit)");
+	if (o->algorithm == SD_BEAM && !o->beam_width)
+		return sd_fail(err, errlen, "beam_width must be at least 1");
 	return 0;
 }
 

@@ -2,11 +2,11 @@
  * search.h -- run one search over a plugin's instance.
  *
  * The algorithms (bfs, ucs, astar, wastar, greedy, idastar, fess, dfs,
- * dfs-tree, dls, iddfs), their options, statistics and result.  Knows nothing of any puzzle:
+ * dfs-tree, dls, iddfs, beam), their options, statistics and result.  Knows nothing of any puzzle:
  * everything it learns about one comes through searchd/plugin.h.  The
  * pieces behind it: search.c (set-up and dispatch), search_core.c and
  * search_int.h (what the algorithms share), bfs.c, best_first.c,
- * idastar.c, dfs.c, iddfs.c, result.c; the data structures registry.c,
+ * idastar.c, dfs.c, iddfs.c, beam.c, result.c; the data structures registry.c,
  * nodes.c, queue.c, cells.c, frames.c; guard.c for limits and signals.
  */
 #ifndef SD_SEARCH_H
@@ -20,6 +20,9 @@
 /* The cost of a path: step costs (32 bits each) added in 64 bits, so
  * that no plan cost wraps. */
 typedef uint64_t sd_path_cost;
+
+/* The beam's width unless one is given. */
+#define SD_DEFAULT_BEAM_WIDTH 100
 
 /* Largest weight of weighted A* (keeps g + weight * h within 64 bits). */
 #define SD_MAX_WEIGHT 1e6
@@ -39,6 +42,8 @@ typedef enum sd_algorithm {
 	               cycles */
 	SD_DLS,     /* depth-limited: SD_DFS_TREE with depth_limit required */
 	SD_IDDFS,   /* iterative deepening: SD_DLS at limits 0, 1, 2, ... */
+	SD_BEAM,    /* breadth-first by layers, each cut to the beam_width
+	               states of smallest f = g + h */
 } sd_algorithm;
 
 typedef enum sd_status {
@@ -56,10 +61,11 @@ typedef enum sd_limit {
 	SD_LIMIT_INTERRUPT, /* Ctrl-C or SIGTERM */
 	SD_LIMIT_DEPTH,     /* depth_limit cut branches off and no plan was
 	                       found within it */
+	SD_LIMIT_BEAM,      /* beam search dropped states, then ran dry */
 } sd_limit;
 
-/* The limit's word: "time", "nodes", "memory", "interrupt", "depth"
- * (NULL for SD_LIMIT_NONE). */
+/* The limit's word: "time", "nodes", "memory", "interrupt", "depth",
+ * "beam" (NULL for SD_LIMIT_NONE). */
 const char *sd_limit_name(sd_limit limit);
 
 /* What a trace callback hears about. */
@@ -95,6 +101,7 @@ typedef struct sd_search_opts {
 	uint64_t memory_limit;  /* bytes of engine storage, 0 = none */
 	uint64_t depth_limit;   /* dfs, dfs-tree, iddfs: plans of at most
 	                           this many actions, 0 = none; dls: required */
+	uint64_t beam_width;    /* beam: states kept per layer, at least 1 */
 	FILE *progress;         /* per-iteration lines (IDA*, iddfs), or NULL */
 	void (*trace)(void *ctx, const sd_event *ev); /* called per
 	                           expansion and per IDA* iteration, or NULL */
@@ -105,7 +112,8 @@ typedef struct sd_search_opts {
 } sd_search_opts;
 
 #define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \
-	.heuristic = SD_NO_HEURISTIC, .weight = 1.0 }
+	.heuristic = SD_NO_HEURISTIC, .weight = 1.0, \
+	.beam_width = SD_DEFAULT_BEAM_WIDTH }
 
 typedef struct sd_stats {
 	uint64_t expanded;       /* states whose successors were generated */

@@ -20,6 +20,7 @@ const char *sd_limit_name(sd_limit limit)
 		[SD_LIMIT_NONE] = NULL, [SD_LIMIT_TIME] = "time",
 		[SD_LIMIT_NODES] = "nodes", [SD_LIMIT_MEMORY] = "memory",
 		[SD_LIMIT_INTERRUPT] = "interrupt", [SD_LIMIT_DEPTH] = "depth",
+		[SD_LIMIT_BEAM] = "beam",
 	};
 	return (unsigned)limit < sizeof names / sizeof *names ? names[limit]
 	                                                      : NULL;

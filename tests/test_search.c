@@ -14,10 +14,10 @@ static sd_loaded graph;
 
 static const sd_algorithm all[] = { SD_BFS, SD_UCS, SD_ASTAR, SD_WASTAR,
                                     SD_GREEDY, SD_IDASTAR, SD_FESS, SD_DFS,
-                                    SD_DFS_TREE, SD_DLS, SD_IDDFS };
+                                    SD_DFS_TREE, SD_DLS, SD_IDDFS, SD_BEAM };
 static const char *const names[] = { "bfs", "ucs", "astar", "wastar",
                                      "greedy", "idastar", "fess", "dfs",
-                                     "dfs-tree", "dls", "iddfs" };
+                                     "dfs-tree", "dls", "iddfs", "beam" };
 
 /* The depth limit dls is given where a test does not choose one. */
 #define DLS_LIMIT 1000000
@@ -578,6 +578,48 @@ static void dls_needs_a_limit_iddfs_progress(void **unused)
 	graph.plugin->destroy(inst.self);
 }
 
+/* S>A>X is a dead end, S>B>G the way, and h says A (f 1) is better
+ * than B (f 6): a beam of one keeps A, drops B and runs dry ("beam"
+ * limit); a beam of two finds S>B>G.  A beam of one on the weighted
+ * graph follows f = g + h down S>A>B>G. */
+static void beam_keeps_the_best_f(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1 S>B:1 A>X:1 B>G:1", "start", "S", "goal", "G",
+		"h", "A:0 B:5 X:0", NULL
+	};
+	sd_instance inst = make(kv);
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	o.algorithm = SD_BEAM;
+	o.heuristic = 0;
+	o.beam_width = 1;
+	sd_result r = search_with(&inst, &o);
+	assert_int_equal(r.status, SD_LIMIT);
+	assert_int_equal(r.limit, SD_LIMIT_BEAM);
+	assert_int_equal(r.stats.expanded, 3);  /* S, A, X */
+	assert_int_equal(r.stats.stored, 4);    /* S A B X: B dropped */
+	sd_result_free(&r);
+	o.beam_width = 2;
+	r = search_with(&inst, &o);
+	check_plan(&inst, &r, "S>B B>G");
+	replay(&inst, &r, "beam");
+	assert_int_equal(r.stats.peak_open, 2);
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+	inst = make(weighted);
+	o.beam_width = 1;
+	r = search_with(&inst, &o);
+	check_plan(&inst, &r, "S>G");  /* the goal test is at generation */
+	sd_result_free(&r);
+	o.beam_width = 0;
+	char err[256];
+	assert_int_equal(sd_search(graph.plugin, &inst, &o, &r, err,
+	                           sizeof err), -1);
+	assert_non_null(strstr(err, "beam_width"));
+	graph.plugin->destroy(inst.self);
+}
+
 /* Limits end the search cleanly with statistics. */
 static void limits(void **unused)
 {
@@ -645,6 +687,7 @@ int main(void)
 		cmocka_unit_test(tree_search_checks_the_path),
 		cmocka_unit_test(depth_limit_is_a_limit),
 		cmocka_unit_test(dls_needs_a_limit_iddfs_progress),
+		cmocka_unit_test(beam_keeps_the_best_f),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
