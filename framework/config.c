@@ -29,7 +29,7 @@ static const char *const alg_names[] = {
 	[SD_WASTAR] = "wastar", [SD_GREEDY] = "greedy",
 	[SD_IDASTAR] = "idastar", [SD_FESS] = "fess", [SD_DFS] = "dfs",
 	[SD_DFS_TREE] = "dfs-tree", [SD_DLS] = "dls", [SD_IDDFS] = "iddfs",
-	[SD_BEAM] = "beam",
+	[SD_BEAM] = "beam", [SD_RBFS] = "rbfs",
 };
 
 int sd_algorithm_from_name(const char *name)
@@ -483,7 +483,7 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 bad:;
 	static const struct { const char *key, *want; } wants[] = {
 		{ "algorithm", "bfs, ucs, astar, wastar, greedy, idastar, fess, "
-		  "dfs, dfs-tree, dls, iddfs or beam" },
+		  "dfs, dfs-tree, dls, iddfs, beam or rbfs" },
 		{ "beam_width", "a whole number of states, at least 1" },
 		{ "depth_limit", "a whole number of actions, 0 for none" },
 		{ "weight", "a number from 1 to 1000000" },

@@ -2,7 +2,7 @@
  * search.c -- sd_search(): check the options, let the plugin choose its
  * heuristic within the time limit, set up the buffers, run the
  * algorithm, fill in the statistics.  The algorithms are in bfs.c,
- * best_first.c, idastar.c, dfs.c, iddfs.c and beam.c, over what search_core.c and
+ * best_first.c, idastar.c, dfs.c, iddfs.c, beam.c and rbfs.c, over what search_core.c and
  * search_int.h give them.
  */
 #include "error.h"
@@ -35,6 +35,7 @@ static const algorithm_info algorithms[] = {
 	[SD_DLS] = { search_dfs_tree, 1, 1 },
 	[SD_IDDFS] = { search_iddfs, 1, 1 },
 	[SD_BEAM] = { search_beam, 0, 0 },
+	[SD_RBFS] = { search_rbfs, 0, 1 },
 };
 
 int sd_algorithm_is_blind(sd_algorithm a)

@@ -2,11 +2,11 @@
  * search.h -- run one search over a plugin's instance.
  *
  * The algorithms (bfs, ucs, astar, wastar, greedy, idastar, fess, dfs,
- * dfs-tree, dls, iddfs, beam), their options, statistics and result.  Knows nothing of any puzzle:
+ * dfs-tree, dls, iddfs, beam, rbfs), their options, statistics and result.  Knows nothing of any puzzle:
  * everything it learns about one comes through searchd/plugin.h.  The
  * pieces behind it: search.c (set-up and dispatch), search_core.c and
  * search_int.h (what the algorithms share), bfs.c, best_first.c,
- * idastar.c, dfs.c, iddfs.c, beam.c, result.c; the data structures registry.c,
+ * idastar.c, dfs.c, iddfs.c, beam.c, rbfs.c, result.c; the data structures registry.c,
  * nodes.c, queue.c, cells.c, frames.c; guard.c for limits and signals.
  */
 #ifndef SD_SEARCH_H
@@ -44,6 +44,7 @@ typedef enum sd_algorithm {
 	SD_IDDFS,   /* iterative deepening: SD_DLS at limits 0, 1, 2, ... */
 	SD_BEAM,    /* breadth-first by layers, each cut to the beam_width
 	               states of smallest f = g + h */
+	SD_RBFS,    /* recursive best-first (Korf): linear memory */
 } sd_algorithm;
 
 typedef enum sd_status {

@@ -3,7 +3,7 @@
  * search (search.h is the public side).  The core (search_core.c):
  * limits, the calls into the plugin, storing states, rebuilding the
  * plan, tracing.  The algorithms over it, one file each: bfs.c,
- * best_first.c, idastar.c, dfs.c, iddfs.c, beam.c; search.c sets up and dispatches, result.c
+ * best_first.c, idastar.c, dfs.c, iddfs.c, beam.c, rbfs.c; search.c sets up and dispatches, result.c
  * turns a result into text.  Nothing here calls back up into them.
  *
  * The hottest helpers (hashing and storing successors) are static inline
@@ -80,6 +80,7 @@ int search_dfs(search *s, const unsigned char *start);
 int search_dfs_tree(search *s, const unsigned char *start);
 int search_iddfs(search *s, const unsigned char *start);
 int search_beam(search *s, const unsigned char *start);
+int search_rbfs(search *s, const unsigned char *start);
 
 /* dfs.c's tree search below depth limit (SIZE_MAX: none) on frames fr,
  * for dfs-tree, dls and iddfs: SEARCH_STOP with the outcome in the

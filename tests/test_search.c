@@ -14,10 +14,12 @@ static sd_loaded graph;
 
 static const sd_algorithm all[] = { SD_BFS, SD_UCS, SD_ASTAR, SD_WASTAR,
                                     SD_GREEDY, SD_IDASTAR, SD_FESS, SD_DFS,
-                                    SD_DFS_TREE, SD_DLS, SD_IDDFS, SD_BEAM };
+                                    SD_DFS_TREE, SD_DLS, SD_IDDFS, SD_BEAM,
+                                    SD_RBFS };
 static const char *const names[] = { "bfs", "ucs", "astar", "wastar",
                                      "greedy", "idastar", "fess", "dfs",
-                                     "dfs-tree", "dls", "iddfs", "beam" };
+                                     "dfs-tree", "dls", "iddfs", "beam",
+                                     "rbfs" };
 
 /* The depth limit dls is given where a test does not choose one. */
 #define DLS_LIMIT 1000000
@@ -26,14 +28,14 @@ static const char *const names[] = { "bfs", "ucs", "astar", "wastar",
 static int optimal(sd_algorithm a)
 {
 	return a == SD_UCS || a == SD_ASTAR || a == SD_WASTAR ||
-	       a == SD_IDASTAR;
+	       a == SD_IDASTAR || a == SD_RBFS;
 }
 
 /* Does algorithm a store the states it reaches (and keep a tree)? */
 static int stores(sd_algorithm a)
 {
 	return a != SD_IDASTAR && a != SD_DFS_TREE && a != SD_DLS &&
-	       a != SD_IDDFS;
+	       a != SD_IDDFS && a != SD_RBFS;
 }
 
 /* Make an instance from "key", "value" pairs (NULL-terminated). */
@@ -244,6 +246,10 @@ static void reopening(void **unused)
 	sd_result_free(&r);
 	r = solve(&inst, SD_IDASTAR, 0);
 	assert_int_equal(r.cost, 7);
+	sd_result_free(&r);
+	r = solve(&inst, SD_RBFS, 0);
+	assert_int_equal(r.cost, 7);
+	check_plan(&inst, &r, "S>A A>B B>G");
 	sd_result_free(&r);
 	graph.plugin->destroy(inst.self);
 }
@@ -620,6 +626,29 @@ static void beam_keeps_the_best_f(void **unused)
 	graph.plugin->destroy(inst.self);
 }
 
+/* RBFS backs up f values: on S>A>G (A's h is 0, G's edge dear) and
+ * S>B>G, it goes down A first (f 1), finds only f 11 below it, backs A
+ * up to 11 and turns to B (f 4), whose way costs 5: 3 expansions (S, A,
+ * B).  On a grid with cycles and uneven costs it finds A*'s optimum. */
+static void rbfs_backs_up_f(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1 A>G:10 S>B:2 B>G:3", "start", "S", "goal", "G",
+		"h", "S:0 A:0 B:2", NULL
+	};
+	sd_instance inst = make(kv);
+	sd_result r = solve(&inst, SD_RBFS, 0);
+	check_plan(&inst, &r, "S>B B>G");
+	assert_int_equal(r.cost, 5);
+	assert_int_equal(r.cost, optimum(&inst, 0));
+	assert_int_equal(r.stats.expanded, 3);
+	assert_int_equal(r.stats.peak_open, 2);
+	assert_int_equal(r.stats.stored, 0);
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+}
+
 /* Limits end the search cleanly with statistics. */
 static void limits(void **unused)
 {
@@ -688,6 +717,7 @@ int main(void)
 		cmocka_unit_test(depth_limit_is_a_limit),
 		cmocka_unit_test(dls_needs_a_limit_iddfs_progress),
 		cmocka_unit_test(beam_keeps_the_best_f),
+		cmocka_unit_test(rbfs_backs_up_f),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
