@@ -9,29 +9,8 @@
  * otherwise; *oom set if out of memory. */
 static uint32_t bfs_child(search *s, uint32_t id, unsigned i, int *oom)
 {
-	sd_stats *st = &s->res->stats;
-	int is_new;
-	st->generated++;
-	if (s->succ[i].h == SD_DEAD_END) {
-		st->pruned++;
-		return SD_NO_ID;
-	}
-	uint32_t c = search_store_kid(s, i, &is_new);
-	if (c == SD_NO_ID) {
-		*oom = 1;
-		return SD_NO_ID;
-	}
-	if (!is_new) {
-		st->duplicates++;
-		return SD_NO_ID;
-	}
-	if (sd_node_set_g(&s->nd, c, sd_node_g(&s->nd, id) + s->succ[i].cost)) {
-		*oom = 1;
-		return SD_NO_ID;
-	}
-	s->nd.parent[c] = id;
-	s->nd.via[c] = (uint16_t)i;
-	return s->succ[i].goal ? c : SD_NO_ID;
+	uint32_t c = search_add_child(s, id, i, oom);
+	return c != SD_NO_ID && s->succ[i].goal ? c : SD_NO_ID;
 }
 
 /* Expand node id: its children stored, and a goal among them returned
@@ -61,16 +40,12 @@ static uint32_t bfs_expand(search *s, uint32_t id, search_rc *rc)
 int search_bfs(search *s, const unsigned char *start)
 {
 	sd_stats *st = &s->res->stats;
-	int is_new;
 	search_rc rc = SEARCH_GO;
-	uint32_t root = search_store(s, start, &is_new), goal = SD_NO_ID;
+	uint32_t root = search_store_start(s, start), goal = SD_NO_ID;
 	if (root == SD_NO_ID) {
 		search_out_of_memory(s);
 		return 0;
 	}
-	sd_node_set_g(&s->nd, root, 0);
-	s->nd.parent[root] = SD_NO_ID;
-	s->nd.via[root] = 0;
 	if (search_is_goal(s, start))
 		return search_extract_plan(s, root);
 	for (uint32_t id = 0; id < s->reg.count; id++) {

@@ -18,6 +18,7 @@
 const char *const sd_config_keys[] = {
 	"plugin.name", "plugin.path",
 	"search.algorithm", "search.heuristic", "search.weight",
+	"search.depth_limit", "search.beam_width",
 	"search.time_limit", "search.node_limit", "search.memory_limit",
 	"output.format", "output.plan",
 	NULL
@@ -26,7 +27,9 @@ const char *const sd_config_keys[] = {
 static const char *const alg_names[] = {
 	[SD_BFS] = "bfs", [SD_UCS] = "ucs", [SD_ASTAR] = "astar",
 	[SD_WASTAR] = "wastar", [SD_GREEDY] = "greedy",
-	[SD_IDASTAR] = "idastar", [SD_FESS] = "fess",
+	[SD_IDASTAR] = "idastar", [SD_FESS] = "fess", [SD_DFS] = "dfs",
+	[SD_DFS_TREE] = "dfs-tree", [SD_DLS] = "dls", [SD_IDDFS] = "iddfs",
+	[SD_BEAM] = "beam", [SD_RBFS] = "rbfs",
 };
 
 int sd_algorithm_from_name(const char *name)
@@ -451,6 +454,12 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 		if (parse_double(v, &o->time_limit) ||
 		    o->time_limit > SD_MAX_TIME_LIMIT)
 			goto bad;
+	} else if (!strcmp(k, "depth_limit")) {
+		if (parse_u64(v, &o->depth_limit))
+			goto bad;
+	} else if (!strcmp(k, "beam_width")) {
+		if (parse_u64(v, &o->beam_width) || !o->beam_width)
+			goto bad;
 	} else if (!strcmp(k, "node_limit")) {
 		if (parse_u64(v, &o->node_limit))
 			goto bad;
@@ -473,7 +482,10 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 	return 0;
 bad:;
 	static const struct { const char *key, *want; } wants[] = {
-		{ "algorithm", "bfs, ucs, astar, wastar, greedy, idastar or fess" },
+		{ "algorithm", "bfs, ucs, astar, wastar, greedy, idastar, fess, "
+		  "dfs, dfs-tree, dls, iddfs, beam or rbfs" },
+		{ "beam_width", "a whole number of states, at least 1" },
+		{ "depth_limit", "a whole number of actions, 0 for none" },
 		{ "weight", "a number from 1 to 1000000" },
 		{ "time_limit", "a number of seconds up to 1e9, 0 for none" },
 		{ "node_limit", "a whole number of expansions, 0 for none" },

@@ -18,6 +18,8 @@ static const char *const limit_words[] = {
 	[SD_LIMIT_NODES] = "limit reached (nodes)",
 	[SD_LIMIT_MEMORY] = "limit reached (memory)",
 	[SD_LIMIT_INTERRUPT] = "limit reached (interrupted)",
+	[SD_LIMIT_DEPTH] = "limit reached (depth)",
+	[SD_LIMIT_BEAM] = "limit reached (beam)",
 };
 
 /* The outcome of a run: see the table in output.h. */

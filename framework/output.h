@@ -27,6 +27,8 @@ typedef struct sd_run_info {
  *   node limit            limit reached (nodes)        limit        nodes
  *   memory limit          limit reached (memory)       limit        memory
  *   interrupted (Ctrl-C)  limit reached (interrupted)  limit        interrupt
+ *   depth limit cut off   limit reached (depth)        limit        depth
+ *   beam dropped states   limit reached (beam)         limit        beam
  *   problem not made      error                        error        -
  *
  * ("-": limit is NULL; no field in JSON, an empty one in CSV.) */

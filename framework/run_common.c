@@ -63,7 +63,7 @@ static int configured_heuristic(const sd_config *c, const sd_plugin *p,
 		unknown_heuristic(c, p);
 		return SD_HEURISTIC_UNKNOWN;
 	}
-	if ((a == SD_BFS || a == SD_UCS) && h != SD_NO_HEURISTIC) {
+	if (sd_algorithm_about(a).blind && h != SD_NO_HEURISTIC) {
 		if (!quiet)
 			fprintf(stderr, "searchd: note: %s ignores heuristic "
 			        "'%s'\n", sd_algorithm_name(a), c->heuristic);
@@ -77,7 +77,7 @@ static int configured_heuristic(const sd_config *c, const sd_plugin *p,
 void sd_note_admissible(const sd_config *c, const sd_plugin *p, int h)
 {
 	sd_algorithm a = c->opts.algorithm;
-	if ((a == SD_ASTAR || a == SD_IDASTAR) && h >= 0 &&
+	if (sd_algorithm_about(a).optimal && h >= 0 &&
 	    !p->heuristics[h].admissible)
 		fprintf(stderr, "searchd: note: heuristic '%s' is not "
 		        "admissible: %s's plan may not be optimal\n",
@@ -92,7 +92,7 @@ int sd_pick_heuristic(sd_runctx *x, int quiet)
 	const sd_plugin *p = x->plugin;
 	sd_algorithm a = c->opts.algorithm;
 	if (!c->heuristic) {
-		int dflt = a != SD_BFS && a != SD_UCS && p->n_heuristics;
+		int dflt = !sd_algorithm_about(a).blind && p->n_heuristics;
 		x->heuristic = dflt ? 0 : SD_NO_HEURISTIC;
 		x->hname = dflt ? p->heuristics[0].name : "zero";
 		return 0;

@@ -51,9 +51,10 @@ int sd_run_single(sd_runctx *x)
 {
 	const sd_config *c = x->config;
 	sd_attempt a;
-	if (x->cli->dot && c->opts.algorithm == SD_IDASTAR)
+	if (x->cli->dot && !sd_algorithm_about(c->opts.algorithm).stores)
 		return sd_error("--dot needs a search that keeps its tree; "
-		                "idastar keeps none (try astar or bfs)");
+		                "%s keeps none (try astar or bfs)",
+		                c->algorithm_name);
 	int rc = sd_solve(x, c->params, c->n_params, &a)
 	         ? sd_error("%s", a.err) : present(x, &a);
 	sd_attempt_free(&a);

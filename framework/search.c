@@ -2,7 +2,7 @@
  * search.c -- sd_search(): check the options, let the plugin choose its
  * heuristic within the time limit, set up the buffers, run the
  * algorithm, fill in the statistics.  The algorithms are in bfs.c,
- * best_first.c and idastar.c, over what search_core.c and
+ * best_first.c, idastar.c, dfs.c, iddfs.c, beam.c and rbfs.c, over what search_core.c and
  * search_int.h give them.
  */
 #include "error.h"
@@ -13,16 +13,37 @@
 #include <string.h>
 #include <sys/resource.h>
 
-/* The algorithms, by sd_algorithm. */
-static int (*const algorithms[])(search *, const unsigned char *) = {
-	[SD_BFS] = search_bfs,
-	[SD_UCS] = search_best_first,
-	[SD_ASTAR] = search_best_first,
-	[SD_WASTAR] = search_best_first,
-	[SD_GREEDY] = search_best_first,
-	[SD_IDASTAR] = search_idastar,
-	[SD_FESS] = search_best_first,
+/* What the set-up needs to know of an algorithm: how to run it, and
+ * what the driver may ask of it (sd_algorithm_about). */
+typedef struct algorithm_info {
+	int (*run)(search *, const unsigned char *);
+	sd_algorithm_props props;
+} algorithm_info;
+
+/* The algorithms, by sd_algorithm: run, then { blind, stores, optimal }
+ * (see sd_algorithm_props in search.h). */
+static const algorithm_info algorithms[] = {
+	[SD_BFS] = { search_bfs, { 1, 1, 0 } },
+	[SD_UCS] = { search_best_first, { 1, 1, 1 } },
+	[SD_ASTAR] = { search_best_first, { 0, 1, 1 } },
+	[SD_WASTAR] = { search_best_first, { 0, 1, 0 } },
+	[SD_GREEDY] = { search_best_first, { 0, 1, 0 } },
+	[SD_IDASTAR] = { search_idastar, { 0, 0, 1 } },
+	[SD_FESS] = { search_best_first, { 0, 1, 0 } },
+	[SD_DFS] = { search_dfs, { 1, 1, 0 } },
+	[SD_DFS_TREE] = { search_dfs_tree, { 1, 0, 0 } },
+	[SD_DLS] = { search_dfs_tree, { 1, 0, 0 } },
+	[SD_IDDFS] = { search_iddfs, { 1, 0, 0 } },
+	[SD_BEAM] = { search_beam, { 0, 1, 0 } },
+	[SD_RBFS] = { search_rbfs, { 0, 0, 1 } },
 };
+
+sd_algorithm_props sd_algorithm_about(sd_algorithm a)
+{
+	if ((unsigned)a < sizeof algorithms / sizeof *algorithms)
+		return algorithms[a].props;
+	return (sd_algorithm_props){ 0, 0, 0 };
+}
 
 /* The action that reached node id from its parent: re-expand the
  * parent (the tree is small).  0 at the root or if the plugin broke the
@@ -74,7 +95,7 @@ static void keep_tree(search *s)
  * peak of the storage held: the registry and the node data only grow,
  * so their bytes now are their peak; the open list's peak is its own
  * (fess: the sum of both lists' peaks, an upper bound, as the two grow
- * together). */
+ * together), and so is that of an algorithm's own structures. */
 static void finish_stats(search *s)
 {
 	sd_stats *st = &s->res->stats;
@@ -84,10 +105,11 @@ static void finish_stats(search *s)
 	st->nodes_per_second = st->seconds > 0 ? st->generated / st->seconds
 	                                       : 0;
 	st->stored = s->reg.count;
-	if (s->o->algorithm != SD_IDASTAR)
+	if (algorithms[s->o->algorithm].props.stores)
 		st->engine_bytes = search_engine_bytes(s) - s->q.bytes +
 		                   s->q.peak_bytes - s->cells.bytes +
-		                   s->cells.peak_bytes;
+		                   s->cells.peak_bytes - s->own_bytes +
+		                   s->own_peak_bytes;
 	st->bytes_per_state = st->stored ? (double)st->engine_bytes /
 	                                   st->stored : 0;
 	if (!getrusage(RUSAGE_SELF, &ru))
@@ -113,6 +135,11 @@ static int check_opts(const sd_plugin *p, const sd_instance *inst,
 		         "algorithm fess needs", p->name);
 		return -1;
 	}
+	if (o->algorithm == SD_DLS && !o->depth_limit)
+		return sd_fail(err, errlen, "algorithm dls needs a depth_limit "
+		               "above 0 ([search] depth_limit)");
+	if (o->algorithm == SD_BEAM && !o->beam_width)
+		return sd_fail(err, errlen, "beam_width must be at least 1");
 	return 0;
 }
 
@@ -175,12 +202,12 @@ static int run_algorithm(search *s, unsigned char *start)
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
 	s->res->status = SD_LIMIT;
-	if (algorithms[s->o->algorithm](s, start))
+	if (algorithms[s->o->algorithm].run(s, start))
 		return -1;
 	if (s->res->limit)
 		s->res->status = SD_LIMIT;
 	finish_stats(s);
-	if (s->o->algorithm != SD_IDASTAR)
+	if (algorithms[s->o->algorithm].props.stores)
 		keep_tree(s);
 	return 0;
 }
@@ -200,8 +227,8 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 	if (!s.maxs)
 		s.maxs = 1;  /* buffers of one; expand() returns 0 anyway */
 	s.stride = (s.ssz + 7) & ~(size_t)7;
-	s.blind = o->heuristic == SD_NO_HEURISTIC || o->algorithm == SD_BFS ||
-	          o->algorithm == SD_UCS;
+	s.blind = o->heuristic == SD_NO_HEURISTIC ||
+	          algorithms[o->algorithm].props.blind;
 	sd_guard_arm(o->time_limit);  /* the time limit covers the tables */
 	int rc = select_heuristic(&s, err, errlen);
 	unsigned char *start = rc ? NULL : calloc(1, s.stride);

@@ -1,13 +1,13 @@
 /*
  * search.h -- run one search over a plugin's instance.
  *
- * The algorithms (bfs, ucs, astar, wastar, greedy, idastar, fess), their
- * options, statistics and result.  Knows nothing of any puzzle:
+ * The algorithms (bfs, ucs, astar, wastar, greedy, idastar, fess, dfs,
+ * dfs-tree, dls, iddfs, beam, rbfs), their options, statistics and result.  Knows nothing of any puzzle:
  * everything it learns about one comes through searchd/plugin.h.  The
  * pieces behind it: search.c (set-up and dispatch), search_core.c and
  * search_int.h (what the algorithms share), bfs.c, best_first.c,
- * idastar.c, result.c; the data structures registry.c, nodes.c,
- * queue.c, cells.c; guard.c for limits and signals.
+ * idastar.c, dfs.c, iddfs.c, beam.c, rbfs.c, result.c; the data structures registry.c,
+ * nodes.c, queue.c, cells.c, frames.c; guard.c for limits and signals.
  */
 #ifndef SD_SEARCH_H
 #define SD_SEARCH_H
@@ -20,6 +20,9 @@
 /* The cost of a path: step costs (32 bits each) added in 64 bits, so
  * that no plan cost wraps. */
 typedef uint64_t sd_path_cost;
+
+/* The beam's width unless one is given. */
+#define SD_DEFAULT_BEAM_WIDTH 100
 
 /* Largest weight of weighted A* (keeps g + weight * h within 64 bits). */
 #define SD_MAX_WEIGHT 1e6
@@ -34,6 +37,14 @@ typedef enum sd_algorithm {
 	SD_FESS,    /* feature-space search: greedy pops by h alternate
 	               with pops from cells of equal plugin features, the
 	               cells taken in turn */
+	SD_DFS,     /* depth-first over the registry: each state once */
+	SD_DFS_TREE,/* depth-first, only the current path checked for
+	               cycles */
+	SD_DLS,     /* depth-limited: SD_DFS_TREE with depth_limit required */
+	SD_IDDFS,   /* iterative deepening: SD_DLS at limits 0, 1, 2, ... */
+	SD_BEAM,    /* breadth-first by layers, each cut to the beam_width
+	               states of smallest f = g + h */
+	SD_RBFS,    /* recursive best-first (Korf): linear memory */
 } sd_algorithm;
 
 typedef enum sd_status {
@@ -49,16 +60,19 @@ typedef enum sd_limit {
 	SD_LIMIT_NODES,     /* node_limit */
 	SD_LIMIT_MEMORY,    /* memory_limit, or out of memory */
 	SD_LIMIT_INTERRUPT, /* Ctrl-C or SIGTERM */
+	SD_LIMIT_DEPTH,     /* depth_limit cut branches off and no plan was
+	                       found within it */
+	SD_LIMIT_BEAM,      /* beam search dropped states, then ran dry */
 } sd_limit;
 
-/* The limit's word: "time", "nodes", "memory", "interrupt" (NULL for
- * SD_LIMIT_NONE). */
+/* The limit's word: "time", "nodes", "memory", "interrupt", "depth",
+ * "beam" (NULL for SD_LIMIT_NONE). */
 const char *sd_limit_name(sd_limit limit);
 
 /* What a trace callback hears about. */
 typedef enum sd_event_kind {
 	SD_EV_EXPAND,     /* a state was expanded */
-	SD_EV_ITERATION,  /* IDA* starts an iteration (bound) */
+	SD_EV_ITERATION,  /* IDA* (iddfs) starts an iteration: bound (depth) */
 } sd_event_kind;
 
 typedef struct sd_event {
@@ -86,7 +100,10 @@ typedef struct sd_search_opts {
 	                           covers select_heuristic() (tables) too */
 	uint64_t node_limit;    /* expansions, 0 = none */
 	uint64_t memory_limit;  /* bytes of engine storage, 0 = none */
-	FILE *progress;         /* per-iteration lines (IDA*), or NULL */
+	uint64_t depth_limit;   /* dfs, dfs-tree, iddfs: plans of at most
+	                           this many actions, 0 = none; dls: required */
+	uint64_t beam_width;    /* beam: states kept per layer, at least 1 */
+	FILE *progress;         /* per-iteration lines (IDA*, iddfs), or NULL */
 	void (*trace)(void *ctx, const sd_event *ev); /* called per
 	                           expansion and per IDA* iteration, or NULL */
 	void *trace_ctx;        /* first argument of trace */
@@ -96,7 +113,8 @@ typedef struct sd_search_opts {
 } sd_search_opts;
 
 #define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \
-	.heuristic = SD_NO_HEURISTIC, .weight = 1.0 }
+	.heuristic = SD_NO_HEURISTIC, .weight = 1.0, \
+	.beam_width = SD_DEFAULT_BEAM_WIDTH }
 
 typedef struct sd_stats {
 	uint64_t expanded;       /* states whose successors were generated */
@@ -106,7 +124,7 @@ typedef struct sd_stats {
 	uint64_t pruned;         /* successors dropped as dead ends */
 	uint64_t peak_open;      /* largest size of the open list / stack */
 	uint64_t stored;         /* states in the registry at the end */
-	uint64_t iterations;     /* IDA* iterations */
+	uint64_t iterations;     /* IDA* and iddfs iterations */
 	uint64_t engine_bytes;   /* peak bytes of engine storage */
 	double bytes_per_state;  /* engine bytes / stored states */
 	uint64_t peak_rss;       /* peak resident memory of the process, bytes */
@@ -148,6 +166,17 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
               size_t errlen);
 
 void sd_result_free(sd_result *res);
+
+/* What an algorithm is, for those who present it. */
+typedef struct sd_algorithm_props {
+	int blind;    /* it ignores heuristics (searches with h = 0) */
+	int stores;   /* it stores the states it meets (so it can keep its
+	                 search tree: sd_search_opts.keep_tree) */
+	int optimal;  /* its plans are optimal, with an admissible heuristic
+	                 where it uses one */
+} sd_algorithm_props;
+
+sd_algorithm_props sd_algorithm_about(sd_algorithm algorithm);
 
 /* The text of step k of the plan in res into *buf (of *cap bytes,
  * malloc'd, grown as needed; texts are cut at 64 KiB): the plugin's

@@ -19,7 +19,8 @@ const char *sd_limit_name(sd_limit limit)
 	static const char *const names[] = {
 		[SD_LIMIT_NONE] = NULL, [SD_LIMIT_TIME] = "time",
 		[SD_LIMIT_NODES] = "nodes", [SD_LIMIT_MEMORY] = "memory",
-		[SD_LIMIT_INTERRUPT] = "interrupt",
+		[SD_LIMIT_INTERRUPT] = "interrupt", [SD_LIMIT_DEPTH] = "depth",
+		[SD_LIMIT_BEAM] = "beam",
 	};
 	return (unsigned)limit < sizeof names / sizeof *names ? names[limit]
 	                                                      : NULL;
@@ -54,7 +55,14 @@ static size_t buffer_bytes(const search *s)
 size_t search_engine_bytes(const search *s)
 {
 	return sd_registry_bytes(&s->reg) + sd_nodes_bytes(&s->nd) +
-	       s->q.bytes + s->cells.bytes + buffer_bytes(s);
+	       s->q.bytes + s->cells.bytes + buffer_bytes(s) + s->own_bytes;
+}
+
+void search_own_bytes(search *s, size_t bytes)
+{
+	s->own_bytes = bytes;
+	if (bytes > s->own_peak_bytes)
+		s->own_peak_bytes = bytes;
 }
 
 /* The time limit and interrupts are flags set by guard.c's handlers, so
@@ -165,26 +173,36 @@ static int find_step(search *s, const unsigned char *from,
 	               "deterministic: the plan could not be rebuilt");
 }
 
-/* Walk the parent links back to the start, then replay forward,
- * re-expanding each state to find the action (the registry stores only
- * the successor's index). */
-int search_extract_plan(search *s, uint32_t goal)
+uint32_t search_store_start(search *s, const unsigned char *start)
+{
+	int is_new;
+	uint32_t root = search_store(s, start, &is_new);
+	if (root == SD_NO_ID)
+		return SD_NO_ID;
+	sd_node_set_g(&s->nd, root, 0);
+	s->nd.parent[root] = SD_NO_ID;
+	s->nd.via[root] = 0;
+	return root;
+}
+
+/* Allocate the plan's arrays for len actions in the result.  0, or -1
+ * if out of memory (the outcome set so). */
+static int alloc_plan(search *s, size_t len)
 {
 	sd_result *r = s->res;
-	size_t len = 0;
-	for (uint32_t id = goal; s->nd.parent[id] != SD_NO_ID;
-	     id = s->nd.parent[id])
-		len++;
 	r->actions = malloc((len ? len : 1) * sizeof *r->actions);
 	r->states = malloc((len + 1) * s->ssz);
-	if (!r->actions || !r->states) {
-		search_out_of_memory(s);
+	if (r->actions && r->states)
 		return 0;
-	}
-	uint32_t id = goal;
-	for (size_t i = len + 1; i-- > 0; id = s->nd.parent[id])
-		memcpy(r->states + i * s->ssz, sd_registry_state(&s->reg, id),
-		       s->ssz);
+	search_out_of_memory(s);
+	return -1;
+}
+
+/* With the len + 1 states of the plan in the result, find each step's
+ * action and add up the cost.  0, or -1 with a message. */
+static int rebuild_steps(search *s, size_t len)
+{
+	sd_result *r = s->res;
 	r->length = len;
 	r->cost = 0;
 	for (size_t i = 0; i < len; i++) {
@@ -196,6 +214,35 @@ int search_extract_plan(search *s, uint32_t goal)
 	}
 	r->status = SD_SOLVED;
 	return 0;
+}
+
+/* Walk the parent links back to the start, then replay forward,
+ * re-expanding each state to find the action (the registry stores only
+ * the successor's index). */
+int search_extract_plan(search *s, uint32_t goal)
+{
+	size_t len = 0;
+	for (uint32_t id = goal; s->nd.parent[id] != SD_NO_ID;
+	     id = s->nd.parent[id])
+		len++;
+	if (alloc_plan(s, len))
+		return 0;
+	uint32_t id = goal;
+	for (size_t i = len + 1; i-- > 0; id = s->nd.parent[id])
+		memcpy(s->res->states + i * s->ssz,
+		       sd_registry_state(&s->reg, id), s->ssz);
+	return rebuild_steps(s, len);
+}
+
+int search_plan_from_states(search *s, const unsigned char *states,
+                            size_t n)
+{
+	if (alloc_plan(s, n))
+		return 0;
+	for (size_t i = 0; i <= n; i++)
+		memcpy(s->res->states + i * s->ssz, states + i * s->stride,
+		       s->ssz);
+	return rebuild_steps(s, n);
 }
 
 /* Finds the action that reached id by re-expanding its parent (tracing

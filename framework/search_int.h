@@ -3,7 +3,7 @@
  * search (search.h is the public side).  The core (search_core.c):
  * limits, the calls into the plugin, storing states, rebuilding the
  * plan, tracing.  The algorithms over it, one file each: bfs.c,
- * best_first.c, idastar.c; search.c sets up and dispatches, result.c
+ * best_first.c, idastar.c, dfs.c, iddfs.c, beam.c, rbfs.c; search.c sets up and dispatches, result.c
  * turns a result into text.  Nothing here calls back up into them.
  *
  * The hottest helpers (hashing and storing successors) are static inline
@@ -14,6 +14,7 @@
 #define SD_SEARCH_INT_H
 
 #include "cells.h"
+#include "frames.h"
 #include "guard.h"
 #include "nodes.h"
 #include "queue.h"
@@ -63,6 +64,9 @@ typedef struct search {
 	size_t errlen;
 	sd_succ *tsucc;         /* scratch expansion for tracing */
 	unsigned char *tkids;
+	size_t own_bytes;       /* an algorithm's own structures (a stack,
+	                           a layer), held now and at the peak */
+	size_t own_peak_bytes;
 } search;
 
 /* ---- the algorithms (one file each) ----------------------------------- */
@@ -72,6 +76,19 @@ typedef struct search {
 int search_bfs(search *s, const unsigned char *start);
 int search_best_first(search *s, const unsigned char *start);
 int search_idastar(search *s, const unsigned char *start);
+int search_dfs(search *s, const unsigned char *start);
+int search_dfs_tree(search *s, const unsigned char *start);
+int search_iddfs(search *s, const unsigned char *start);
+int search_beam(search *s, const unsigned char *start);
+int search_rbfs(search *s, const unsigned char *start);
+
+/* dfs.c's tree search below depth limit (SIZE_MAX: none) on frames fr,
+ * for dfs-tree, dls and iddfs: SEARCH_STOP with the outcome in the
+ * result (a plan, a limit), or SEARCH_GO if it found no plan, *cut
+ * saying whether the limit cut a branch off; SEARCH_ERROR. */
+search_rc search_dfs_limited(search *s, sd_frames *fr,
+                             const unsigned char *start, size_t limit,
+                             int *cut);
 
 /* Does best-first search keep an h per node for this algorithm (its
  * queue key does not give h back)? */
@@ -92,6 +109,10 @@ size_t search_engine_bytes(const search *s);
 /* Has a limit been reached?  Sets res->limit and says so. */
 int search_limits_hit(search *s);
 
+/* An algorithm's own structures now hold bytes (counted in
+ * search_engine_bytes, and their peak in the statistics). */
+void search_own_bytes(search *s, size_t bytes);
+
 /* Out of memory ends the search like the memory limit: SEARCH_STOP. */
 search_rc search_out_of_memory(search *s);
 
@@ -107,9 +128,19 @@ sd_cost search_initial_h(search *s, const void *state);
  * memory; *is_new says which. */
 uint32_t search_store(search *s, const void *state, int *is_new);
 
+/* Store the start state as the root node (g 0, no parent): its id, or
+ * SD_NO_ID if out of memory. */
+uint32_t search_store_start(search *s, const unsigned char *start);
+
 /* Record the plan that ends at node goal in the result.  0 (the
  * outcome in res), or -1 with a message. */
 int search_extract_plan(search *s, uint32_t goal);
+
+/* Record the plan whose n + 1 states lie stride bytes apart at states
+ * (the start first), rebuilding its actions and cost by re-expanding
+ * each (tree searches).  0, or -1 with a message. */
+int search_plan_from_states(search *s, const unsigned char *states,
+                            size_t n);
 
 /* search_limits_hit(), for once per expansion: the node limit, the time
  * limit and interrupts every time, the memory limit every
@@ -153,6 +184,38 @@ static inline uint32_t search_store_kid(search *s, unsigned i, int *is_new)
 	if (id == SD_NO_ID || sd_nodes_reserve(&s->nd, id))
 		return SD_NO_ID;
 	return id;
+}
+
+/* Store successor i of node id (hashed by search_prepare_kids) as a
+ * new node, child of id, and count it: generated, and pruned if a dead
+ * end or duplicates if stored before.  The new node's id, or SD_NO_ID
+ * if it is not new (or *oom set: out of memory). */
+static inline uint32_t search_add_child(search *s, uint32_t id, unsigned i,
+                                        int *oom)
+{
+	sd_stats *st = &s->res->stats;
+	int is_new;
+	st->generated++;
+	if (s->succ[i].h == SD_DEAD_END) {
+		st->pruned++;
+		return SD_NO_ID;
+	}
+	uint32_t c = search_store_kid(s, i, &is_new);
+	if (c == SD_NO_ID) {
+		*oom = 1;
+		return SD_NO_ID;
+	}
+	if (!is_new) {
+		st->duplicates++;
+		return SD_NO_ID;
+	}
+	if (sd_node_set_g(&s->nd, c, sd_node_g(&s->nd, id) + s->succ[i].cost)) {
+		*oom = 1;
+		return SD_NO_ID;
+	}
+	s->nd.parent[c] = id;
+	s->nd.via[c] = (uint16_t)i;
+	return c;
 }
 
 #endif

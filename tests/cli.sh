@@ -103,6 +103,11 @@ expect 2 "more than the 2000 a readable graph can show; no file written" \
 expect 0 "heuristic 'packing' is not admissible: astar's plan may not be optimal" \
 	"$sd" -c "$src/config/sokoban.ini" -s problem.cost=pushes \
 	--compare algorithm=astar,greedy --compare heuristic=packing
+expect 2 "--dot needs a search that keeps its tree; rbfs keeps none" \
+	"$sd" -c "$tmp/g.ini" -s search.algorithm=rbfs --dot "$tmp/t3.dot"
+# the blind algorithms show heuristic zero, as they search
+expect 0 '"algorithm":"iddfs","heuristic":"zero"' "$sd" -c "$tmp/g.ini" \
+	-s search.algorithm=iddfs -f json
 expect 2 "--dot needs a search that keeps its tree" "$sd" -c "$tmp/g.ini" \
 	-s search.algorithm=idastar --dot "$tmp/t2.dot"
 

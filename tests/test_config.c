@@ -157,8 +157,12 @@ static void bad_numbers(void **unused)
 	           "2: bad value '3X' for memory_limit");
 	fails_with("[search]\nweight = 0.5\n[plugin]\nname = g\n",
 	           "2: bad value '0.5' for weight");
-	fails_with("[search]\nalgorithm = dfs\n[plugin]\nname = g\n",
-	           "2: bad value 'dfs' for algorithm: expected bfs, ucs");
+	fails_with("[search]\nalgorithm = dfz\n[plugin]\nname = g\n",
+	           "2: bad value 'dfz' for algorithm: expected bfs, ucs");
+	fails_with("[search]\ndepth_limit = deep\n[plugin]\nname = g\n",
+	           "2: bad value 'deep' for depth_limit: expected a whole");
+	fails_with("[search]\nbeam_width = 0\n[plugin]\nname = g\n",
+	           "2: bad value '0' for beam_width: expected a whole");
 }
 
 static void structure_errors(void **unused)

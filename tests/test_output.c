@@ -312,6 +312,8 @@ static const spelling spellings[] = {
 	{ SD_LIMIT, SD_LIMIT_MEMORY, 0, "limit reached (memory)", "limit", "memory" },
 	{ SD_LIMIT, SD_LIMIT_INTERRUPT, 0, "limit reached (interrupted)", "limit",
 	  "interrupt" },
+	{ SD_LIMIT, SD_LIMIT_DEPTH, 0, "limit reached (depth)", "limit", "depth" },
+	{ SD_LIMIT, SD_LIMIT_BEAM, 0, "limit reached (beam)", "limit", "beam" },
 	{ SD_SOLVED, SD_LIMIT_NONE, 1, "error", "error", NULL },
 };
 

@@ -13,14 +13,29 @@
 static sd_loaded graph;
 
 static const sd_algorithm all[] = { SD_BFS, SD_UCS, SD_ASTAR, SD_WASTAR,
-                                    SD_GREEDY, SD_IDASTAR, SD_FESS };
+                                    SD_GREEDY, SD_IDASTAR, SD_FESS, SD_DFS,
+                                    SD_DFS_TREE, SD_DLS, SD_IDDFS, SD_BEAM,
+                                    SD_RBFS };
 static const char *const names[] = { "bfs", "ucs", "astar", "wastar",
-                                     "greedy", "idastar", "fess" };
+                                     "greedy", "idastar", "fess", "dfs",
+                                     "dfs-tree", "dls", "iddfs", "beam",
+                                     "rbfs" };
+
+/* The depth limit dls is given where a test does not choose one. */
+#define DLS_LIMIT 1000000
 
 /* Does algorithm a promise the cheapest plan (with an admissible h)? */
 static int optimal(sd_algorithm a)
 {
-	return a != SD_BFS && a != SD_GREEDY && a != SD_FESS;
+	return a == SD_UCS || a == SD_ASTAR || a == SD_WASTAR ||
+	       a == SD_IDASTAR || a == SD_RBFS;
+}
+
+/* Does algorithm a store the states it reaches (and keep a tree)? */
+static int stores(sd_algorithm a)
+{
+	return a != SD_IDASTAR && a != SD_DFS_TREE && a != SD_DLS &&
+	       a != SD_IDDFS && a != SD_RBFS;
 }
 
 /* Make an instance from "key", "value" pairs (NULL-terminated). */
@@ -54,6 +69,7 @@ static sd_result solve(sd_instance *inst, sd_algorithm a, int heuristic)
 	o.algorithm = a;
 	o.heuristic = heuristic;
 	o.weight = 2;
+	o.depth_limit = a == SD_DLS ? DLS_LIMIT : 0;
 	return search_with(inst, &o);
 }
 
@@ -186,7 +202,7 @@ static void unsolvable(void **unused)
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
 		sd_result r = solve(&inst, all[i], SD_NO_HEURISTIC);
 		assert_int_equal(r.status, SD_UNSOLVABLE);
-		if (all[i] != SD_IDASTAR)
+		if (stores(all[i]))
 			assert_int_equal(r.stats.stored, 3);  /* S, A, B */
 		sd_result_free(&r);
 	}
@@ -231,6 +247,10 @@ static void reopening(void **unused)
 	r = solve(&inst, SD_IDASTAR, 0);
 	assert_int_equal(r.cost, 7);
 	sd_result_free(&r);
+	r = solve(&inst, SD_RBFS, 0);
+	assert_int_equal(r.cost, 7);
+	check_plan(&inst, &r, "S>A A>B B>G");
+	sd_result_free(&r);
 	graph.plugin->destroy(inst.self);
 }
 
@@ -268,7 +288,7 @@ static void costs_past_16_bits(void **unused)
 	};
 	sd_instance inst = make(kv);
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
-		if (all[i] == SD_IDASTAR)
+		if (!stores(all[i]))
 			continue;  /* no stored g */
 		sd_search_opts o = SD_SEARCH_OPTS_INIT;
 		o.algorithm = all[i];
@@ -425,6 +445,210 @@ static void suboptimal_plans_replay(void **unused)
 	graph.plugin->destroy(inst.self);
 }
 
+/* Search with algorithm a (blind) and depth limit `limit`. */
+static sd_result solve_limited(sd_instance *inst, sd_algorithm a,
+                               uint64_t limit)
+{
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	o.algorithm = a;
+	o.depth_limit = limit;
+	return search_with(inst, &o);
+}
+
+/* S has two ways to G: S>A>C>G and S>B>G.  Depth-first takes the first
+ * successor's branch to its end; iterative deepening finds the fewest
+ * actions, as bfs does. */
+static void depth_first_goes_deep(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1 S>B:1 A>C:1 C>G:1 B>G:1", "start", "S",
+		"goal", "G", NULL
+	};
+	sd_instance inst = make(kv);
+	sd_result r = solve(&inst, SD_DFS, SD_NO_HEURISTIC);
+	check_plan(&inst, &r, "S>A A>C C>G");
+	assert_int_equal(r.stats.expanded, 3);   /* S A C */
+	assert_int_equal(r.stats.generated, 4);  /* A B, C, G */
+	assert_int_equal(r.stats.stored, 5);
+	assert_int_equal(r.stats.peak_open, 2);  /* A B */
+	sd_result_free(&r);
+	r = solve(&inst, SD_DFS_TREE, SD_NO_HEURISTIC);
+	check_plan(&inst, &r, "S>A A>C C>G");
+	assert_int_equal(r.stats.expanded, 3);   /* S A C */
+	assert_int_equal(r.stats.generated, 3);  /* A C G: B never visited */
+	assert_int_equal(r.stats.stored, 0);
+	assert_int_equal(r.stats.peak_open, 3);  /* the path S A C */
+	sd_result_free(&r);
+	r = solve(&inst, SD_IDDFS, SD_NO_HEURISTIC);
+	check_plan(&inst, &r, "S>B B>G");
+	assert_int_equal(r.stats.iterations, 3);  /* depths 0, 1, 2 */
+	assert_int_equal(r.stats.expanded, 4);    /* S; S A B */
+	assert_int_equal(r.stats.generated, 6);   /* A B; A C B G */
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+}
+
+/* A cycle S>A>S: the tree search drops the successor on its path (a
+ * duplicate) and ends; B leads nowhere, so there is no plan. */
+static void tree_search_checks_the_path(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1 A>S:1 A>B:1", "start", "S", "goal", "G", NULL
+	};
+	sd_instance inst = make(kv);
+	static const sd_algorithm algs[] = { SD_DFS_TREE, SD_IDDFS };
+	for (size_t i = 0; i < 2; i++) {
+		sd_result r = solve(&inst, algs[i], SD_NO_HEURISTIC);
+		assert_int_equal(r.status, SD_UNSOLVABLE);
+		if (algs[i] == SD_DFS_TREE) {
+			assert_int_equal(r.stats.expanded, 3);  /* S A B */
+			assert_int_equal(r.stats.duplicates, 1);  /* S again */
+		} else {
+			assert_int_equal(r.stats.iterations, 4);  /* 0..3: 3 cuts
+			                                              nothing */
+		}
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
+/* On a line of 10 states the goal is 9 actions away: a depth limit of 8
+ * cuts it off ("depth" limit), of 9 lets it be found; with nothing cut
+ * off, no plan is "no solution". */
+static void depth_limit_is_a_limit(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = { "line", "10", NULL };
+	static const sd_algorithm algs[] = { SD_DFS, SD_DFS_TREE, SD_DLS,
+	                                     SD_IDDFS };
+	sd_instance inst = make(kv);
+	for (size_t i = 0; i < sizeof algs / sizeof *algs; i++) {
+		sd_result r = solve_limited(&inst, algs[i], 8);
+		assert_int_equal(r.status, SD_LIMIT);
+		assert_int_equal(r.limit, SD_LIMIT_DEPTH);
+		assert_string_equal(sd_limit_name(r.limit), "depth");
+		if (algs[i] == SD_IDDFS)
+			assert_int_equal(r.stats.iterations, 9);  /* 0..8 */
+		sd_result_free(&r);
+		r = solve_limited(&inst, algs[i], 9);
+		assert_int_equal(r.status, SD_SOLVED);
+		assert_int_equal(r.length, 9);
+		replay(&inst, &r, names[algs[i]]);
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+	static const char *const dead[] = {
+		"edges", "S>A:1", "start", "S", "goal", "G", NULL
+	};
+	inst = make(dead);
+	for (size_t i = 0; i < sizeof algs / sizeof *algs; i++) {
+		sd_result r = solve_limited(&inst, algs[i], 5);
+		assert_int_equal(r.status, SD_UNSOLVABLE);
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
+/* dls without a depth limit is refused; iddfs prints one progress line
+ * per depth, as IDA* does per bound. */
+static void dls_needs_a_limit_iddfs_progress(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = { "line", "4", NULL };
+	sd_instance inst = make(kv);
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	sd_result r;
+	char err[256], line[256];
+	o.algorithm = SD_DLS;
+	assert_int_equal(sd_search(graph.plugin, &inst, &o, &r, err,
+	                           sizeof err), -1);
+	assert_non_null(strstr(err, "depth_limit"));
+	o.algorithm = SD_IDDFS;
+	o.progress = tmpfile();
+	assert_non_null(o.progress);
+	r = search_with(&inst, &o);
+	assert_int_equal(r.length, 3);
+	assert_int_equal(r.stats.iterations, 4);
+	rewind(o.progress);
+	for (int k = 0; k < 4; k++) {
+		char want[64];
+		snprintf(want, sizeof want, "iteration %d: depth %d,", k + 1, k);
+		assert_non_null(fgets(line, sizeof line, o.progress));
+		assert_non_null(strstr(line, want));
+	}
+	assert_null(fgets(line, sizeof line, o.progress));
+	fclose(o.progress);
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+}
+
+/* S>A>X is a dead end, S>B>G the way, and h says A (f 1) is better
+ * than B (f 6): a beam of one keeps A, drops B and runs dry ("beam"
+ * limit); a beam of two finds S>B>G.  A beam of one on the weighted
+ * graph follows f = g + h down S>A>B>G. */
+static void beam_keeps_the_best_f(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1 S>B:1 A>X:1 B>G:1", "start", "S", "goal", "G",
+		"h", "A:0 B:5 X:0", NULL
+	};
+	sd_instance inst = make(kv);
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	o.algorithm = SD_BEAM;
+	o.heuristic = 0;
+	o.beam_width = 1;
+	sd_result r = search_with(&inst, &o);
+	assert_int_equal(r.status, SD_LIMIT);
+	assert_int_equal(r.limit, SD_LIMIT_BEAM);
+	assert_int_equal(r.stats.expanded, 3);  /* S, A, X */
+	assert_int_equal(r.stats.stored, 4);    /* S A B X: B dropped */
+	sd_result_free(&r);
+	o.beam_width = 2;
+	r = search_with(&inst, &o);
+	check_plan(&inst, &r, "S>B B>G");
+	replay(&inst, &r, "beam");
+	assert_int_equal(r.stats.peak_open, 2);
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+	inst = make(weighted);
+	o.beam_width = 1;
+	r = search_with(&inst, &o);
+	check_plan(&inst, &r, "S>G");  /* the goal test is at generation */
+	sd_result_free(&r);
+	o.beam_width = 0;
+	char err[256];
+	assert_int_equal(sd_search(graph.plugin, &inst, &o, &r, err,
+	                           sizeof err), -1);
+	assert_non_null(strstr(err, "beam_width"));
+	graph.plugin->destroy(inst.self);
+}
+
+/* RBFS backs up f values: on S>A>G (A's h is 0, G's edge dear) and
+ * S>B>G, it goes down A first (f 1), finds only f 11 below it, backs A
+ * up to 11 and turns to B (f 4), whose way costs 5: 3 expansions (S, A,
+ * B).  On a grid with cycles and uneven costs it finds A*'s optimum. */
+static void rbfs_backs_up_f(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1 A>G:10 S>B:2 B>G:3", "start", "S", "goal", "G",
+		"h", "S:0 A:0 B:2", NULL
+	};
+	sd_instance inst = make(kv);
+	sd_result r = solve(&inst, SD_RBFS, 0);
+	check_plan(&inst, &r, "S>B B>G");
+	assert_int_equal(r.cost, 5);
+	assert_int_equal(r.cost, optimum(&inst, 0));
+	assert_int_equal(r.stats.expanded, 3);
+	assert_int_equal(r.stats.peak_open, 2);
+	assert_int_equal(r.stats.stored, 0);
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+}
+
 /* Limits end the search cleanly with statistics. */
 static void limits(void **unused)
 {
@@ -435,6 +659,7 @@ static void limits(void **unused)
 		sd_search_opts o = SD_SEARCH_OPTS_INIT;
 		o.algorithm = all[i];
 		o.heuristic = SD_NO_HEURISTIC;
+		o.depth_limit = all[i] == SD_DLS ? DLS_LIMIT : 0;
 		o.node_limit = 5000;
 		sd_result r = search_with(&inst, &o);
 		assert_int_equal(r.status, SD_LIMIT);
@@ -447,8 +672,8 @@ static void limits(void **unused)
 		assert_int_equal(r.status, SD_LIMIT);
 		assert_int_equal(r.limit, SD_LIMIT_TIME);
 		sd_result_free(&r);
-		if (all[i] == SD_IDASTAR)
-			continue;  /* IDA* keeps no states */
+		if (!stores(all[i]))
+			continue;  /* IDA* and the tree searches keep no states */
 		o.time_limit = 0;
 		o.memory_limit = 4 << 20;
 		r = search_with(&inst, &o);
@@ -487,6 +712,12 @@ int main(void)
 		cmocka_unit_test(fess_takes_cells_in_turn),
 		cmocka_unit_test(suboptimal_plans_replay),
 		cmocka_unit_test(limits),
+		cmocka_unit_test(depth_first_goes_deep),
+		cmocka_unit_test(tree_search_checks_the_path),
+		cmocka_unit_test(depth_limit_is_a_limit),
+		cmocka_unit_test(dls_needs_a_limit_iddfs_progress),
+		cmocka_unit_test(beam_keeps_the_best_f),
+		cmocka_unit_test(rbfs_backs_up_f),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,159 @@
+/*
+ * rbfs.c -- recursive best-first search (Korf 1993): best-first order
+ * in memory linear in the depth.  Each level of the recursion keeps
+ * the successors of one state on the path with a backed-up value F
+ * each (the smallest f below it found so far, at least its own f);
+ * it descends into the best while that stays within the bound of the
+ * next best elsewhere, and on the way back stores the best F found
+ * below.  A subtree that is left is forgotten and, when its F is the
+ * best again, searched afresh: those re-expansions are counted in
+ * `expanded` like any other.  A successor equal to its grandparent is
+ * dropped (counted as generated and as a duplicate), as in IDA*.
+ *
+ * The goal test is when a successor is chosen to descend into, so
+ * that with an admissible heuristic the plan is optimal.  The stack of
+ * levels is dfs.c's frames (frames.h); the recursion is bounded by
+ * RBFS_MAX_DEPTH, past which the search stops as out of memory.
+ */
+#include "search_int.h"
+
+#include <string.h>
+
+/* "No successor": an F above every f. */
+#define RBFS_INF UINT64_MAX
+
+/* The deepest recursion (levels of the C stack). */
+#define RBFS_MAX_DEPTH 10000  /* about 1 MiB of a default 8 MiB stack */
+
+/* Tell the trace callback about the expansion of frame d. */
+static void rbfs_trace(search *s, const sd_frames *fr, size_t d, sd_cost h)
+{
+	sd_event ev = { .kind = SD_EV_EXPAND, .order = s->res->stats.expanded,
+	                .id = (uint32_t)d, .g = fr->g[d], .h = h,
+	                .f = fr->g[d] + h, .state = sd_frame_state(fr, d),
+	                .parent = d ? sd_frame_state(fr, d - 1) : NULL,
+	                .children = fr->n[d] };
+	s->o->trace(s->o->trace_ctx, &ev);
+}
+
+/* The static f = g + h of successor i of frame d. */
+static uint64_t child_f(const search *s, const sd_frames *fr, size_t d,
+                        unsigned i)
+{
+	const sd_succ *c = &sd_frame_succ(fr, d)[i];
+	return fr->g[d] + c->cost + (s->blind ? 0 : c->h);
+}
+
+/* Expand frame d (its state's h is h) and give each successor its F:
+ * its f, raised to the parent's F when the parent's F was backed up
+ * above the parent's f (the subtree was searched before: Korf's
+ * inheritance); RBFS_INF for a dead end or the grandparent. */
+static search_rc rbfs_expand(search *s, sd_frames *fr, size_t d, sd_cost h,
+                             uint64_t F)
+{
+	sd_stats *st = &s->res->stats;
+	st->expanded++;
+	long n = search_plugin_expand(s, sd_frame_state(fr, d), h,
+	                              sd_frame_succ(fr, d),
+	                              sd_frame_kid(fr, d, 0));
+	if (n < 0)
+		return SEARCH_ERROR;
+	fr->n[d] = (unsigned)n;
+	uint64_t *val = sd_frame_val(fr, d), f = fr->g[d] + h;
+	for (unsigned i = 0; i < n; i++) {
+		st->generated++;
+		uint64_t fi = child_f(s, fr, d, i);
+		if (sd_frame_succ(fr, d)[i].h == SD_DEAD_END)
+			st->pruned++, val[i] = RBFS_INF;
+		else if (d && !memcmp(sd_frame_kid(fr, d, i),
+		                      sd_frame_state(fr, d - 1), s->ssz))
+			st->duplicates++, val[i] = RBFS_INF;
+		else
+			val[i] = f < F && fi < F ? F : fi;
+	}
+	if (d + 1 > st->peak_open)
+		st->peak_open = d + 1;
+	if (s->o->trace)
+		rbfs_trace(s, fr, d, h);
+	return SEARCH_GO;
+}
+
+/* The successor of frame d with the smallest F (the first of equals),
+ * and the smallest F of the others in *alt. */
+static unsigned rbfs_best(const sd_frames *fr, size_t d, uint64_t *alt)
+{
+	const uint64_t *val = sd_frame_val(fr, d);
+	unsigned best = 0;
+	*alt = RBFS_INF;
+	for (unsigned i = 1; i < fr->n[d]; i++) {
+		if (val[i] < val[best]) {
+			*alt = val[best];
+			best = i;
+		} else if (val[i] < *alt) {
+			*alt = val[i];
+		}
+	}
+	return best;
+}
+
+/* Search below frame d, whose F is F, within bound B: SEARCH_GO with
+ * the new F of frame d in *out (above B, or RBFS_INF if nothing is
+ * left below it), SEARCH_STOP when the outcome is in the result (a
+ * plan, a limit), or SEARCH_ERROR. */
+static search_rc rbfs(search *s, sd_frames *fr, size_t d, sd_cost h,
+                      uint64_t F, uint64_t B, uint64_t *out)
+{
+	search_rc rc = rbfs_expand(s, fr, d, h, F);
+	while (rc == SEARCH_GO) {
+		uint64_t alt, *val = sd_frame_val(fr, d);
+		unsigned i = fr->n[d] ? rbfs_best(fr, d, &alt) : 0;
+		if (!fr->n[d] || val[i] > B || val[i] == RBFS_INF) {
+			*out = fr->n[d] ? val[i] : RBFS_INF;
+			return SEARCH_GO;
+		}
+		const sd_succ c = sd_frame_succ(fr, d)[i];
+		uint64_t Fi = val[i];  /* val moves if the frames grow */
+		if (!c.goal && (search_limit_reached(s) ||
+		                d + 1 >= RBFS_MAX_DEPTH))
+			return s->res->limit ? SEARCH_STOP : search_out_of_memory(s);
+		if (sd_frames_reserve(fr, d + 1))
+			return search_out_of_memory(s);
+		memcpy(sd_frame_state(fr, d + 1), sd_frame_kid(fr, d, i),
+		       fr->stride);
+		fr->g[d + 1] = fr->g[d] + c.cost;
+		if (c.goal)
+			return search_plan_from_states(s, fr->path, d + 1)
+			       ? SEARCH_ERROR : SEARCH_STOP;
+		uint64_t v = RBFS_INF;
+		rc = rbfs(s, fr, d + 1, s->blind ? 0 : c.h, Fi,
+		          alt < B ? alt : B, &v);
+		sd_frame_val(fr, d)[i] = v;
+	}
+	return rc;
+}
+
+int search_rbfs(search *s, const unsigned char *start)
+{
+	sd_frames fr;
+	sd_cost h0 = search_initial_h(s, start);
+	uint64_t out = 0;
+	search_rc rc;
+	sd_frames_init(&fr, s->maxs, s->stride);
+	if (sd_frames_reserve(&fr, 0)) {
+		rc = search_out_of_memory(s);
+	} else if (search_is_goal(s, start) || h0 == SD_DEAD_END) {
+		memcpy(sd_frame_state(&fr, 0), start, s->stride);
+		rc = h0 == SD_DEAD_END ? SEARCH_GO
+		     : search_plan_from_states(s, fr.path, 0) ? SEARCH_ERROR
+		     : SEARCH_STOP;
+	} else {
+		memcpy(sd_frame_state(&fr, 0), start, s->stride);
+		fr.g[0] = 0;
+		rc = rbfs(s, &fr, 0, h0, h0, RBFS_INF - 1, &out);
+	}
+	if (rc == SEARCH_GO)
+		s->res->status = SD_UNSOLVABLE;
+	s->res->stats.engine_bytes = fr.bytes;
+	sd_frames_free(&fr);
+	return rc == SEARCH_ERROR ? -1 : 0;
+}
