@@ -16,11 +16,13 @@ volatile sig_atomic_t sd_guard_interrupted;
 volatile sig_atomic_t sd_guard_time_up;
 volatile sig_atomic_t sd_guard_stopping;
 const char *volatile sd_guard_call;
+volatile unsigned long sd_guard_calls;
 
 static char plugin_label[512];        /* "'name' (path)" */
 static int limit_status = 3;          /* exit status for a limit */
 static double grace_seconds;          /* after the alarm, for a hang */
 static volatile sig_atomic_t alarm_phase;
+static unsigned long calls_at_alarm;  /* sd_guard_calls at the last alarm */
 
 /* ---- messages from a handler ---------------------------------------- */
 
@@ -118,13 +120,18 @@ static void set_timer(double seconds)
 }
 
 /* The first alarm is the time limit; the next ones, a grace period
- * apart, look for a plugin call that does not return. */
+ * apart, look for a plugin call that does not return: one still running
+ * with no call made since the alarm before (work after the search, such
+ * as rebuilding the plan, makes many short calls). */
 static void on_alarm(int sig)
 {
 	(void)sig;
 	sd_guard_time_up = 1;
 	sd_guard_stopping = 1;
-	if (alarm_phase++ && sd_guard_call) {
+	int stuck = alarm_phase++ && sd_guard_call &&
+	            sd_guard_calls == calls_at_alarm;
+	calls_at_alarm = sd_guard_calls;
+	if (stuck) {
 		char tail[160];
 		size_t n = 0;
 		put(tail, sizeof tail, &n, " has not returned ");

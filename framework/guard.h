@@ -41,6 +41,10 @@ extern volatile sig_atomic_t sd_guard_stopping;
 /* The plugin call in progress ("expand", ...), or NULL in engine code. */
 extern const char *volatile sd_guard_call;
 
+/* Plugin calls made so far: the alarm tells a call that does not return
+ * from many calls that each do. */
+extern volatile unsigned long sd_guard_calls;
+
 /* Nonzero once the search must end: interrupted or out of time. */
 static inline int sd_guard_stop(void)
 {
@@ -50,6 +54,7 @@ static inline int sd_guard_stop(void)
 /* Bracket a call into the plugin, for the messages of the handlers. */
 static inline void sd_guard_enter(const char *call)
 {
+	sd_guard_calls++;
 	sd_guard_call = call;
 }
 

@@ -66,6 +66,11 @@ expect 3 "$label: expand() has not returned 2 s after the time limit" \
 	"$sd" "${r[@]}" -s problem.mode=hang -s search.time_limit=1
 t=$(( $(now_ms) - t0 ))
 if [ $t -lt 4500 ]; then pass; else fail "hung expand() ended after $t ms"; fi
+# many short plugin calls after the time limit (the --dot tree rebuilt
+# from slow expansions) are not taken for one that never returns
+expect 3 "status      limit reached (time)" "$sd" "${r[@]}" -s problem.mode=slow \
+	-s problem.len=100000 -s search.time_limit=3 --dot "$tmp/slow.dot"
+[ -s "$tmp/slow.dot" ] && pass || fail "no --dot file after a slow search"
 # the time limit covers the tables select_heuristic() builds
 expect 3 "status      limit reached (time)" "$sd" "${r[@]}" \
 	-s problem.mode=tables -s search.time_limit=0.5
