@@ -30,6 +30,7 @@ static const char *const alg_names[] = {
 	[SD_IDASTAR] = "idastar", [SD_FESS] = "fess", [SD_DFS] = "dfs",
 	[SD_DFS_TREE] = "dfs-tree", [SD_DLS] = "dls", [SD_IDDFS] = "iddfs",
 	[SD_BEAM] = "beam", [SD_RBFS] = "rbfs",
+	[SD_BIDIR] = "bidirectional",
 };
 
 int sd_algorithm_from_name(const char *name)

@@ -16,8 +16,9 @@
 static const size_t descriptor_sizes[SD_ABI_MINOR + 1] = {
 	offsetof(sd_plugin, features),   /* 1.0 */
 	offsetof(sd_plugin, set_host),   /* 1.1: features */
-	sizeof(sd_plugin),               /* 1.2: set_host, format_plan,
+	offsetof(sd_plugin, goal_state), /* 1.2: set_host, format_plan,
 	                                    print_plan */
+	sizeof(sd_plugin),               /* 1.3: goal_state, predecessors */
 };
 
 static size_t descriptor_size(unsigned minor)

@@ -337,7 +337,7 @@ int sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r)
 /* The table's columns; status is as wide as its longest words,
  * "limit reached (interrupted)". */
 static const char table_fmt[] =
-	"%-14s %-9s %-16s %-27s %7s %7s %12s %13s %11s %9s %9s\n";
+	"%-14s %-13s %-16s %-27s %7s %7s %12s %13s %11s %9s %9s\n";
 
 /* The table's header line. */
 int sd_print_table_header(FILE *out)

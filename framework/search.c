@@ -36,6 +36,7 @@ static const algorithm_info algorithms[] = {
 	[SD_IDDFS] = { search_iddfs, { 1, 0, 0 } },
 	[SD_BEAM] = { search_beam, { 0, 1, 0 } },
 	[SD_RBFS] = { search_rbfs, { 0, 0, 1 } },
+	[SD_BIDIR] = { search_bidirectional, { 1, 1, 1 } },
 };
 
 sd_algorithm_props sd_algorithm_about(sd_algorithm a)
@@ -104,7 +105,7 @@ static void finish_stats(search *s)
 	st->cpu_seconds = search_clock_since(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
 	st->nodes_per_second = st->seconds > 0 ? st->generated / st->seconds
 	                                       : 0;
-	st->stored = s->reg.count;
+	st->stored = s->reg.count + s->also_stored;
 	if (algorithms[s->o->algorithm].props.stores)
 		st->engine_bytes = search_engine_bytes(s) - s->q.bytes +
 		                   s->q.peak_bytes - s->cells.bytes +

@@ -45,6 +45,8 @@ typedef enum sd_algorithm {
 	SD_BEAM,    /* breadth-first by layers, each cut to the beam_width
 	               states of smallest f = g + h */
 	SD_RBFS,    /* recursive best-first (Korf): linear memory */
+	SD_BIDIR,   /* bidirectional uniform cost: forward from the start,
+	               backward from the goal state (ABI 1.3) */
 } sd_algorithm;
 
 typedef enum sd_status {

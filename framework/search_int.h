@@ -67,6 +67,8 @@ typedef struct search {
 	size_t own_bytes;       /* an algorithm's own structures (a stack,
 	                           a layer), held now and at the peak */
 	size_t own_peak_bytes;
+	size_t also_stored;     /* states stored beside the registry (the
+	                           backward side of bidirectional search) */
 } search;
 
 /* ---- the algorithms (one file each) ----------------------------------- */
@@ -81,6 +83,7 @@ int search_dfs_tree(search *s, const unsigned char *start);
 int search_iddfs(search *s, const unsigned char *start);
 int search_beam(search *s, const unsigned char *start);
 int search_rbfs(search *s, const unsigned char *start);
+int search_bidirectional(search *s, const unsigned char *start);
 
 /* dfs.c's tree search below depth limit (SIZE_MAX: none) on frames fr,
  * for dfs-tree, dls and iddfs: SEARCH_STOP with the outcome in the

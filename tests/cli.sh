@@ -105,6 +105,13 @@ expect 0 "heuristic 'packing' is not admissible: astar's plan may not be optimal
 	--compare algorithm=astar,greedy --compare heuristic=packing
 expect 2 "--dot needs a search that keeps its tree; rbfs keeps none" \
 	"$sd" -c "$tmp/g.ini" -s search.algorithm=rbfs --dot "$tmp/t3.dot"
+# bidirectional search: optimal on the 8-puzzle and pancakes, as A*
+expect 0 '"algorithm":"bidirectional","heuristic":"zero","status":"solved","cost":31' \
+	"$sd" -c "$src/config/npuzzle.ini" -s search.algorithm=bidirectional -f json
+expect 0 '"cost":11' "$sd" -c "$src/config/pancake.ini" \
+	-s search.algorithm=bidirectional -f json
+expect 2 "sokoban.so) has no goal_state() and predecessors(), which algorithm bidirectional needs" \
+	"$sd" -c "$src/config/sokoban.ini" -s search.algorithm=bidirectional
 # the blind algorithms show heuristic zero, as they search
 expect 0 '"algorithm":"iddfs","heuristic":"zero"' "$sd" -c "$tmp/g.ini" \
 	-s search.algorithm=iddfs -f json

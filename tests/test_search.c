@@ -15,11 +15,11 @@ static sd_loaded graph;
 static const sd_algorithm all[] = { SD_BFS, SD_UCS, SD_ASTAR, SD_WASTAR,
                                     SD_GREEDY, SD_IDASTAR, SD_FESS, SD_DFS,
                                     SD_DFS_TREE, SD_DLS, SD_IDDFS, SD_BEAM,
-                                    SD_RBFS };
+                                    SD_RBFS, SD_BIDIR };
 static const char *const names[] = { "bfs", "ucs", "astar", "wastar",
                                      "greedy", "idastar", "fess", "dfs",
                                      "dfs-tree", "dls", "iddfs", "beam",
-                                     "rbfs" };
+                                     "rbfs", "bidirectional" };
 
 /* The depth limit dls is given where a test does not choose one. */
 #define DLS_LIMIT 1000000
@@ -28,7 +28,7 @@ static const char *const names[] = { "bfs", "ucs", "astar", "wastar",
 static int optimal(sd_algorithm a)
 {
 	return a == SD_UCS || a == SD_ASTAR || a == SD_WASTAR ||
-	       a == SD_IDASTAR || a == SD_RBFS;
+	       a == SD_IDASTAR || a == SD_RBFS || a == SD_BIDIR;
 }
 
 /* Does algorithm a store the states it reaches (and keep a tree)? */
@@ -202,8 +202,10 @@ static void unsolvable(void **unused)
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
 		sd_result r = solve(&inst, all[i], SD_NO_HEURISTIC);
 		assert_int_equal(r.status, SD_UNSOLVABLE);
-		if (stores(all[i]))
+		if (stores(all[i]) && all[i] != SD_BIDIR)
 			assert_int_equal(r.stats.stored, 3);  /* S, A, B */
+		if (all[i] == SD_BIDIR)  /* and G, C backward */
+			assert_int_equal(r.stats.stored, 5);
 		sd_result_free(&r);
 	}
 	graph.plugin->destroy(inst.self);
@@ -296,6 +298,11 @@ static void costs_past_16_bits(void **unused)
 		o.keep_tree = 10;
 		sd_result r = search_with(&inst, &o);
 		assert_int_equal(r.status, SD_SOLVED);
+		if (all[i] == SD_BIDIR) {  /* its forward tree stops halfway */
+			assert_int_equal(r.cost, 80001);
+			sd_result_free(&r);
+			continue;
+		}
 		assert_int_equal(r.tree_n, 4);  /* S A B G, in that order */
 		assert_int_equal(r.tree_g[0], 0);
 		assert_int_equal(r.tree_g[1], 40000);
@@ -650,6 +657,34 @@ static void rbfs_backs_up_f(void **unused)
 }
 
 /* Limits end the search cleanly with statistics. */
+/* Bidirectional search meets in the middle of a long line (half the
+ * states each way), agrees with A*'s optimum on a graph whose cheapest
+ * plan is not its shortest, and refuses a problem with two goals. */
+static void bidirectional_meets(void **unused)
+{
+	(void)unused;
+	static const char *const line[] = { "line", "1001", NULL };
+	static const char *const two[] = {
+		"edges", "S>A:1 S>B:2", "start", "S", "goal", "A B", NULL
+	};
+	sd_instance inst = make(line);
+	sd_result r = solve(&inst, SD_BIDIR, SD_NO_HEURISTIC);
+	assert_int_equal(r.status, SD_SOLVED);
+	assert_int_equal(r.cost, 1000);
+	assert_true(r.stats.expanded <= 1002);
+	replay(&inst, &r, "bidirectional");
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+	inst = make(two);
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	char err[512];
+	o.algorithm = SD_BIDIR;
+	assert_int_equal(sd_search(graph.plugin, &inst, &o, &r, err,
+	                           sizeof err), -1);
+	assert_non_null(strstr(err, "no single goal state"));
+	graph.plugin->destroy(inst.self);
+}
+
 static void limits(void **unused)
 {
 	(void)unused;
@@ -712,6 +747,7 @@ int main(void)
 		cmocka_unit_test(fess_takes_cells_in_turn),
 		cmocka_unit_test(suboptimal_plans_replay),
 		cmocka_unit_test(limits),
+		cmocka_unit_test(bidirectional_meets),
 		cmocka_unit_test(depth_first_goes_deep),
 		cmocka_unit_test(tree_search_checks_the_path),
 		cmocka_unit_test(depth_limit_is_a_limit),

@@ -574,6 +574,28 @@ static int np_is_goal(void *self, const void *state)
 	return memcmp(state, I->goal_state, I->nibble ? 8 : (size_t)I->n) == 0;
 }
 
+/* Write the goal state (bidirectional search); there is one. */
+static int np_goal_state(void *self, void *state)
+{
+	np_inst *I = self;
+	memcpy(state, I->goal_state, I->nibble ? 8 : (size_t)I->n);
+	return 1;
+}
+
+/* The states one move before state: the blank's moves are their own
+ * way back, so they are its successors, each reached by the opposite
+ * move (U and D, L and R: action 3 - a) at the same cost. */
+static unsigned np_predecessors(void *self, const void *state,
+                                sd_succ *pred, unsigned char *states,
+                                size_t stride)
+{
+	unsigned n = np_expand(self, state, 0, pred, states, stride);
+	for (unsigned i = 0; i < n; i++)
+		pred[i] = (sd_succ){ .action = 3 - pred[i].action,
+		                     .cost = pred[i].cost };
+	return n;
+}
+
 /* h of state under the selected heuristic, from scratch. */
 static sd_cost np_heuristic(void *self, const void *state)
 {
@@ -630,6 +652,8 @@ static const sd_plugin np_plugin = {
 	.plan_separator = NULL,
 	.batch_key = "index",
 	.set_host = np_set_host,
+	.goal_state = np_goal_state,
+	.predecessors = np_predecessors,
 };
 
 /* The plugin's entry point. */

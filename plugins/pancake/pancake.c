@@ -241,6 +241,28 @@ static const sd_heuristic_info pk_heuristics[] = {
 	{ "gap", "pancakes not on a neighbour in size (Helmert)", 1 },
 };
 
+/* The goal state, for bidirectional search: 1 2 ... n, top first. */
+static int pk_goal_state(void *self, void *state)
+{
+	const pancake *pk = self;
+	unsigned char *s = state;
+	for (int i = 0; i < pk->n; i++)
+		s[i] = (unsigned char)(i + 1);
+	return 1;
+}
+
+/* The stacks one flip before state: a flip is its own way back, so they
+ * are its successors, reached by the same flip at the same cost. */
+static unsigned pk_predecessors(void *self, const void *state,
+                                sd_succ *pred, unsigned char *states,
+                                size_t stride)
+{
+	unsigned n = pk_expand(self, state, 0, pred, states, stride);
+	for (unsigned i = 0; i < n; i++)
+		pred[i].h = pred[i].goal = 0;
+	return n;
+}
+
 static const sd_plugin pk_plugin = {
 	SD_PLUGIN_INIT,
 	.name = "pancake",
@@ -258,6 +280,8 @@ static const sd_plugin pk_plugin = {
 	.format_action = pk_format_action,
 	.print_state = pk_print_state,
 	.plan_separator = " ",
+	.goal_state = pk_goal_state,
+	.predecessors = pk_predecessors,
 };
 
 /* The one exported symbol: searchd calls it after dlopen(). */

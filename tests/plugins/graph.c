@@ -210,6 +210,46 @@ static unsigned expand(void *self, const void *state, sd_cost h,
 	return k;
 }
 
+/* The goal state, if there is exactly one goal node (line mode: the
+ * line's end). */
+static int goal_state(void *self, void *state)
+{
+	graph *g = self;
+	int n = 0, last = 0;
+	if (g->line) {
+		uint32_t v = g->line - 1;
+		memcpy(state, &v, 4);
+		return 1;
+	}
+	for (int i = 0; i < g->n; i++)
+		if (g->goal[i])
+			n++, last = i;
+	*(unsigned char *)state = (unsigned char)last;
+	return n == 1;
+}
+
+/* The states with an edge into state: the edges read backward. */
+static unsigned predecessors(void *self, const void *state, sd_succ *pred,
+                             unsigned char *states, size_t stride)
+{
+	graph *g = self;
+	if (g->line) {
+		uint32_t v;
+		memcpy(&v, state, 4);
+		return expand_line(g, v, pred, states, stride);
+	}
+	int s = *(const unsigned char *)state;
+	unsigned k = 0;
+	for (int e = 0; e < g->ne; e++) {
+		if (g->to[e] != s)
+			continue;
+		states[k * stride] = (unsigned char)g->from[e];
+		pred[k] = (sd_succ){ .action = (uint32_t)e, .cost = g->cost[e] };
+		k++;
+	}
+	return k;
+}
+
 static int format_action(void *self, const void *from, uint32_t action,
                          char *buf, size_t len)
 {
@@ -253,6 +293,8 @@ static const sd_plugin plugin = {
 	.plan_separator = " ",
 	.batch_key = "instance",
 	.features = features,
+	.goal_state = goal_state,
+	.predecessors = predecessors,
 };
 
 SD_EXPORT const sd_plugin *searchd_plugin(void)

@@ -41,6 +41,8 @@
  *                         of a plan, given the whole plan (replays)
  *     print_state()       a state as text (traces, DOT; replays too when
  *                         there is no print_plan)
+ *   bidirectional search also calls, once per search, goal_state()
+ *   after initial(), and predecessors() as it calls expand() (ABI 1.3)
  *   destroy()           once, last.
  *
  * The engine never relies on "the result of the last call": every call
@@ -102,7 +104,7 @@ extern "C" {
 /* ABI version.  The host refuses a plugin with another major, or with a
  * newer minor than its own.  Minor versions only append fields. */
 #define SD_ABI_MAJOR 1
-#define SD_ABI_MINOR 2
+#define SD_ABI_MINOR 3
 
 /* Name of the one symbol a plugin exports. */
 #define SD_PLUGIN_ENTRY "searchd_plugin"
@@ -314,6 +316,20 @@ typedef struct sd_plugin {
 	void (*print_plan)(void *self, const void *states,
 	                   const uint32_t *actions, size_t n, size_t k,
 	                   FILE *out);
+
+	/* ABI 1.3.  Optional; needed (with predecessors) by bidirectional
+	 * search.  Write the goal state into state (state_size bytes,
+	 * zeroed) and return 1; return 0 if the problem has no single goal
+	 * state.  Called once, after initial(). */
+	int (*goal_state)(void *self, void *state);
+
+	/* ABI 1.3.  Optional; needed by bidirectional search.  Like
+	 * expand(), the other way: write each state from which `state` is
+	 * reached in one step as pred[i] (its action: the step's action;
+	 * its cost: the step's cost; h and goal: 0) and its packed state at
+	 * states + i * stride; at most max_successors.  Deterministic. */
+	unsigned (*predecessors)(void *self, const void *state, sd_succ *pred,
+	                         unsigned char *states, size_t stride);
 } sd_plugin;
 
 /* Start a descriptor: the ABI fields filled in.  Use as
