@@ -16,6 +16,7 @@
  *   0 state size   1 max_successors   2 algorithm, heuristic, weight,
  *   trace, keep_tree   3 node limit   4 memory limit and flags
  *   5 count mode   6 cost mode   7 h mode   8 goal rate   9 features
+ *   10 depth limit (dfs, dls, iddfs)   11 beam width
  *
  * To look past a known bug, FUZZ_CONTRACT_SKIP in the environment lists
  * misbehaviours to leave out: count (expand() stays within its bound),
@@ -359,7 +360,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const uint64_t memory[4] = { 1 << 16, 1 << 20, 1 << 24,
 	                                    1 << 28 };
 	sd_search_opts o = SD_SEARCH_OPTS_INIT;
-	o.algorithm = (sd_algorithm)(F.hd[2] % 7);
+	o.algorithm = (sd_algorithm)(F.hd[2] % (SD_BIDIR + 1));
 	if (skip.wastar && o.algorithm == SD_WASTAR)
 		o.algorithm = SD_ASTAR;
 	o.heuristic = F.hd[2] & 8 ? 0 : SD_NO_HEURISTIC;
@@ -369,6 +370,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.node_limit = 1 + F.hd[3] % 64;
 	o.memory_limit = memory[F.hd[4] & 3];
 	o.time_limit = 2;  /* well under libFuzzer's slow-unit report (10 s) */
+	o.depth_limit = F.hd[10] % 16;
+	o.beam_width = 1 + F.hd[11] % 32;
 
 	sd_instance inst;
 	sd_result res;
