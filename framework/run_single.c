@@ -36,6 +36,11 @@ static int present(const sd_runctx *x, const sd_attempt *a)
 	const sd_cli *cli = x->cli;
 	sd_report_start(x);
 	sd_report(x, a, NULL, NULL);
+	if (a->res.status == SD_SOLVED && !cli->quiet &&
+	    !sd_algorithm_about(x->config->opts.algorithm).optimal)
+		fprintf(stderr, "searchd: note: %s does not promise the "
+		        "cheapest plan; this one may not be\n",
+		        x->config->algorithm_name);
 	/* JSON and CSV keep stdout to themselves; the boards go to stderr */
 	if ((cli->replay || cli->animate) && a->res.status == SD_SOLVED)
 		sd_print_replay(x->format == SD_FMT_TEXT ? stdout : stderr,

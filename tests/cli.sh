@@ -112,6 +112,9 @@ expect 0 '"cost":11' "$sd" -c "$src/config/pancake.ini" \
 	-s search.algorithm=bidirectional -f json
 expect 2 "sokoban.so) has no goal_state() and predecessors(), which algorithm bidirectional needs" \
 	"$sd" -c "$src/config/sokoban.ini" -s search.algorithm=bidirectional
+# an algorithm that does not promise the cheapest plan says so
+expect 0 "searchd: note: beam does not promise the cheapest plan" \
+	"$sd" -c "$src/config/npuzzle.ini" -s search.algorithm=beam
 # the blind algorithms show heuristic zero, as they search
 expect 0 '"algorithm":"iddfs","heuristic":"zero"' "$sd" -c "$tmp/g.ini" \
 	-s search.algorithm=iddfs -f json
