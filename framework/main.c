@@ -44,6 +44,10 @@ static const char usage[] =
 "                          with g, h and f, edges with the action, the plan\n"
 "                          in red (searches that store at most 2000\n"
 "                          states, else exit 2; not idastar)\n"
+"      --html FILE         write the run as one self-contained HTML page:\n"
+"                          the problem, the plan to step through, the\n"
+"                          statistics, a chart of h along the plan (a\n"
+"                          single run; not with --compare or a batch)\n"
 "      --list-plugins      list the plugins found on the plugin path\n"
 "      --list-heuristics   list the heuristics of the configured plugin\n"
 "  -h, --help              this help\n"
@@ -261,6 +265,8 @@ int main(int argc, char **argv)
 			cli.delay_ms = (unsigned)number("--delay", v, 3600000);
 		} else if ((v = optval(argc, argv, &i, "--dot", NULL))) {
 			cli.dot = v;
+		} else if ((v = optval(argc, argv, &i, "--html", NULL))) {
+			cli.html = v;
 		} else if (!flag(a, &cli)) {
 			rc = sd_error("unknown option '%s' (see searchd --help)", a);
 			goto out;

@@ -416,9 +416,8 @@ static const char *action_text(const sd_plugin *p, const sd_instance *inst,
  * string: raw, as the plugin wrote it.  If r is given, the state is the
  * position after step k of its plan, printed by the plugin's
  * print_plan() when it has one.  NULL if out of memory. */
-static char *plan_state_text(const sd_plugin *p, const sd_instance *inst,
-                             const void *state, const sd_result *r,
-                             size_t k)
+char *sd_plan_state_text(const sd_plugin *p, const sd_instance *inst,
+                         const void *state, const sd_result *r, size_t k)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -445,11 +444,11 @@ static char *plan_state_text(const sd_plugin *p, const sd_instance *inst,
 	return buf;
 }
 
-/* A state as the plugin prints it (see plan_state_text). */
+/* A state as the plugin prints it (see sd_plan_state_text). */
 static char *state_text(const sd_plugin *p, const sd_instance *inst,
                         const void *state)
 {
-	return plan_state_text(p, inst, state, NULL, 0);
+	return sd_plan_state_text(p, inst, state, NULL, 0);
 }
 
 /* Print a state, its control characters but newlines replaced.  0, or
@@ -551,7 +550,7 @@ int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
 			rc |= put_clean(out, act, "");
 			fputc('\n', out);
 		}
-		char *raw = plan_state_text(p, inst, st, r, i);
+		char *raw = sd_plan_state_text(p, inst, st, r, i);
 		rc |= raw ? put_clean(out, raw, "\n") : -1;
 		free(raw);
 		fputc('\n', out);

@@ -86,6 +86,13 @@ int sd_print_table_row(FILE *out, const sd_run_info *run,
 int sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
                    const sd_instance *inst, const sd_event *ev);
 
+/* State k of the plan in r as the plugin prints it (print_plan), or,
+ * with r NULL or no print_plan, state as print_state() prints it (hex
+ * bytes without one).  Raw: clean it (sd_clean_text) before printing.
+ * malloc'd; NULL if out of memory. */
+char *sd_plan_state_text(const sd_plugin *p, const sd_instance *inst,
+                         const void *state, const sd_result *r, size_t k);
+
 /* The plan as successive boards; animated: redrawn in place every
  * delay_ms milliseconds. */
 int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,

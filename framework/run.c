@@ -41,6 +41,11 @@ static int dispatch(sd_runctx *x)
 	if (b >= 0 && x->cli->n_compare)
 		return sd_error("--compare and a batch (%s = %s) do not mix",
 		                c->params[b].key, c->params[b].value);
+	if (x->cli->html && (b >= 0 || x->cli->n_compare))
+		return sd_error("--html writes the page of a single run; it does "
+		                "not mix with %s (run one problem and one "
+		                "configuration)", x->cli->n_compare ? "--compare" :
+		                "a batch");
 	if (x->cli->n_compare)
 		return sd_run_compare(x);
 	if (sd_pick_heuristic(x, x->cli->quiet))

@@ -30,6 +30,7 @@ typedef struct sd_cli {
 	int animate;             /* --animate */
 	unsigned delay_ms;       /* --delay MS, for --animate */
 	const char *dot;         /* --dot FILE */
+	const char *html;        /* --html FILE */
 	const char *plugin_path; /* where plugins are looked up */
 	int list_plugins;        /* --list-plugins */
 } sd_cli;

@@ -5,6 +5,7 @@
 #include "run_int.h"
 
 #include "error.h"
+#include "html.h"
 #include "output.h"
 
 /* Write the search tree to cli->dot.  EXIT_SOLVED, or EXIT_ERROR with
@@ -29,6 +30,26 @@ static int write_dot(const sd_cli *cli, const sd_plugin *p,
 	return EXIT_SOLVED;
 }
 
+/* Write the run's page to cli->html.  EXIT_SOLVED, or EXIT_ERROR with
+ * the reason printed (the file cannot be written). */
+static int write_html(const sd_runctx *x, const sd_attempt *a)
+{
+	const char *path = x->cli->html;
+	sd_run_info info = { x->plugin->name, x->config->algorithm_name,
+	                     x->hname, NULL, NULL, NULL };
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return sd_error("--html: cannot write '%s'", path);
+	int rc = sd_write_html(f, x->plugin, &a->inst, &info, x->heuristic,
+	                       &a->res);
+	if (fclose(f) || rc)
+		return sd_error("--html: error writing '%s'", path);
+	if (!x->cli->quiet)
+		fprintf(stderr, "searchd: wrote the page of this run to '%s'\n",
+		        path);
+	return EXIT_SOLVED;
+}
+
 /* Report a single search, then the replay and the tree the command line
  * asks for; returns the exit status of its result. */
 static int present(const sd_runctx *x, const sd_attempt *a)
@@ -47,6 +68,8 @@ static int present(const sd_runctx *x, const sd_attempt *a)
 		                x->plugin, &a->inst, &a->res, cli->animate,
 		                cli->delay_ms);
 	if (cli->dot && write_dot(cli, x->plugin, &a->inst, &a->res))
+		return EXIT_ERROR;
+	if (cli->html && write_html(x, a))
 		return EXIT_ERROR;
 	return sd_run_status(&a->res);
 }

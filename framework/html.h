@@ -1,0 +1,26 @@
+/*
+ * html.h -- a single run as one self-contained HTML page (--html FILE):
+ * the problem, the plan as a step-through, the statistics and a chart of
+ * h along the plan.  No network: CSS, JavaScript and SVG are inline.
+ */
+#ifndef SD_HTML_H
+#define SD_HTML_H
+
+#include <stdio.h>
+
+#include "output.h"
+
+/* At most this many plan steps go into the page; a note says the rest
+ * were left out. */
+#define SD_HTML_MAX_STEPS 2000
+
+/* Write the page of a run to out: run names the plugin, algorithm and
+ * heuristic; heuristic is the index of the plugin's heuristic the run
+ * used, or SD_NO_HEURISTIC (then no chart).  r need not be solved (the
+ * page then has no plan).  0, or -1 if out of memory or a write
+ * failed. */
+int sd_write_html(FILE *out, const sd_plugin *p, const sd_instance *inst,
+                  const sd_run_info *run, int heuristic,
+                  const sd_result *r);
+
+#endif

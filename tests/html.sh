@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# --html FILE: one self-contained page per single run.  For npuzzle and
+# sokoban: no network references, the plan's length and first step in
+# the page, the boards of its data island equal to --replay's for step
+# 1 and the last step; in chromium (if installed), the script shows the
+# start board.  --html with --compare, or an unwritable file, exits 2.
+# usage: html.sh SEARCHD SOURCE_DIR
+set -u
+sd=$1 src=$2
+pass=0 failed=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for p in npuzzle sokoban; do
+	page=$tmp/$p.html
+	"$sd" --config "$src/config/$p.ini" -q --html "$page" >/dev/null
+	[ $? -eq 0 ] && [ -s "$page" ] && ok || { bad "$p: no page"; continue; }
+	grep -qiE 'https?://' "$page" && bad "$p: network reference" || ok
+	grep -qi '<script[^>]*src' "$page" && bad "$p: external script" || ok
+	"$sd" --config "$src/config/$p.ini" -q --replay >"$tmp/$p.replay"
+	# the data island against the replay: length, first step, boards
+	if python3 - "$page" "$tmp/$p.replay" <<'PY'
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+rep = open(sys.argv[2], encoding="utf-8").read()
+m = re.search(r'<script type="application/json" id="sd-data">(.*?)</script>',
+              page, re.S)
+d = json.loads(m.group(1))
+steps = d["steps"]
+n = int(re.search(r"^length +(\d+)$", rep, re.M).group(1))
+# the replay's boards: after "step k of n: TEXT", up to the blank line
+boards = {}
+for b in re.finditer(r"^step (\d+) of \d+: (.*)\n((?:.+\n)*)", rep, re.M):
+    boards[int(b.group(1))] = (b.group(2), b.group(3))
+errs = []
+if d["length"] != n or len(steps) != n + 1:
+    errs.append("length %s/%d steps, replay %d" % (d["length"], len(steps), n))
+if "Plan: %d steps" % n not in page:
+    errs.append("the page does not say %d steps" % n)
+if "<li>%s</li>" % boards[1][0] not in page or steps[1]["text"] != boards[1][0]:
+    errs.append("first step %r not in the page" % boards[1][0])
+for k in (1, n):
+    if steps[k]["board"] != boards[k][1]:
+        errs.append("board %d: %r != replay %r" % (k, steps[k]["board"], boards[k][1]))
+for e in errs:
+    print(e)
+sys.exit(1 if errs else 0)
+PY
+	then ok; else bad "$p: the page's data differ from --replay"; fi
+	if command -v chromium >/dev/null; then
+		dom=$(timeout 60 chromium --headless --no-sandbox --disable-gpu \
+			--disable-background-networking --no-first-run \
+			--user-data-dir="$(mktemp -d -p "$tmp")" --dump-dom \
+			"file://$page" 2>/dev/null)
+		# the step-through's board, filled in by the script
+		if python3 -c '
+import json, re, sys, html
+dom, page = sys.stdin.read(), open(sys.argv[1]).read()
+d = json.loads(re.search(r"id=\"sd-data\">(.*?)</script>", page, re.S).group(1))
+b = re.search(r"<pre id=\"sd-board\">(.*?)</pre>", dom, re.S)
+sys.exit(0 if b and html.unescape(b.group(1)) == d["steps"][0]["board"] else 1)
+' "$page" <<<"$dom"; then ok
+		else bad "$p: chromium: the script did not show the start board"; fi
+	else
+		echo "no chromium: skipped"
+	fi
+done
+
+# the chart: with a heuristic (npuzzle's astar) only
+grep -q '<svg id="sd-chart"' "$tmp/npuzzle.html" && ok || bad "npuzzle: no chart"
+grep -q '<svg' "$tmp/sokoban.html" && bad "sokoban (bfs): a chart" || ok
+
+# refusals
+"$sd" --config "$src/config/npuzzle.ini" -q --html "$tmp/c.html" \
+	--compare search.algorithm=astar,idastar >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- '--html' "$tmp/err" && [ ! -e "$tmp/c.html" ] && ok ||
+	bad "--html with --compare: not refused"
+"$sd" --config "$src/config/npuzzle.ini" -q --html "$tmp/no/such/dir.html" \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'cannot write' "$tmp/err" && ok ||
+	bad "--html to an unwritable file: not exit 2"
+
+echo "html: $pass passed, $failed failed"
+[ "$failed" -eq 0 ]
