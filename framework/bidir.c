@@ -232,7 +232,9 @@ static search_rc bidir_loop(side *f, side *b, meeting *m)
 		if (m->cost != UINT64_MAX &&
 		    f->next_g + b->next_g >= m->cost)
 			break;
-		if (search_limit_reached(f->s) || search_limit_reached(b->s))
+		search_own_bytes(f->s, sd_registry_bytes(&b->s->reg) +
+		                       sd_nodes_bytes(&b->s->nd) + b->s->q.bytes);
+		if (search_limit_reached(f->s))  /* both sides' memory */
 			return SEARCH_STOP;
 		side *d = f->next_g <= b->next_g ? f : b;
 		rc = expand_side(d, d == f ? b : f, m);
@@ -246,9 +248,14 @@ int search_bidirectional(search *s, const unsigned char *start)
 	meeting m = { UINT64_MAX, SD_NO_ID, SD_NO_ID };
 	unsigned char *goal = calloc(1, s->stride);
 	int rc = -1;
-	if (!goal || goal_state(s, goal) || bidir_init(s, &b)) {
+	if (!goal || goal_state(s, goal)) {
 		if (!goal)
 			sd_fail(s->err, s->errlen, "out of memory");
+		free(goal);
+		return -1;
+	}
+	if (bidir_init(s, &b)) {
+		bidir_free(&b);
 		free(goal);
 		return -1;
 	}
@@ -268,7 +275,7 @@ int search_bidirectional(search *s, const unsigned char *start)
 	else
 		rc = plan(s, &b, &m);
 	search_own_bytes(s, sd_registry_bytes(&b.reg) +
-	                    sd_nodes_bytes(&b.nd) + b.q.peak_bytes);
+	                    sd_nodes_bytes(&b.nd) + b.q.bytes);
 	bidir_free(&b);
 	free(goal);
 	return rc;

@@ -212,6 +212,30 @@ static int take_line(reader *r, char *line)
 	return 0;
 }
 
+/* A line too long for inih that is a section header with a long
+ * comment after it ("[search]  ; ..."): hand inih the header alone in
+ * str (of num bytes).  1 if it was one (r->failed if the section is
+ * unknown or its name too long), 0 if the line is something else. */
+static int long_section(reader *r, char *str, int num)
+{
+	char *s = r->buf;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s != '[')
+		return 0;
+	char *end = strchr(s, ']');
+	if (!end || end - s + 3 > num) {
+		sd_fail(r->err, r->errlen, "%s:%d: section name too long",
+		        r->file, r->line);
+		r->failed = 1;
+		return 1;
+	}
+	snprintf(str, (size_t)num, "%.*s\n", (int)(end - s + 1), s);
+	if (check_section_line(r, str))
+		r->failed = 1;
+	return 1;
+}
+
 /* inih's reader: hand it the next line of the file.  Lines are read
  * whole whatever their length; one that would not fit inih's buffer
  * (num bytes), or that continues an entry inih did not see, is taken by
@@ -232,6 +256,8 @@ static char *read_line(char *str, int num, void *stream)
 		return NULL;
 	}
 	int continued = r->buf[0] == ' ' || r->buf[0] == '\t';
+	if (n >= num - 1 && !continued && long_section(r, str, num))
+		return r->failed ? NULL : str;
 	if (n >= num - 1 || (continued && r->long_entry)) {
 		if (take_line(r, r->buf))
 			r->failed = 1;
@@ -245,7 +271,10 @@ static char *read_line(char *str, int num, void *stream)
 		s++;
 	if (*s && *s != ';' && *s != '#' && !r->continued)
 		r->long_entry = 0;
-	if (*s == '[' && check_section_line(r, s)) {
+	/* inih reads an indented line after an entry as its continuation,
+	 * whatever it starts with */
+	if (*s == '[' && !(r->continued && r->have_entry) &&
+	    check_section_line(r, s)) {
 		r->failed = 1;
 		return NULL;
 	}
@@ -269,8 +298,11 @@ static int on_entry(void *user, const char *section, const char *key,
 	if (prev && r->continued && prev == &r->c->e[r->c->n - 1]) {
 		size_t a = strlen(prev->value), b = strlen(value);
 		char *v = realloc(prev->value, a + b + 2);
-		if (!v)
+		if (!v) {
+			sd_fail(r->err, r->errlen, "out of memory");
+			r->failed = 1;
 			return 0;
+		}
 		v[a] = '\n';
 		memcpy(v + a + 1, value, b + 1);
 		prev->value = v;

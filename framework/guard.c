@@ -22,6 +22,7 @@ static char plugin_label[512];        /* "'name' (path)" */
 static int limit_status = 3;          /* exit status for a limit */
 static double grace_seconds;          /* after the alarm, for a hang */
 static volatile sig_atomic_t alarm_phase;
+static volatile sig_atomic_t armed;   /* an alarm is wanted */
 static unsigned long calls_at_alarm;  /* sd_guard_calls at the last alarm */
 
 /* ---- messages from a handler ---------------------------------------- */
@@ -109,6 +110,8 @@ static void on_fatal(int sig)
 static void set_timer(double seconds)
 {
 	struct itimerval t = { { 0, 0 }, { 0, 0 } };
+	if (seconds > 1e9)
+		seconds = 1e9;  /* about 31 years: time_t holds it */
 	if (seconds > 0) {
 		t.it_value.tv_sec = (time_t)seconds;
 		t.it_value.tv_usec = (suseconds_t)((seconds -
@@ -126,6 +129,8 @@ static void set_timer(double seconds)
 static void on_alarm(int sig)
 {
 	(void)sig;
+	if (!armed)
+		return;  /* an alarm pending when it was disarmed */
 	sd_guard_time_up = 1;
 	sd_guard_stopping = 1;
 	int stuck = alarm_phase++ && sd_guard_call &&
@@ -230,12 +235,14 @@ void sd_guard_arm(double seconds)
 		return;
 	grace_seconds = seconds / 10 > 2 ? seconds / 10 : 2;
 	alarm_phase = 0;
+	armed = 1;
 	handle(SIGALRM, on_alarm, SA_RESTART);
 	set_timer(seconds);
 }
 
 void sd_guard_disarm(void)
 {
+	armed = 0;
 	set_timer(0);
 }
 
@@ -262,7 +269,7 @@ static size_t mapping_bytes(size_t n, size_t page)
 void *sd_guard_alloc(size_t n)
 {
 	size_t page = page_size(), total = mapping_bytes(n, page);
-	size_t used = (n + 15) & ~(size_t)15;  /* keep 16-byte alignment */
+	size_t used = (n + 7) & ~(size_t)7;  /* 8-byte alignment */
 	unsigned char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
 	                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (base == MAP_FAILED)

@@ -62,6 +62,7 @@ static int ida_reserve(search *s, ida_stack *st, size_t d)
 	b->frames = add;
 	if (!b->succ || !b->kids) {
 		sd_guard_free(b->succ, add * s->maxs * sizeof *b->succ);
+		sd_guard_free(b->kids, add * s->maxs * s->stride);
 		return -1;
 	}
 	st->n_blk++;

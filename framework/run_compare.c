@@ -75,6 +75,9 @@ typedef struct axis {
 	size_t n;
 } axis;
 
+/* Most combinations one comparison runs (each a whole search). */
+#define SD_COMPARE_MAX 100000
+
 /* Read every --compare axis into ax and count the combinations.  0, or
  * EXIT_ERROR with the message printed. */
 static int parse_axes(const sd_cli *cli, axis *ax, size_t *combos)
@@ -88,6 +91,9 @@ static int parse_axes(const sd_cli *cli, axis *ax, size_t *combos)
 			                cli->compare[i]);
 		if (!strncmp(ax[i].key, "plugin.", 7))
 			return sd_error("--compare: one plugin at a time");
+		if (*combos * ax[i].n > SD_COMPARE_MAX)
+			return sd_error("--compare: more than %d combinations",
+			                SD_COMPARE_MAX);
 		*combos *= ax[i].n;
 	}
 	return 0;

@@ -163,14 +163,18 @@ static int find_step(search *s, const unsigned char *from,
 	                              s->succ, s->kids);
 	if (n < 0)
 		return -1;
+	long best = -1;  /* the cheapest of the actions that lead to `to` */
 	for (long k = 0; k < n; k++)
-		if (!memcmp(s->kids + k * s->stride, to, s->ssz)) {
-			*action = s->succ[k].action;
-			*cost = s->succ[k].cost;
-			return 0;
-		}
-	return sd_fail(s->err, s->errlen, "the plugin's expand() is not "
-	               "deterministic: the plan could not be rebuilt");
+		if (!memcmp(s->kids + k * s->stride, to, s->ssz) &&
+		    (best < 0 || s->succ[k].cost < s->succ[best].cost))
+			best = k;
+	if (best < 0)
+		return sd_fail(s->err, s->errlen, "the plugin's expand() is "
+		               "not deterministic: the plan could not be "
+		               "rebuilt");
+	*action = s->succ[best].action;
+	*cost = s->succ[best].cost;
+	return 0;
 }
 
 uint32_t search_store_start(search *s, const unsigned char *start)

@@ -132,6 +132,30 @@ static void long_lines(void **unused)
 	unlink(file);
 }
 
+/* A section header with a comment too long for inih is still a section;
+ * an indented "[x]" after an entry continues its value, as inih reads
+ * it. */
+static void long_section_lines(void **unused)
+{
+	(void)unused;
+	char text[2048], pad[400];
+	memset(pad, 'x', sizeof pad - 1);
+	pad[sizeof pad - 1] = 0;
+	snprintf(text, sizeof text, "[plugin]\nname = graph\n[search]  ; %s\n"
+	         "algorithm = bfs\n[problem]\nedges = S>G:1\n  [search]\n",
+	         pad);
+	sd_config c = SD_CONFIG_INIT;
+	char err[1024];
+	const char *file = write_config(text);
+	assert_int_equal(sd_config_read(&c, file, err, sizeof err), 0);
+	assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+	assert_int_equal(c.opts.algorithm, SD_BFS);
+	assert_int_equal(c.n_params, 1);
+	assert_string_equal(c.params[0].value, "S>G:1\n[search]");
+	sd_config_free(&c);
+	unlink(file);
+}
+
 static void unknown_key(void **unused)
 {
 	(void)unused;
@@ -210,6 +234,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good_config),
 		cmocka_unit_test(long_lines),
+		cmocka_unit_test(long_section_lines),
 		cmocka_unit_test(unknown_key),
 		cmocka_unit_test(unknown_section),
 		cmocka_unit_test(bad_numbers),
