@@ -578,6 +578,19 @@ static int sok_plan_player(const sok_level *lv, const sok_config *cf,
 	       ? after : player;
 }
 
+/* Position k of a plan: its boxes decoded into s->wk.occ, and the cell
+ * where the player really stands (returned). */
+static int sok_plan_position(sok *s, const void *states,
+                             const uint32_t *actions, size_t k)
+{
+	int player = sok_plan_player(&s->lv, &s->cf, &s->wk, states, actions,
+	                             k), stored;
+	sok_decode(&s->lv, s->wk.occ,
+	           (const unsigned char *)states + k * s->lv.state_size,
+	           &stored);
+	return player;
+}
+
 /* The text of step k of a plan (see plugin.h): as format_action(), the
  * walk starting where the steps before left the player. */
 static int sok_format_plan(void *self, const void *states,
@@ -588,10 +601,8 @@ static int sok_format_plan(void *self, const void *states,
 	const sok_level *lv = &s->lv;
 	const sok_config *cf = &s->cf;
 	sok_work *wk = &s->wk;
-	int player = sok_plan_player(lv, cf, wk, states, actions, k), stored;
+	int player = sok_plan_position(s, states, actions, k);
 	(void)n;
-	sok_decode(lv, wk->occ,
-	           (const unsigned char *)states + k * lv->state_size, &stored);
 	if (cf->model == SOK_STEPS)
 		return sok_format_step(lv, wk->occ, actions[k], player, buf, len);
 	return sok_format_push(lv, cf->macros, wk, actions[k], player, buf,
@@ -657,14 +668,9 @@ static void sok_print_plan(void *self, const void *states,
                            FILE *out)
 {
 	sok *s = self;
-	const sok_level *lv = &s->lv;
-	const sok_config *cf = &s->cf;
-	sok_work *wk = &s->wk;
-	int player = sok_plan_player(lv, cf, wk, states, actions, k), stored;
+	int player = sok_plan_position(s, states, actions, k);
 	(void)n;
-	sok_decode(lv, wk->occ,
-	           (const unsigned char *)states + k * lv->state_size, &stored);
-	sok_draw(lv, wk->occ, player, out);
+	sok_draw(&s->lv, s->wk.occ, player, out);
 }
 
 static const sd_heuristic_info sok_heuristics[SOK_H_COUNT] = {
