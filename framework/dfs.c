@@ -268,11 +268,5 @@ int search_dfs_tree(search *s, const unsigned char *start)
 	int cut = 0;
 	sd_frames_init(&fr, s->maxs, s->stride);
 	search_rc rc = search_dfs_limited(s, &fr, start, limit, &cut);
-	if (rc == SEARCH_GO && cut)
-		s->res->limit = SD_LIMIT_DEPTH;
-	else if (rc == SEARCH_GO)
-		s->res->status = SD_UNSOLVABLE;
-	s->res->stats.engine_bytes = fr.bytes;
-	sd_frames_free(&fr);
-	return rc == SEARCH_ERROR ? -1 : 0;
+	return search_depth_finish(s, &fr, rc, cut);
 }

@@ -386,18 +386,6 @@ static search_rc ida_root(search *s, ida_stack *stack,
 	return SEARCH_GO;
 }
 
-/* Print the progress line of an iteration. */
-static void ida_progress(const search *s, sd_path_cost bound)
-{
-	const sd_stats *st = &s->res->stats;
-	fprintf(s->o->progress, "iteration %llu: bound %llu, expanded %llu, "
-	        "generated %llu, %.2f s\n",
-	        (unsigned long long)st->iterations, (unsigned long long)bound,
-	        (unsigned long long)st->expanded,
-	        (unsigned long long)st->generated,
-	        search_clock_since(CLOCK_MONOTONIC, &s->t0));
-}
-
 int search_idastar(search *s, const unsigned char *start)
 {
 	ida_stack stack = { 0 };
@@ -409,7 +397,7 @@ int search_idastar(search *s, const unsigned char *start)
 		s->res->stats.iterations++;
 		rc = ida_iteration(s, &stack, bound, &next);
 		if (rc != SEARCH_ERROR && s->o->progress)
-			ida_progress(s, bound);
+			search_progress(s, "bound", bound);
 		if (rc == SEARCH_GO && next == IDA_NONE) {
 			s->res->status = SD_UNSOLVABLE;
 			rc = SEARCH_STOP;

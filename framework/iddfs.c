@@ -10,18 +10,6 @@
  */
 #include "search_int.h"
 
-/* Print the progress line of an iteration, as IDA* does per bound. */
-static void iddfs_progress(const search *s, size_t limit)
-{
-	const sd_stats *st = &s->res->stats;
-	fprintf(s->o->progress, "iteration %llu: depth %llu, expanded %llu, "
-	        "generated %llu, %.2f s\n",
-	        (unsigned long long)st->iterations, (unsigned long long)limit,
-	        (unsigned long long)st->expanded,
-	        (unsigned long long)st->generated,
-	        search_clock_since(CLOCK_MONOTONIC, &s->t0));
-}
-
 /* One iteration at depth limit `limit` (*cut: it cut a state off). */
 static search_rc iddfs_iteration(search *s, sd_frames *fr,
                                  const unsigned char *start, size_t limit,
@@ -36,7 +24,7 @@ static search_rc iddfs_iteration(search *s, sd_frames *fr,
 	*cut = 0;
 	search_rc rc = search_dfs_limited(s, fr, start, limit, cut);
 	if (rc != SEARCH_ERROR && s->o->progress)
-		iddfs_progress(s, limit);
+		search_progress(s, "depth", limit);
 	return rc;
 }
 
@@ -50,11 +38,5 @@ int search_iddfs(search *s, const unsigned char *start)
 	sd_frames_init(&fr, s->maxs, s->stride);
 	for (size_t limit = 0; rc == SEARCH_GO && cut && limit <= last; limit++)
 		rc = iddfs_iteration(s, &fr, start, limit, &cut);
-	if (rc == SEARCH_GO && cut)
-		s->res->limit = SD_LIMIT_DEPTH;
-	else if (rc == SEARCH_GO)
-		s->res->status = SD_UNSOLVABLE;
-	s->res->stats.engine_bytes = fr.bytes;
-	sd_frames_free(&fr);
-	return rc == SEARCH_ERROR ? -1 : 0;
+	return search_depth_finish(s, &fr, rc, cut);
 }

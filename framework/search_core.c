@@ -273,3 +273,25 @@ void search_trace(search *s, uint32_t id, sd_cost h, sd_path_cost f,
 	}
 	s->o->trace(s->o->trace_ctx, &ev);
 }
+
+void search_progress(const search *s, const char *what, uint64_t value)
+{
+	const sd_stats *st = &s->res->stats;
+	fprintf(s->o->progress, "iteration %llu: %s %llu, expanded %llu, "
+	        "generated %llu, %.2f s\n",
+	        (unsigned long long)st->iterations, what,
+	        (unsigned long long)value, (unsigned long long)st->expanded,
+	        (unsigned long long)st->generated,
+	        search_clock_since(CLOCK_MONOTONIC, &s->t0));
+}
+
+int search_depth_finish(search *s, sd_frames *fr, search_rc rc, int cut)
+{
+	if (rc == SEARCH_GO && cut)
+		s->res->limit = SD_LIMIT_DEPTH;
+	else if (rc == SEARCH_GO)
+		s->res->status = SD_UNSOLVABLE;
+	s->res->stats.engine_bytes = fr->bytes;
+	sd_frames_free(fr);
+	return rc == SEARCH_ERROR ? -1 : 0;
+}

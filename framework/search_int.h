@@ -164,6 +164,15 @@ long search_expand(search *s, const void *state, sd_cost h);
 void search_trace(search *s, uint32_t id, sd_cost h, sd_path_cost f,
                   unsigned n, const sd_stats *before);
 
+/* Print the progress line of an iteration (IDA*: "bound", iddfs:
+ * "depth") on s->o->progress. */
+void search_progress(const search *s, const char *what, uint64_t value);
+
+/* End a depth-limited search (dfs-tree, dls, iddfs): a depth limit if it
+ * cut states off and found nothing, no solution if it cut nothing; the
+ * frames' bytes recorded and freed.  0, or -1 if rc is an error. */
+int search_depth_finish(search *s, sd_frames *fr, search_rc rc, int cut);
+
 /* ---- hot helpers ------------------------------------------------------- */
 
 /* Hash the n kids of an expansion and prefetch their groups, so that
