@@ -27,9 +27,7 @@
 
 #include "guard.h"
 
-/* Write s, cleaned (keeping newlines), with &, <, > and " escaped.
- * 0, or -1 if out of memory. */
-static int put_html(FILE *out, const char *s)
+int sd_html_text(FILE *out, const char *s)
 {
 	char *c = sd_clean_text(s ? s : "", "\n");
 	if (!c)
@@ -184,7 +182,14 @@ static const char css[] =
 ".controls button{min-width:3em}#sd-slider{width:22em}\n"
 "svg text{font-size:12px;font-family:sans-serif}"
 "svg .axis{stroke:#555}svg .line{fill:none;stroke:#c33;stroke-width:1.5}"
-"svg circle{fill:#36c}\n.note{color:#a50}\n";
+"svg circle{fill:#36c}\n.note{color:#a50}\n"
+".side{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}\n"
+".charts svg{display:block;margin-bottom:.8em}svg .title{font-weight:bold}\n"
+"rect.solved{fill:#4a8}rect.limit{fill:#d93}rect.no-solution{fill:#999}"
+"rect.error{fill:#c33}\ntable.sortable th{cursor:pointer}"
+"table.sortable th.asc:after{content:' \\25b2'}"
+"table.sortable th.desc:after{content:' \\25bc'}\n"
+"tr.error td,span.error{color:#c33}tr.limit td,span.limit{color:#a50}\n";
 
 /* Reads the data island; steps with the slider, the buttons, the arrow
  * keys and a play/pause timer; highlights the step in the list and
@@ -223,6 +228,25 @@ static const char js[] =
 " else if(e.key==='ArrowRight'){stop();show(cur+1);e.preventDefault();}});\n"
 "show(0);\n"
 "})();\n";
+
+int sd_html_begin(FILE *out, const char *plugin, const char *what)
+{
+	int rc = 0;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	      "<meta charset=\"utf-8\">\n<title>searchd: ", out);
+	rc |= sd_html_text(out, plugin);
+	fprintf(out, "%s</title>\n<style>\n%s</style>\n</head>\n<body>\n"
+	        "<h1>searchd: ", what, css);
+	rc |= sd_html_text(out, plugin);
+	fprintf(out, "%s</h1>\n", what);
+	return rc;
+}
+
+int sd_html_end(FILE *out, int rc)
+{
+	fputs("</body>\n</html>\n", out);
+	return rc || ferror(out) ? -1 : 0;
+}
 
 /* One row of the statistics table. */
 static void stat_row(FILE *out, const char *name, const char *fmt, ...)
@@ -273,7 +297,7 @@ static int put_problem(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	fputs("<h2>Problem</h2>\n<div class=\"boards\"><div>start<br>"
 	      "<pre id=\"sd-start\">", out);
 	char *raw = sd_plan_state_text(p, inst, r->states, NULL, 0);
-	rc |= raw ? put_html(out, raw) : -1;
+	rc |= raw ? sd_html_text(out, raw) : -1;
 	free(raw);
 	fputs("</pre></div>\n", out);
 	unsigned char *goal = calloc(1, inst->state_size);
@@ -289,7 +313,7 @@ static int put_problem(FILE *out, const sd_plugin *p, const sd_instance *inst,
 		fprintf(out, "<div>%s<br><pre id=\"sd-goal\">", have ? "goal" :
 		        "goal (the plan's last state)");
 		raw = sd_plan_state_text(p, inst, g, NULL, 0);
-		rc |= raw ? put_html(out, raw) : -1;
+		rc |= raw ? sd_html_text(out, raw) : -1;
 		free(raw);
 		fputs("</pre></div>\n", out);
 	}
@@ -338,7 +362,7 @@ static int put_plan(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	for (size_t k = 1; steps && k <= shown; k++) {
 		cJSON *s = cJSON_GetArrayItem(steps, (int)k);
 		fputs("<li>", out);
-		rc |= put_html(out, cJSON_GetStringValue(
+		rc |= sd_html_text(out, cJSON_GetStringValue(
 		                        cJSON_GetObjectItem(s, "text")));
 		fputs("</li>\n", out);
 	}
@@ -362,19 +386,13 @@ int sd_write_html(FILE *out, const sd_plugin *p, const sd_instance *inst,
                   const sd_result *r)
 {
 	sd_outcome oc = sd_outcome_of(run, r);
-	int rc = 0;
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-	      "<meta charset=\"utf-8\">\n<title>searchd: ", out);
-	rc |= put_html(out, run->plugin);
-	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n"
-	        "<h1>searchd: ", css);
-	rc |= put_html(out, run->plugin);
-	fputs("</h1>\n<table id=\"sd-run\">\n<tr><th>algorithm</th><td>", out);
-	rc |= put_html(out, run->algorithm);
+	int rc = sd_html_begin(out, run->plugin, "");
+	fputs("<table id=\"sd-run\">\n<tr><th>algorithm</th><td>", out);
+	rc |= sd_html_text(out, run->algorithm);
 	fputs("</td></tr>\n<tr><th>heuristic</th><td>", out);
-	rc |= put_html(out, run->heuristic);
+	rc |= sd_html_text(out, run->heuristic);
 	fputs("</td></tr>\n<tr><th>status</th><td>", out);
-	rc |= put_html(out, oc.words);
+	rc |= sd_html_text(out, oc.words);
 	fputs("</td></tr>\n", out);
 	if (r->status == SD_SOLVED)
 		fprintf(out, "<tr><th>cost</th><td>%llu</td></tr>\n"
@@ -386,6 +404,5 @@ int sd_write_html(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	if (r->status == SD_SOLVED && r->states)
 		rc |= put_plan(out, p, inst, heuristic, r);
 	put_stats(out, r);
-	fputs("</body>\n</html>\n", out);
-	return rc || ferror(out) ? -1 : 0;
+	return sd_html_end(out, rc);
 }

@@ -19,6 +19,20 @@
  * used, or SD_NO_HEURISTIC (then no chart).  r need not be solved (the
  * page then has no plan).  0, or -1 if out of memory or a write
  * failed. */
+/* Write s, cleaned (valid UTF-8, control characters but newlines
+ * replaced), with &, <, > and " escaped.  0, or -1 if out of memory. */
+int sd_html_text(FILE *out, const char *s);
+
+/* Begin a page: the head with the style sheet every page shares, the
+ * title and the heading "searchd: PLUGIN" followed by what (a fixed
+ * string of this program, written as is, e.g. " comparison").  0, or -1
+ * if out of memory. */
+int sd_html_begin(FILE *out, const char *plugin, const char *what);
+
+/* End a page begun by sd_html_begin.  Returns 0 if rc is 0 and every
+ * write succeeded, else -1. */
+int sd_html_end(FILE *out, int rc);
+
 int sd_write_html(FILE *out, const sd_plugin *p, const sd_instance *inst,
                   const sd_run_info *run, int heuristic,
                   const sd_result *r);

@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "guard.h"
+#include "html_table.h"
 
 #include <stdio.h>
 
@@ -31,6 +32,45 @@ static int load_plugin(const sd_cli *cli, const sd_config *c, sd_loaded *pl)
 	return -1;
 }
 
+/* Run the mode: a comparison, else (with the heuristic picked) a batch
+ * if b >= 0, else a single search. */
+static int run_mode(sd_runctx *x, long b)
+{
+	if (x->cli->n_compare)
+		return sd_run_compare(x);
+	if (sd_pick_heuristic(x, x->cli->quiet))
+		return EXIT_ERROR;
+	return b >= 0 ? sd_run_batch(x, (size_t)b) : sd_run_single(x);
+}
+
+/* Run a comparison or a batch (b >= 0) collecting its rows, then write
+ * them as the page --html names.  The file is opened first, so that an
+ * unwritable one stops the run before it starts. */
+static int run_with_page(sd_runctx *x, long b)
+{
+	const char *path = x->cli->html;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return sd_error("--html: cannot write '%s'", path);
+	x->page = sd_html_table_new(x->cli->n_compare ? SD_HTML_COMPARE :
+	                            SD_HTML_BATCH, x->plugin->name);
+	int rc = x->page ? run_mode(x, b) : sd_error("out of memory");
+	int none = !x->page || !sd_html_table_rows(x->page);
+	int bad = !none && sd_html_table_write(f, x->page);
+	sd_html_table_free(x->page);
+	x->page = NULL;
+	if (fclose(f) | bad)
+		return sd_error("--html: error writing '%s'", path);
+	if (none) {      /* nothing ran: the error is printed, no page */
+		remove(path);
+		return rc;
+	}
+	if (!x->cli->quiet)
+		fprintf(stderr, "searchd: wrote the page of these runs to '%s'\n",
+		        path);
+	return rc;
+}
+
 /* Hand the run to the mode the command line and the config ask for. */
 static int dispatch(sd_runctx *x)
 {
@@ -42,15 +82,8 @@ static int dispatch(sd_runctx *x)
 		return sd_error("--compare and a batch (%s = %s) do not mix",
 		                c->params[b].key, c->params[b].value);
 	if (x->cli->html && (b >= 0 || x->cli->n_compare))
-		return sd_error("--html writes the page of a single run; it does "
-		                "not mix with %s (run one problem and one "
-		                "configuration)", x->cli->n_compare ? "--compare" :
-		                "a batch");
-	if (x->cli->n_compare)
-		return sd_run_compare(x);
-	if (sd_pick_heuristic(x, x->cli->quiet))
-		return EXIT_ERROR;
-	return b >= 0 ? sd_run_batch(x, (size_t)b) : sd_run_single(x);
+		return run_with_page(x, b);
+	return run_mode(x, b);
 }
 
 /* Read the config, load the plugin, and run the mode with a context

@@ -5,6 +5,7 @@
 #include "run_int.h"
 
 #include "error.h"
+#include "html_table.h"
 #include "output.h"
 
 #include <stdlib.h>
@@ -74,14 +75,24 @@ static int configured_heuristic(const sd_config *c, const sd_plugin *p,
 	return h;
 }
 
-void sd_note_admissible(const sd_config *c, const sd_plugin *p, int h)
+int sd_admissible_note(const sd_config *c, const sd_plugin *p, int h,
+                       char *buf, size_t len)
 {
 	sd_algorithm a = c->opts.algorithm;
-	if (sd_algorithm_about(a).optimal && h >= 0 &&
-	    !p->heuristics[h].admissible)
-		fprintf(stderr, "searchd: note: heuristic '%s' is not "
-		        "admissible: %s's plan may not be optimal\n",
-		        p->heuristics[h].name, sd_algorithm_name(a));
+	buf[0] = 0;
+	if (!sd_algorithm_about(a).optimal || h < 0 ||
+	    p->heuristics[h].admissible)
+		return 0;
+	snprintf(buf, len, "heuristic '%s' is not admissible: %s's plan may "
+	         "not be optimal", p->heuristics[h].name, sd_algorithm_name(a));
+	return 1;
+}
+
+void sd_note_admissible(const sd_config *c, const sd_plugin *p, int h)
+{
+	char note[512];
+	if (sd_admissible_note(c, p, h, note, sizeof note))
+		fprintf(stderr, "searchd: note: %s\n", note);
 }
 
 /* Set x->heuristic and x->hname: as configured, or the plugin's first
@@ -201,4 +212,10 @@ void sd_report(const sd_runctx *x, const sd_attempt *a,
 	else
 		sd_print_text(stdout, &info, &a->res);
 	fflush(stdout);
+	if (x->page) {
+		char note[512];
+		int has = sd_admissible_note(c, x->plugin, x->heuristic, note,
+		                             sizeof note);
+		sd_html_table_add(x->page, &info, &a->res, has ? note : NULL);
+	}
 }

@@ -36,6 +36,9 @@ typedef struct sd_runctx {
 	                             run's, whatever a combination sets */
 	int rows;                 /* runs are rows of a table (comparison,
 	                             batch): no progress lines, no tree kept */
+	struct sd_html_table *page; /* --html with --compare or a batch:
+	                             sd_report adds each run's row here;
+	                             else NULL */
 	struct {                  /* --trace's state during one search */
 		const sd_instance *inst;
 		uint64_t lines;   /* lines printed so far */
@@ -64,6 +67,11 @@ int sd_run_config(const sd_cli *cli, const char *const *extra,
  * the configured algorithm's plan is optimal only with one that is. */
 void sd_note_admissible(const sd_config *c, const sd_plugin *p, int h);
 
+/* The words of that note (without "searchd: note: ") into buf of len
+ * bytes; 1 if there is a note, else 0 (buf then empty). */
+int sd_admissible_note(const sd_config *c, const sd_plugin *p, int h,
+                       char *buf, size_t len);
+
 /* Set x->heuristic and x->hname for x->config: as configured, or the
  * plugin's default for the algorithms that use one; notes on stderr
  * unless quiet.  0, or -1 (message printed) if the name is unknown. */
@@ -87,7 +95,7 @@ int sd_run_status(const sd_result *r);
 void sd_report_start(const sd_runctx *x);
 
 /* Print the report of attempt a in x->format (a row of a table when
- * x->rows); instance names the problem in a batch or the combination in
+ * x->rows), and add it to x->page if there is one; instance names the problem in a batch or the combination in
  * a comparison (or is NULL), error is why the attempt failed (or NULL). */
 void sd_report(const sd_runctx *x, const sd_attempt *a,
                const char *instance, const char *error);
