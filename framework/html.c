@@ -189,6 +189,11 @@ static const char css[] =
 "rect.error{fill:#c33}\ntable.sortable th{cursor:pointer}"
 "table.sortable th.asc:after{content:' \\25b2'}"
 "table.sortable th.desc:after{content:' \\25bc'}\n"
+"table.grid{border-collapse:collapse;margin:.3em 1em .3em 0}"
+"table.grid td{width:1.6em;height:1.6em;padding:0;text-align:center;"
+"font-family:monospace;border:1px solid #fff}\n"
+".legend span{margin-right:.8em;font-size:90%}.legend b{display:inline-block;"
+"min-width:1.2em;text-align:center;font-family:monospace;margin-right:.2em}\n"
 "tr.error td,span.error{color:#c33}tr.limit td,span.limit{color:#a50}\n";
 
 /* Reads the data island; steps with the slider, the buttons, the arrow
@@ -202,7 +207,7 @@ static const char js[] =
 "var sl=$('sd-slider'),lis=$('sd-steps').getElementsByTagName('li');\n"
 "sl.max=n;\n"
 "function show(k){cur=Math.max(0,Math.min(n,k));sl.value=cur;\n"
-" $('sd-board').textContent=S[cur].board;\n"
+" $('sd-board').textContent=S[cur].board;sdGrid($('sd-board-grid'),S[cur].board);\n"
 " $('sd-pos').textContent=cur?'step '+cur+' of '+d.length+': '+S[cur].text:"
 "'start';\n"
 " for(var i=0;i<lis.length;i++)lis[i].className=(i+1===cur)?'cur':'';\n"
@@ -226,8 +231,69 @@ static const char js[] =
 "document.addEventListener('keydown',function(e){\n"
 " if(e.key==='ArrowLeft'){stop();show(cur-1);e.preventDefault();}\n"
 " else if(e.key==='ArrowRight'){stop();show(cur+1);e.preventDefault();}});\n"
-"show(0);\n"
+"function fromHash(){var m=/step=(\\d+)/.exec(location.hash);"
+"return m?+m[1]:0;}\n"
+"window.addEventListener('hashchange',function(){stop();show(fromHash());});\n"
+"show(fromHash());\n"
 "})();\n";
+
+/* The board as a picture, for every plugin: sdGrid(el, text) draws text
+ * into el as a table of coloured cells with a legend, if it is a grid:
+ * lines of the same number (2 or more) of blank-separated tokens are a
+ * grid of tokens (tiles, pancakes; numbers shaded by value), else 2 or
+ * more lines of at most 80 characters a grid of characters (padded with
+ * blanks; each character its own colour, a blank white).  Otherwise el
+ * is left empty and the text alone shows the board.  Then the boards of
+ * the problem (pre.board) are drawn. */
+static const char grid_js[] =
+"var sdGrid=(function(){\n"
+"var pal=['#4e79a7','#f28e2b','#e15759','#76b7b2','#59a14f','#edc948',"
+"'#b07aa1','#ff9da7','#9c755f','#bab0ac','#86bcb6','#d37295'];\n"
+"function cells(text){var L=text.replace(/\\n+$/,'').split('\\n');\n"
+" if(L.length>80||L[0]==='')return null;\n"
+" var T=L.map(function(l){return l.trim().split(/\\s+/);}),n=T[0].length,same=n>=2;\n"
+" T.forEach(function(t){if(t.length!==n)same=false;});\n"
+" if(same)return{kind:'tokens',rows:T};\n"
+" var w=0;L.forEach(function(l){w=Math.max(w,l.length);});\n"
+" if(L.length<2||w>80)return null;\n"
+" return{kind:'chars',rows:L.map(function(l){var r=l.split('');"
+"while(r.length<w)r.push(' ');return r;})};}\n"
+"function num(v){return /^-?\\d+$/.test(v);}\n"
+"function colour(v,g){if(v===' ')return '#fff';\n"
+" if(g.kind==='tokens'&&num(v)&&g.max>0){var f=+v/g.max;"
+"return 'hsl('+Math.round(210-180*f)+',60%,'+Math.round(82-30*f)+'%)';}\n"
+" var h=0;for(var i=0;i<v.length;i++)h=(h*31+v.charCodeAt(i))>>>0;"
+"return pal[h%pal.length];}\n"
+"function legend(g,seen){var d=document.createElement('div');"
+"d.className='legend';var ks=Object.keys(seen).sort();\n"
+" if(g.kind==='tokens'&&ks.some(num)){var s=document.createElement('span');"
+"s.textContent='numbers: shaded by value (0 to '+g.max+')';d.appendChild(s);}\n"
+" ks.forEach(function(k){if(g.kind==='tokens'&&num(k))return;"
+"var s=document.createElement('span'),b=document.createElement('b');"
+"b.style.background=colour(k,g);b.textContent=k===' '?'\\u00a0':k;"
+"s.appendChild(b);s.appendChild(document.createTextNode(k===' '?' blank':' '+k));"
+"d.appendChild(s);});\n"
+" return d;}\n"
+"return function(el,text){if(!el)return;el.textContent='';"
+"var g=cells(text);if(!g)return;\n"
+" g.max=0;g.rows.forEach(function(r){r.forEach(function(v){"
+"if(num(v))g.max=Math.max(g.max,+v);});});\n"
+" var t=document.createElement('table'),seen={};t.className='grid';"
+"t.setAttribute('data-kind',g.kind);\n"
+" g.rows.forEach(function(r){var tr=t.insertRow();r.forEach(function(v){"
+"var td=tr.insertCell();td.textContent=v;td.style.background=colour(v,g);"
+"seen[v]=1;});});\n"
+" el.appendChild(t);el.appendChild(legend(g,seen));};\n"
+"})();\n"
+"[].forEach.call(document.querySelectorAll('pre.board'),function(p){"
+"sdGrid(document.getElementById(p.id+'-grid'),p.textContent);});\n";
+
+/* The page's self-check: a script error is written into the page (the
+ * attribute data-sd-errors of <html>), where a test reads it. */
+static const char errors_js[] =
+"window.addEventListener('error',function(e){var d=document.documentElement;"
+"d.setAttribute('data-sd-errors',(d.getAttribute('data-sd-errors')||'')+"
+"e.message+'\\n');});\n";
 
 int sd_html_begin(FILE *out, const char *plugin, const char *what)
 {
@@ -235,8 +301,9 @@ int sd_html_begin(FILE *out, const char *plugin, const char *what)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<title>searchd: ", out);
 	rc |= sd_html_text(out, plugin);
-	fprintf(out, "%s</title>\n<style>\n%s</style>\n</head>\n<body>\n"
-	        "<h1>searchd: ", what, css);
+	fprintf(out, "%s</title>\n<style>\n%s</style>\n<script>\n%s"
+	        "</script>\n</head>\n<body>\n<h1>searchd: ", what, css,
+	        errors_js);
 	rc |= sd_html_text(out, plugin);
 	fprintf(out, "%s</h1>\n", what);
 	return rc;
@@ -295,7 +362,8 @@ static int put_problem(FILE *out, const sd_plugin *p, const sd_instance *inst,
 {
 	int rc = 0;
 	fputs("<h2>Problem</h2>\n<div class=\"boards\"><div>start<br>"
-	      "<pre id=\"sd-start\">", out);
+	      "<div class=\"gridbox\" id=\"sd-start-grid\"></div>"
+	      "<pre class=\"board\" id=\"sd-start\">", out);
 	char *raw = sd_plan_state_text(p, inst, r->states, NULL, 0);
 	rc |= raw ? sd_html_text(out, raw) : -1;
 	free(raw);
@@ -310,7 +378,9 @@ static int put_problem(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	const void *g = have ? goal : r->status == SD_SOLVED ?
 	                r->states + r->length * r->state_size : NULL;
 	if (g) {
-		fprintf(out, "<div>%s<br><pre id=\"sd-goal\">", have ? "goal" :
+		fprintf(out, "<div>%s<br><div class=\"gridbox\" "
+		        "id=\"sd-goal-grid\"></div><pre class=\"board\" "
+		        "id=\"sd-goal\">", have ? "goal" :
 		        "goal (the plan's last state)");
 		raw = sd_plan_state_text(p, inst, g, NULL, 0);
 		rc |= raw ? sd_html_text(out, raw) : -1;
@@ -356,7 +426,9 @@ static int put_plan(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	        "<input type=\"range\" id=\"sd-slider\" min=\"0\" max=\"%zu\" "
 	        "value=\"0\"> <span id=\"sd-pos\">start</span> "
 	        "<span id=\"sd-h\"></span></div>\n", shown);
-	fputs("<pre id=\"sd-board\">(the step-through needs JavaScript)</pre>\n"
+	fputs("<div class=\"boards\"><div class=\"gridbox\" "
+	      "id=\"sd-board-grid\"></div><pre id=\"sd-board\">(the "
+	      "step-through needs JavaScript)</pre></div>\n"
 	      "<ol id=\"sd-steps\">\n", out);
 	cJSON *steps = data ? cJSON_GetObjectItem(data, "steps") : NULL;
 	for (size_t k = 1; steps && k <= shown; k++) {
@@ -401,6 +473,7 @@ int sd_write_html(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	fputs("</table>\n", out);
 	if (r->states)
 		rc |= put_problem(out, p, inst, r);
+	fprintf(out, "<script>\n%s</script>\n", grid_js);
 	if (r->status == SD_SOLVED && r->states)
 		rc |= put_plan(out, p, inst, heuristic, r);
 	put_stats(out, r);
