@@ -293,7 +293,7 @@ static const char grid_js[] =
 static const char errors_js[] =
 "window.addEventListener('error',function(e){var d=document.documentElement;"
 "d.setAttribute('data-sd-errors',(d.getAttribute('data-sd-errors')||'')+"
-"e.message+'\\n');});\n";
+"e.message+'; ');});\n";
 
 int sd_html_begin(FILE *out, const char *plugin, const char *what)
 {

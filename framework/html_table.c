@@ -339,7 +339,8 @@ static void put_histogram(FILE *out, const sd_html_table *t)
 }
 
 /* Sorts the table by the column whose header is clicked (numbers by
- * their data-v, else by text); a second click reverses. */
+ * their data-v, else by text); a second click reverses.  A URL ending
+ * in #sort=N opens the page sorted by column N (0 is the first). */
 static const char sort_js[] =
 "(function(){\n"
 "var t=document.getElementById('sd-rows');if(!t)return;\n"
@@ -356,6 +357,7 @@ static const char sort_js[] =
 " rs.forEach(function(r){b.appendChild(r);});}\n"
 "for(var i=0;i<hs.length;i++)(function(c){hs[c].onclick=function(){"
 "sortBy(c);};})(i);\n"
+"var m=/sort=(\\d+)/.exec(location.hash);if(m&&hs[+m[1]])sortBy(+m[1]);\n"
 "})();\n";
 
 int sd_html_table_write(FILE *out, const sd_html_table *t)

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# --html FILE: one self-contained page per single run.  For npuzzle and
-# sokoban: no network references, the plan's length and first step in
+# --html FILE: one self-contained page per run.  For each bundled
+# plugin's single run: no network references, the plan's length and first step in
 # the page, the boards of its data island equal to --replay's for step
 # 1 and the last step; in chromium (if installed), the script shows the
-# start board.  --html with --compare, or an unwritable file, exits 2.
+# start board.  With --compare and with a batch: a page of the runs
+# without network references, a row each; a comparison that cannot
+# start leaves no page; an unwritable file exits 2.  (The pages in the
+# browser: html_browser.sh.)
 # usage: html.sh SEARCHD SOURCE_DIR
 set -u
 sd=$1 src=$2
@@ -13,7 +16,7 @@ bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for p in npuzzle sokoban; do
+for p in npuzzle sokoban pancake; do
 	page=$tmp/$p.html
 	"$sd" --config "$src/config/$p.ini" -q --html "$page" >/dev/null
 	[ $? -eq 0 ] && [ -s "$page" ] && ok || { bad "$p: no page"; continue; }
@@ -72,11 +75,26 @@ done
 grep -q '<svg id="sd-chart"' "$tmp/npuzzle.html" && ok || bad "npuzzle: no chart"
 grep -q '<svg' "$tmp/sokoban.html" && bad "sokoban (bfs): a chart" || ok
 
-# refusals
+# the pages of many runs: self-contained, a row each
 "$sd" --config "$src/config/npuzzle.ini" -q --html "$tmp/c.html" \
 	--compare search.algorithm=astar,idastar >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q -- '--html' "$tmp/err" && [ ! -e "$tmp/c.html" ] && ok ||
-	bad "--html with --compare: not refused"
+[ $? -eq 0 ] && [ "$(grep -c '^<tr class="solved">' "$tmp/c.html")" = 2 ] &&
+	grep -q '<svg class="sd-bars"' "$tmp/c.html" && ok ||
+	bad "--html with --compare: no page with 2 rows and charts"
+"$sd" --config "$src/config/15puzzle.ini" -q --html "$tmp/b.html" \
+	--set problem.index=1,2 --set search.node_limit=1000 \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && [ "$(grep -c '^<tr class="limit">' "$tmp/b.html")" = 2 ] &&
+	grep -q 'limit reached: <b>2</b>' "$tmp/b.html" && ok ||
+	bad "--html with a batch: no page with 2 rows at the limit"
+for f in c b; do
+	grep -qiE 'https?://|src=' "$tmp/$f.html" && bad "$f: external reference" ||
+		ok
+done
+"$sd" --config "$src/config/npuzzle.ini" -q --html "$tmp/e.html" \
+	--compare search.algorithm >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -e "$tmp/e.html" ] && ok ||
+	bad "--html with a failing --compare: a page or not exit 2"
 "$sd" --config "$src/config/npuzzle.ini" -q --html "$tmp/no/such/dir.html" \
 	>/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q 'cannot write' "$tmp/err" && ok ||
