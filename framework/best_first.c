@@ -10,6 +10,7 @@
  * optimal.
  */
 #include "error.h"
+#include "profile.h"
 #include "search_int.h"
 
 /* Where the h of a popped node comes from. */
@@ -227,6 +228,9 @@ int search_best_first(search *s, const unsigned char *start)
 			return search_extract_plan(s, id);
 		if (search_limit_reached(s))
 			return 0;
+		if (s->res->profile)
+			sd_profile_expand(s->res->profile, k1,
+			                  pol->cells ? s->open : s->q.size);
 		rc = expand_node(s, pol, id, k1);
 	}
 	if (rc == SEARCH_GO)

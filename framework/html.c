@@ -19,6 +19,7 @@
  */
 #include "html.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,96 @@ static void put_chart(FILE *out, const sd_cost *h, size_t n)
 	        l, n && h[0] != SD_DEAD_END ? ht - b - sy * h[0] : ht - b);
 	fprintf(out, "</svg>\n<script>var sdChart={l:%.0f,dx:%.4f,base:%.0f,"
 	        "sy:%.6f};</script>\n", l, dx, ht - b, sy);
+}
+
+/* The layers of the profile as SVG columns, log scale (log10(1 + n)),
+ * each titled with its key and count, the first and last key below. */
+static void layer_chart(FILE *out, const sd_profile *pf, int iterations)
+{
+	const double w = 640, ht = 220, l = 48, b = 36, top = 12;
+	uint64_t max = 1;
+	for (size_t i = 0; i < pf->n_layers; i++)
+		max = pf->layer[i].expanded > max ? pf->layer[i].expanded : max;
+	double bw = (w - l - 10) / (double)pf->n_layers;
+	double sy = (ht - b - top) / log10(1 + (double)max);
+	fprintf(out, "<svg id=\"sd-layers\" width=\"%.0f\" height=\"%.0f\" "
+	        "viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n", w, ht, w, ht);
+	for (size_t i = 0; i < pf->n_layers; i++) {
+		double hk = sy * log10(1 + (double)pf->layer[i].expanded);
+		fprintf(out, "<rect class=\"solved\" x=\"%.1f\" y=\"%.1f\" "
+		        "width=\"%.1f\" height=\"%.1f\"><title>%s %llu: %llu "
+		        "expanded</title></rect>\n", l + bw * (double)i,
+		        ht - b - hk, bw > 3 ? bw - 1 : bw, hk,
+		        iterations ? "bound" : "key",
+		        (unsigned long long)pf->layer[i].key,
+		        (unsigned long long)pf->layer[i].expanded);
+	}
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">"
+	        "%llu</text><text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">"
+	        "0</text>\n", l - 4, top + 8, (unsigned long long)max, l - 4,
+	        ht - b);
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">%llu</text><text x=\"%.0f\" "
+	        "y=\"%.0f\" text-anchor=\"end\">%llu</text>\n", l,
+	        ht - b + 14, (unsigned long long)pf->layer[0].key, w - 10,
+	        ht - b + 14,
+	        (unsigned long long)pf->layer[pf->n_layers - 1].key);
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%s"
+	        " (expanded on a log scale)</text>\n</svg>\n", w / 2, ht - 4,
+	        iterations ? "the bound on f of each iteration" :
+	        "the key of each layer");
+}
+
+/* The open list's size over the search (the profile's samples) as a
+ * polyline, the largest size and the last sample's expansions marked. */
+static void open_chart(FILE *out, const sd_profile *pf)
+{
+	const double w = 640, ht = 200, l = 64, b = 32, top = 12;
+	uint64_t max = 1, last = pf->sample[pf->n_samples - 1].expanded;
+	for (size_t i = 0; i < pf->n_samples; i++)
+		max = pf->sample[i].open > max ? pf->sample[i].open : max;
+	double sx = (w - l - 10) / (double)(last ? last : 1);
+	double sy = (ht - b - top) / (double)max;
+	fprintf(out, "<svg id=\"sd-open\" width=\"%.0f\" height=\"%.0f\" "
+	        "viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n<line class=\"axis\" "
+	        "x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>\n"
+	        "<polyline class=\"line\" points=\"", w, ht, w, ht, l, ht - b,
+	        w - 10, ht - b);
+	for (size_t i = 0; i < pf->n_samples; i++)
+		fprintf(out, "%s%.1f,%.1f", i ? " " : "",
+		        l + sx * (double)pf->sample[i].expanded,
+		        ht - b - sy * (double)pf->sample[i].open);
+	fprintf(out, "\"/>\n<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">"
+	        "%llu</text><text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">"
+	        "%llu expanded</text>\n<text x=\"%.0f\" y=\"%.0f\" "
+	        "text-anchor=\"middle\">open list size over the expansions "
+	        "(%zu samples)</text>\n</svg>\n", l - 4, top + 8,
+	        (unsigned long long)max, w - 10, ht - b + 14,
+	        (unsigned long long)last, w / 2, ht - 4, pf->n_samples);
+}
+
+/* The search as charts, from the run's profile: expansions per layer or
+ * iteration, the open list over time.  Nothing if there is no profile
+ * (an algorithm that keeps none, or out of memory). */
+static void put_profile(FILE *out, const sd_result *r)
+{
+	const sd_profile *pf = r->profile;
+	int it = r->stats.iterations > 0;
+	if (!pf || (!pf->n_layers && !pf->n_samples))
+		return;
+	fputs("<h2>The search</h2>\n", out);
+	if (pf->n_layers) {
+		fprintf(out, "<p>Expansions per %s.</p>\n", it ? "iteration "
+		        "(IDA*: each a depth-first search under a bound on f)" :
+		        "layer of the open list's first key (f = g + h for A*, g "
+		        "for UCS, h for greedy)");
+		layer_chart(out, pf, it);
+		if (pf->beyond)
+			fprintf(out, "<p class=\"note\">%llu expansions past the "
+			        "first %d layers are not shown.</p>\n",
+			        (unsigned long long)pf->beyond, SD_PROFILE_LAYERS);
+	}
+	if (pf->n_samples)
+		open_chart(out, pf);
 }
 
 static const char css[] =
@@ -476,6 +567,7 @@ int sd_write_html(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	fprintf(out, "<script>\n%s</script>\n", grid_js);
 	if (r->status == SD_SOLVED && r->states)
 		rc |= put_plan(out, p, inst, heuristic, r);
+	put_profile(out, r);
 	put_stats(out, r);
 	return sd_html_end(out, rc);
 }

@@ -7,6 +7,7 @@
  * counted as generated, and those within the bound are kept for the
  * descent, so the counts are exactly those of Korf's recursive IDA*.
  */
+#include "profile.h"
 #include "search_int.h"
 
 #include <stdlib.h>
@@ -394,8 +395,12 @@ int search_idastar(search *s, const unsigned char *start)
 	sd_path_cost bound = rc == SEARCH_GO ? stack.f[0].h : 0;
 	while (rc == SEARCH_GO) {
 		sd_path_cost next;
+		uint64_t before = s->res->stats.expanded;
 		s->res->stats.iterations++;
 		rc = ida_iteration(s, &stack, bound, &next);
+		if (s->res->profile)
+			sd_profile_layer(s->res->profile, bound,
+			                 s->res->stats.expanded - before);
 		if (rc != SEARCH_ERROR && s->o->progress)
 			search_progress(s, "bound", bound);
 		if (rc == SEARCH_GO && next == IDA_NONE) {

@@ -19,6 +19,8 @@ void sd_result_free(sd_result *res)
 	free(res->tree_closed);
 	free(res->tree_h);
 	free(res->tree_action);
+	free(res->profile);
+	res->profile = NULL;
 	res->actions = NULL;
 	res->states = NULL;
 	res->tree_states = NULL;

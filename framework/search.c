@@ -224,6 +224,8 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 	res->state_size = inst->state_size;
 	if (check_opts(p, inst, o, err, errlen))
 		return -1;
+	if (o->profile)    /* none if out of memory: the page says so */
+		res->profile = calloc(1, sizeof *res->profile);
 	sd_nodes_init(&s.nd, search_keeps_h(o->algorithm));
 	if (!s.maxs)
 		s.maxs = 1;  /* buffers of one; expand() returns 0 anyway */

@@ -112,6 +112,11 @@ typedef struct sd_search_opts {
 	size_t keep_tree;       /* if nonzero and at most this many states
 	                           were stored, copy the search tree into the
 	                           result (not for IDA*) */
+	int profile;            /* if nonzero, fill res->profile: A*, UCS,
+	                           weighted A*, greedy and FESS per
+	                           expansion, IDA* per iteration; the
+	                           other algorithms leave it empty.  It
+	                           changes no count. */
 } sd_search_opts;
 
 #define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \
@@ -136,6 +141,22 @@ typedef struct sd_stats {
 	double nodes_per_second; /* generated / seconds */
 } sd_stats;
 
+/* The search's profile (sd_search_opts.profile), bounded in size: the
+ * expansions per layer of the open list's first key (f for A*, g for
+ * UCS, h for greedy; IDA*: per iteration, keyed by its bound), and the
+ * open list's size sampled evenly over the search. */
+#define SD_PROFILE_LAYERS 512
+#define SD_PROFILE_SAMPLES 512
+typedef struct sd_profile {
+	size_t n_layers;
+	struct { uint64_t key, expanded; } layer[SD_PROFILE_LAYERS];
+	uint64_t beyond;        /* expansions past the last layer kept */
+	size_t n_samples;
+	struct { uint64_t expanded, open; } sample[SD_PROFILE_SAMPLES];
+	uint64_t every;         /* a sample every this many expansions */
+	uint64_t expanded;      /* expansions counted */
+} sd_profile;
+
 typedef struct sd_result {
 	sd_status status;
 	sd_limit limit;         /* for SD_LIMIT: which */
@@ -156,6 +177,7 @@ typedef struct sd_result {
 	                           when blind, SD_DEAD_END for a dead end) */
 	uint32_t *tree_action;  /* the action from its parent (any value at
 	                           the root) */
+	sd_profile *profile;    /* with sd_search_opts.profile, else NULL */
 } sd_result;
 
 #define SD_TREE_ROOT UINT32_MAX

@@ -3,7 +3,8 @@
 # plugin's single run: no network references, the plan's length and first step in
 # the page, the boards of its data island equal to --replay's for step
 # 1 and the last step; in chromium (if installed), the script shows the
-# start board.  With --compare and with a batch: a page of the runs
+# start board; the charts of the search (layers, open list) add up to
+# its expansions.  With --compare and with a batch: a page of the runs
 # without network references, a row each; a comparison that cannot
 # start leaves no page; an unwritable file exits 2.  (The pages in the
 # browser: html_browser.sh.)
@@ -74,6 +75,25 @@ done
 # the chart: with a heuristic (npuzzle's astar) only
 grep -q '<svg id="sd-chart"' "$tmp/npuzzle.html" && ok || bad "npuzzle: no chart"
 grep -q '<svg' "$tmp/sokoban.html" && bad "sokoban (bfs): a chart" || ok
+
+# the search's profile: the layers (f for astar, the bound for idastar)
+# add up to the expansions, which the profile does not change
+for a in astar idastar; do
+	"$sd" --config "$src/config/npuzzle.ini" -q --set search.algorithm=$a \
+		--set search.heuristic=misplaced --html "$tmp/$a.html" >"$tmp/$a.out"
+	"$sd" --config "$src/config/npuzzle.ini" -q --set search.algorithm=$a \
+		--set search.heuristic=misplaced >"$tmp/$a.plain"
+	if python3 - "$tmp/$a.html" "$tmp/$a.out" "$tmp/$a.plain" <<'PY'
+import re, sys
+page, out, plain = (open(f).read() for f in sys.argv[1:])
+exp = lambda t: int(re.search(r"^expanded +(\d+)", t, re.M).group(1))
+layers = [int(x) for x in re.findall(r": (\d+) expanded</title>", page)]
+ok = exp(out) == exp(plain) == sum(layers) and len(layers) > 5
+ok = ok and ('<svg id="sd-open"' in page) == ("bound" not in page)
+sys.exit(0 if ok else 1)
+PY
+	then ok; else bad "$a: the profile's layers do not add up to expanded"; fi
+done
 
 # the pages of many runs: self-contained, a row each
 "$sd" --config "$src/config/npuzzle.ini" -q --html "$tmp/c.html" \
