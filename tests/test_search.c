@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "profile.h"
 #include "sd_test.h"
 
 static sd_loaded graph;
@@ -591,6 +592,45 @@ static void dls_needs_a_limit_iddfs_progress(void **unused)
 	graph.plugin->destroy(inst.self);
 }
 
+/* The profile stays bounded: after 10000 expansions under rising keys
+ * its samples are at most SD_PROFILE_SAMPLES, evenly spaced (sample i
+ * at (i + 1) * every expansions) and hold the open size given; layers
+ * past SD_PROFILE_LAYERS count in beyond; every expansion is counted
+ * once.  A search with the profile on counts the same as without. */
+static void profile_is_bounded(void **unused)
+{
+	(void)unused;
+	sd_profile *p = calloc(1, sizeof *p);
+	assert_non_null(p);
+	for (uint64_t e = 1; e <= 10000; e++)
+		sd_profile_expand(p, e / 10, 3 * e);
+	assert_true(p->n_samples <= SD_PROFILE_SAMPLES && p->n_samples > 200);
+	for (size_t i = 0; i < p->n_samples; i++) {
+		assert_int_equal(p->sample[i].expanded, (i + 1) * p->every);
+		assert_int_equal(p->sample[i].open, 3 * p->sample[i].expanded);
+	}
+	assert_int_equal(p->n_layers, SD_PROFILE_LAYERS);
+	uint64_t sum = p->beyond;
+	for (size_t i = 0; i < p->n_layers; i++)
+		sum += p->layer[i].expanded;
+	assert_int_equal(sum, 10000);
+	assert_int_equal(p->layer[1].expanded, 10);
+	free(p);
+	sd_instance inst = make(weighted);
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	o.heuristic = 0;
+	sd_result plain = search_with(&inst, &o);
+	o.profile = 1;
+	sd_result r = search_with(&inst, &o);
+	assert_non_null(r.profile);
+	assert_int_equal(r.stats.expanded, plain.stats.expanded);
+	assert_int_equal(r.stats.generated, plain.stats.generated);
+	assert_int_equal(r.profile->expanded, r.stats.expanded);
+	sd_result_free(&plain);
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+}
+
 /* S>A>X is a dead end, S>B>G the way, and h says A (f 1) is better
  * than B (f 6): a beam of one keeps A, drops B and runs dry ("beam"
  * limit); a beam of two finds S>B>G.  A beam of one on the weighted
@@ -753,6 +793,7 @@ int main(void)
 		cmocka_unit_test(depth_limit_is_a_limit),
 		cmocka_unit_test(dls_needs_a_limit_iddfs_progress),
 		cmocka_unit_test(beam_keeps_the_best_f),
+		cmocka_unit_test(profile_is_bounded),
 		cmocka_unit_test(rbfs_backs_up_f),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
