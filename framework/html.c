@@ -261,7 +261,7 @@ static void put_profile(FILE *out, const sd_result *r)
 }
 
 static const char css[] =
-"body{font-family:sans-serif;margin:1.5em;max-width:60em;color:#222}\n"
+"body{font-family:sans-serif;margin:1.5em;max-width:80em;color:#222}\n"
 "pre{font-family:monospace;background:#f6f6f6;padding:.5em;"
 "display:inline-block;margin:.3em 1em .3em 0;line-height:1.15}\n"
 ".boards div{display:inline-block;vertical-align:top}\n"

@@ -3,8 +3,9 @@
  *
  * Rows are kept in a growing array of plain values.  The charts are
  * plain SVG written here, so the page needs no library: the bar charts
- * put each row on a log scale (log10(1 + v), time in microseconds) so
- * that BFS's and A*'s counts, a hundredfold apart, both stay readable;
+ * put each row on a log scale (from the decade below the smallest value;
+ * time in microseconds) so that BFS's and A*'s counts, a hundredfold
+ * apart, both stay readable;
  * the histogram bins the solved problems' times on a log scale too.
  */
 #include "html_table.h"
@@ -133,9 +134,13 @@ static void num_cell(FILE *out, double v, const char *fmt, double shown)
 	fputs("</td>", out);
 }
 
-/* One row of the table.  0, or -1 if out of memory. */
-static int table_row(FILE *out, const row *w, size_t i)
+/* One row of the table; a comparison's note cell only points to the
+ * notes under the table (the text is its title).  0, or -1 if out of
+ * memory. */
+static int table_row(FILE *out, const sd_html_table *t, size_t i)
 {
+	const row *w = &t->rows[i];
+	int brief = t->kind == SD_HTML_COMPARE && w->note;
 	int rc = 0;
 	fprintf(out, "<tr class=\"%s\"><td class=\"n\" data-v=\"%zu\">%zu</td>"
 	        "<td>", w->status, i + 1, i + 1);
@@ -148,9 +153,9 @@ static int table_row(FILE *out, const row *w, size_t i)
 	num_cell(out, (double)w->expanded, "%.0f", (double)w->expanded);
 	num_cell(out, (double)w->generated, "%.0f", (double)w->generated);
 	num_cell(out, w->seconds, "%.4f", w->seconds);
-	fputs("<td>", out);
+	fputs(brief ? "<td title=\"" : "<td>", out);
 	rc |= sd_html_text(out, w->note ? w->note : "");
-	fputs("</td></tr>\n", out);
+	fputs(brief ? "\">see the notes</td></tr>\n" : "</td></tr>\n", out);
 	return rc;
 }
 
@@ -165,7 +170,7 @@ static int put_table(FILE *out, const sd_html_table *t)
 	        "<th>time (s)</th><th>note</th></tr></thead>\n<tbody>\n",
 	        t->kind == SD_HTML_BATCH ? "problem" : "configuration");
 	for (size_t i = 0; i < t->n; i++)
-		rc |= table_row(out, &t->rows[i], i);
+		rc |= table_row(out, t, i);
 	fputs("</tbody>\n</table>\n", out);
 	if (t->lost)
 		fprintf(out, "<p class=\"note\">%zu more rows are not in the "
@@ -187,25 +192,40 @@ static double metric_of(const row *w, metric m)
 	       m == M_GENERATED ? (double)w->generated : w->seconds * 1e6;
 }
 
-/* A bar chart of metric m over the first bars rows, horizontal bars on
- * a log scale (log10(1 + v)), each labelled with its value. */
+/* The decade the scale of metric m starts at: 10^floor(log10) of the
+ * smallest value of at least 1 among the first bars rows (0 if none). */
+static double decade_below(const sd_html_table *t, size_t bars, metric m)
+{
+	double lo = 0;
+	for (size_t i = 0; i < bars; i++) {
+		double v = metric_of(&t->rows[i], m);
+		if (v >= 1 && (!lo || floor(log10(v)) < lo))
+			lo = floor(log10(v));
+	}
+	return lo;
+}
+
+/* A bar chart of metric m over the first bars rows: horizontal bars on a
+ * log scale from the decade below the smallest value to the largest,
+ * each labelled with its value. */
 static void bar_chart(FILE *out, const sd_html_table *t, size_t bars,
                       metric m, const char *title)
 {
 	const double w = 300, lab = 28, bh = 16, top = 20, right = 70;
-	double max = 1;
+	double max = 10, lo = decade_below(t, bars, m);
 	for (size_t i = 0; i < bars; i++)
 		max = fmax(max, metric_of(&t->rows[i], m));
-	double scale = (w - lab - right) / log10(1 + max);
+	double scale = (w - lab - right) / fmax(log10(max) - lo, 0.1);
 	double h = top + bh * (double)bars + 6;
 	fprintf(out, "<svg class=\"sd-bars\" width=\"%.0f\" height=\"%.0f\" "
 	        "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"%s\">\n"
-	        "<text x=\"0\" y=\"13\" class=\"title\">%s (log scale)</text>\n",
-	        w, h, w, h, title, title);
+	        "<text x=\"0\" y=\"13\" class=\"title\">%s (log scale from "
+	        "%g%s)</text>\n", w, h, w, h, title, title, pow(10, lo),
+	        m == M_TIME ? " us" : "");
 	for (size_t i = 0; i < bars; i++) {
 		const row *r = &t->rows[i];
 		double v = metric_of(r, m), y = top + bh * (double)i;
-		double len = log10(1 + v) * scale;
+		double len = v >= 1 ? (log10(v) - lo) * scale + 2 : 0;
 		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">"
 		        "%zu</text><rect class=\"%s\" x=\"%.0f\" y=\"%.0f\" "
 		        "width=\"%.1f\" height=\"%.0f\"/>", lab - 4, y + 12, i + 1,
