@@ -568,6 +568,7 @@ int sd_write_html(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	if (r->status == SD_SOLVED && r->states)
 		rc |= put_plan(out, p, inst, heuristic, r);
 	put_profile(out, r);
+	rc |= sd_html_heat(out, p, inst, r);
 	put_stats(out, r);
 	return sd_html_end(out, rc);
 }

@@ -33,6 +33,14 @@ int sd_html_begin(FILE *out, const char *plugin, const char *what);
  * write succeeded, else -1. */
 int sd_html_end(FILE *out, int rc);
 
+/* html_heat.c: the heat map of a small search, if r holds its tree
+ * (sd_search_opts.keep_tree) and the start's text is a grid of at most
+ * 80 by 80 characters: each cell coloured by how many expanded states
+ * differ there from the start.  Nothing otherwise.  0, or -1 if out of
+ * memory. */
+int sd_html_heat(FILE *out, const sd_plugin *p, const sd_instance *inst,
+                 const sd_result *r);
+
 int sd_write_html(FILE *out, const sd_plugin *p, const sd_instance *inst,
                   const sd_run_info *run, int heuristic,
                   const sd_result *r);

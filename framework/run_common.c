@@ -144,7 +144,7 @@ static sd_search_opts search_opts(sd_runctx *x)
 	             cli->trace || x->rows ? NULL : stderr;
 	o.trace = cli->trace ? on_event : NULL;
 	o.trace_ctx = x;
-	o.keep_tree = cli->dot && !x->rows ? SD_DOT_MAX : 0;
+	o.keep_tree = (cli->dot || cli->html) && !x->rows ? SD_DOT_MAX : 0;
 	o.profile = cli->html && !x->rows;
 	return o;
 }

@@ -4,7 +4,7 @@
 # the page, the boards of its data island equal to --replay's for step
 # 1 and the last step; in chromium (if installed), the script shows the
 # start board; the charts of the search (layers, open list) add up to
-# its expansions.  With --compare and with a batch: a page of the runs
+# its expansions; a small search's heat map is right about the walls.  With --compare and with a batch: a page of the runs
 # without network references, a row each; a comparison that cannot
 # start leaves no page; an unwritable file exits 2.  (The pages in the
 # browser: html_browser.sh.)
@@ -94,6 +94,32 @@ sys.exit(0 if ok else 1)
 PY
 	then ok; else bad "$a: the profile's layers do not add up to expanded"; fi
 done
+
+# the heat map of a small search (the tree is kept, at most 2000
+# states): a cell per character of the start's board, walls never
+# counted, no count above the expansions; none for a larger search
+"$sd" --config "$src/config/sokoban.ini" -q -s search.algorithm=astar \
+	-s problem.file="$src/config/levels/microban.xsb" -s problem.level=2 \
+	--html "$tmp/heat.html" >"$tmp/heat.out"
+if python3 - "$tmp/heat.html" "$tmp/heat.out" <<'PY'
+import html, json, re, sys
+page, out = (open(f).read() for f in sys.argv[1:])
+exp = int(re.search(r"^expanded +(\d+)", out, re.M).group(1))
+d = json.loads(re.search(r'id="sd-data">(.*?)</script>', page, re.S).group(1))
+start = d["steps"][0]["board"].rstrip("\n").split("\n")
+w = max(len(l) for l in start)
+m = re.search(r'<svg id="sd-heat".*?</svg>', page, re.S).group(0)
+cells = re.findall(r'<rect x="(\d+)" y="(\d+)"[^>]*><title>(\d+)</title>', m)
+ok = len(cells) == w * len(start) and "%d expanded states" % exp in page
+for x, y, n in cells:
+    x, y, n = int(x) // 16, int(y) // 16, int(n)
+    ch = start[y][x] if x < len(start[y]) else " "
+    ok = ok and n <= exp and (ch != "#" or n == 0)
+ok = ok and max(int(n) for _, _, n in cells) > 0
+sys.exit(0 if ok else 1)
+PY
+then ok; else bad "heat map: wrong cells or counts"; fi
+grep -q 'sd-heat' "$tmp/sokoban.html" && bad "sokoban (77 379 states): a heat map" || ok
 
 # the pages of many runs: self-contained, a row each
 "$sd" --config "$src/config/npuzzle.ini" -q --html "$tmp/c.html" \
