@@ -405,6 +405,21 @@ static void np_build_message(const np_inst *I, int g, const char *path)
 	        "sparse", path);
 }
 
+/* The largest group not in the set done (bit g: group g): tables are
+ * built largest first, so that a build's working memory does not come on
+ * top of the big tables made before it. */
+static uint32_t np_largest_left(const np_inst *I, uint32_t done)
+{
+	uint32_t best = 0;
+	while (done >> best & 1)
+		best++;
+	for (uint32_t g = best + 1; g < (uint32_t)I->ngroups; g++)
+		if (!(done >> g & 1) && I->groups[g].entries >
+		                        I->groups[best].entries)
+			best = g;
+	return best;
+}
+
 /* Choose the partition, then load each group's table from the cache or
  * build and cache it.  Returns 0, or -1 with a message in err; when the
  * engine asked to stop during a build, the message is "pattern database
@@ -424,7 +439,9 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 	if (np_size_groups(I, err, errlen))
 		goto fail;
 	np_setup_reflection(I);
-	for (int g = 0; g < I->ngroups; g++) {
+	for (uint32_t done = 0, g; done != (1u << I->ngroups) - 1;
+	     done |= 1u << g) {
+		g = np_largest_left(I, done);
 		np_pdb_group *G = &I->groups[g];
 		char path[1100];
 		np_cache_name(I, G, path, sizeof path);
@@ -436,8 +453,8 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 			         "database of %zu entries", I->where, G->entries);
 			goto fail;
 		}
-		np_build_message(I, g, path);
-		int rc = np_pdb_build(I, G, g);
+		np_build_message(I, (int)g, path);
+		int rc = np_pdb_build(I, G, (int)g);
 		if (rc == NP_STOPPED)
 			snprintf(err, errlen, "pattern database build interrupted");
 		else if (rc)
