@@ -9,13 +9,14 @@
 #            measured columns; prints the time ratio searchd / tiles15
 #   lc       IDA* + linear-conflict on Korf's 100: lengths and totals
 #   pdb      IDA* + pdb (7-8 + reflection) on Korf's 100: totals; the
-#            tables are built first if they are not cached (about 8 minutes,
-#            3.4 GiB while building; PARTITION=6-6-3 builds in seconds)
+#            tables are built first if they are not cached (build or load
+#            time and peak memory printed first; PARTITION=6-6-3 builds in
+#            seconds)
 #   astar    A* + linear-conflict (default ids 1..10): peak memory and
 #            bytes per stored state
 #   24       IDA* + pdb (6-6-6-6 + reflection) on Korf & Felner's 50
 #            24-puzzles, LIMIT seconds each (env LIMIT, default 600); the
-#            tables take about 9 minutes to build once (1.9 GiB)
+#            tables are built once, time and memory printed as for pdb
 #
 # IDS: instance numbers (default all).  Env: SEARCHD (the program, default
 # build/bin/searchd), DATA (default config/levels), PDB_DIR,
@@ -62,11 +63,19 @@ fi
 json() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p" <<<"$out"; }
 
 if [ "$mode" = pdb ] || [ "$mode" = 24 ]; then
-	# Build (or load) the tables once, outside the timed runs.
-	"$SEARCHD" -q --config config/15puzzle.ini --set problem.file="$file" \
+	# Build (or load) the tables once, outside the timed runs; say how
+	# long it took (wall) and the process's peak memory.
+	log=$(mktemp)
+	t0=$(date +%s.%N)
+	out=$("$SEARCHD" -q --config config/15puzzle.ini --set problem.file="$file" \
 		--set problem.index="${ids[0]}" --set search.heuristic=pdb \
 		--set problem.pdb_dir="$PDB_DIR" --set search.node_limit=1 "${part[@]}" \
-		--set output.plan=no >/dev/null
+		--set output.plan=no --format json 2>"$log")
+	t1=$(date +%s.%N)
+	what=loaded; grep -q 'building pattern database' "$log" && what=built
+	awk -v w="$what" -v a="$t0" -v b="$t1" -v r="$(json peak_rss)" \
+		'BEGIN { printf "tables %s: %.1f s wall, %.0f MiB peak RSS\n", w, b - a, r / 1048576 }'
+	rm -f "$log"
 fi
 
 echo "times: CPU seconds of the search (tiles15: clock(); searchd: cpu_seconds)"

@@ -122,6 +122,10 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen);
 void np_pdb_free(np_inst *I);
 sd_cost np_pdb_h(const np_inst *I, const uint8_t *pos);
 
+/* np_pdbbuild.c */
+enum { NP_BUILT = 0, NP_NO_MEMORY = -1, NP_STOPPED = 1 };
+int np_pdb_build(const np_inst *I, np_pdb_group *G, int g);
+
 
 /* Pattern-database indexes, inline: they are on the hot path. */
 

@@ -5,8 +5,8 @@
  *
  * A group of k tiles has a table of cells^k distances indexed by the
  * tiles' cells; only the group's own tile moves are counted, so the sums
- * over a partition are admissible.  Tables are built by a 0-1 breadth-first
- * search over (tile cells, blank cell) and cached on disk.
+ * over a partition are admissible.  Tables are built by np_pdb_build()
+ * (np_pdbbuild.c) and cached on disk.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +15,6 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include "np_internal.h"
 
@@ -45,14 +44,6 @@ static const int np_part55[] = { 1, 2, 5, 6, 7, -1,
                                  10, 11, 15, 16, 20, -1,
                                  12, 13, 17, 18, 19, -1,
                                  21, 22, 23, 24, -1, -2 };
-
-/* Seconds of wall time since an arbitrary start. */
-static double np_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Add tile t to the group being filled (the last one in I). */
 static void np_group_add(np_inst *I, int t)
@@ -400,325 +391,6 @@ static void np_cache_save(const np_inst *I, const np_pdb_group *G,
 	        "to %s: %s\n", path, strerror(errno));
 }
 
-/* What a table build ends with. */
-enum { NP_BUILT = 0, NP_NO_MEMORY = -1, NP_STOPPED = 1 };
-
-/* Nonzero iff the engine asks the run to end (time limit, Ctrl-C).  It is
- * asked on every 4096th call only (*tick counts them): cheap enough for
- * the builds' inner loops. */
-static int np_stop(const np_inst *I, unsigned *tick)
-{
-	return I->host && !(++*tick & 4095) && I->host->stop_requested();
-}
-
-/* A growable array of packed (index, blank) search states. */
-typedef struct np_queue {
-	uint32_t *v;
-	size_t n, cap;
-} np_queue;
-
-/* Append s to q.  Returns 0, or -1 when out of memory. */
-static int np_push(np_queue *q, uint32_t s)
-{
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? q->cap * 2 : 1 << 16;
-		uint32_t *v = realloc(q->v, cap * sizeof *v);
-		if (!v)
-			return -1;
-		q->v = v;
-		q->cap = cap;
-	}
-	q->v[q->n++] = s;
-	return 0;
-}
-
-#define NP_BIT(set, i) ((set)[(i) >> 6] >> ((i) & 63) & 1)
-#define NP_SET(set, i) ((set)[(i) >> 6] |= 1ULL << ((i) & 63))
-#define NP_CLR(set, i) ((set)[(i) >> 6] &= ~(1ULL << ((i) & 63)))
-
-/* State of one table build. */
-typedef struct np_build {
-	const np_inst *I;
-	np_pdb_group *G;
-	uint64_t *seen, *queued; /* per (index, blank): done; in next */
-	np_queue cur, next;
-} np_build;
-
-/* Expand search state s at depth d: record d for its index if new, queue
- * blank moves into empty cells at the same depth and moves of group
- * tiles at the next.  Returns 0, or -1 when out of memory. */
-static int np_build_state(np_build *B, uint32_t s, int d)
-{
-	const np_inst *I = B->I;
-	np_pdb_group *G = B->G;
-	uint32_t n = (uint32_t)I->n, idx = s / n, blank = s % n;
-	int8_t occ[NP_MAX_CELLS];
-
-	if (G->dist[idx] == 255)
-		G->dist[idx] = (uint8_t)d;
-	memset(occ, -1, sizeof occ);
-	for (int i = 0, x = (int)idx; i < G->k; i++, x /= I->n)
-		occ[x % I->n] = (int8_t)i;
-	for (int m = 0; m < I->nmoves[blank]; m++) {
-		uint32_t c = I->move_to[blank][m], s2;
-		if (occ[c] < 0) {
-			s2 = idx * n + c;
-			if (NP_BIT(B->seen, s2))
-				continue;
-			NP_SET(B->seen, s2);
-			if (np_push(&B->cur, s2))
-				return -1;
-			continue;
-		}
-		uint32_t idx2 = idx + blank * G->mult[occ[c]] -
-		                c * G->mult[occ[c]];
-		s2 = idx2 * n + c;
-		if (NP_BIT(B->seen, s2) || NP_BIT(B->queued, s2))
-			continue;
-		NP_SET(B->queued, s2);
-		if (np_push(&B->next, s2))
-			return -1;
-	}
-	return 0;
-}
-
-/* Move the states queued for the next depth that were not reached at
- * this one into cur, marking them done. */
-static void np_build_advance(np_build *B)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < B->next.n; i++) {
-		uint32_t s = B->next.v[i];
-		NP_CLR(B->queued, s);
-		if (NP_BIT(B->seen, s))
-			continue;
-		NP_SET(B->seen, s);
-		B->next.v[kept++] = s;
-	}
-	np_queue done = B->cur;
-	B->cur = B->next;
-	B->cur.n = kept;
-	B->next = done;
-	B->next.n = 0;
-}
-
-/* Build group G's table by a 0-1 breadth-first search back from the goal.
- * Returns NP_BUILT, NP_NO_MEMORY, or NP_STOPPED when the engine asked to
- * stop. */
-static int np_build_group(const np_inst *I, np_pdb_group *G, int g)
-{
-	size_t states = G->entries * (size_t)I->n, words = states / 64 + 1;
-	np_build B = { .I = I, .G = G };
-	uint32_t goal_idx = 0;
-	int d = 0, rc = NP_NO_MEMORY;
-	unsigned tick = 0;
-	double t0 = np_now();
-
-	B.seen = calloc(words, 8);
-	B.queued = calloc(words, 8);
-	if (!B.seen || !B.queued)
-		goto out;
-	memset(G->dist, 255, G->entries);
-	for (int i = 0; i < G->k; i++)
-		goal_idx += I->goalpos[G->tiles[i]] * G->mult[i];
-	uint32_t s0 = goal_idx * (uint32_t)I->n + I->goalpos[0];
-	NP_SET(B.seen, s0);
-	if (np_push(&B.cur, s0))
-		goto out;
-	for (; B.cur.n; d++) {
-		for (size_t i = 0; i < B.cur.n; i++) {
-			if (np_stop(I, &tick)) {
-				rc = NP_STOPPED;
-				goto out;
-			}
-			if (np_build_state(&B, B.cur.v[i], d))
-				goto out;
-		}
-		size_t done = B.cur.n;
-		np_build_advance(&B);
-		if (G->entries >= (1u << 20) && B.cur.n)
-			fprintf(stderr, "npuzzle:   depth %d: %zu (tiles, blank) "
-			        "states, %.0f s\n", d, done, np_now() - t0);
-	}
-	fprintf(stderr, "npuzzle: pattern database %d/%d done: max %d moves, "
-	        "%.1f s\n", g + 1, I->ngroups, d - 1, np_now() - t0);
-	rc = NP_BUILT;
-out:
-	free(B.seen);
-	free(B.queued);
-	free(B.cur.v);
-	free(B.next.v);
-	return rc;
-}
-
-/* The inverse of np_rank_cells: the cells of rank r. */
-static void np_unrank_cells(int n, int k, uint32_t r, uint8_t *cells)
-{
-	uint32_t d[NP_MAX_GROUP], used = 0;
-	for (int i = k - 1; i >= 0; i--) {
-		d[i] = r % (uint32_t)(n - i);
-		r /= (uint32_t)(n - i);
-	}
-	for (int i = 0; i < k; i++) {
-		int c = 0;
-		/* d[0..k) was filled by the loop above */
-		/* cppcheck-suppress uninitvar */
-		for (uint32_t left = d[i];; c++)
-			if (!(used >> c & 1) && !left--)
-				break;
-		cells[i] = (uint8_t)c;
-		used |= 1u << c;
-	}
-}
-
-/* The cells the blank reaches from cell b through the cells in free. */
-static uint32_t np_flood(const np_inst *I, int b, uint32_t free,
-                         uint32_t not_col0, uint32_t not_last)
-{
-	uint32_t comp = 1u << b, prev = 0;
-	while (comp != prev) {
-		prev = comp;
-		comp |= ((comp << 1) & not_col0) | ((comp >> 1) & not_last) |
-		        (comp << I->w) | (comp >> I->w);
-		comp &= free;
-	}
-	return comp;
-}
-
-/* The masks a compact build works with: per placement, the blank cells
- * done, those to do at this depth and at the next (16 bits a mask on
- * boards of at most 16 cells, else 32). */
-typedef struct np_cbuild {
-	const np_inst *I;
-	np_pdb_group *G;
-	void *seen, *cur, *next;
-	int wide;
-	uint32_t not_col0, not_last, nbr[NP_MAX_CELLS];
-	size_t queued, placed;
-	int maxd;
-} np_cbuild;
-
-/* Mask i of the mask array a. */
-static inline uint32_t np_mget(const np_cbuild *B, const void *a, size_t i)
-{
-	return B->wide ? ((const uint32_t *)a)[i] : ((const uint16_t *)a)[i];
-}
-
-/* Set mask i of the mask array a to v. */
-static inline void np_mset(const np_cbuild *B, void *a, size_t i, uint32_t v)
-{
-	if (B->wide)
-		((uint32_t *)a)[i] = v;
-	else
-		((uint16_t *)a)[i] = (uint16_t)v;
-}
-
-/* Expand placement idx at depth d for the blank cells in mask m: each
- * new blank component is marked done, and each move of a group tile into
- * it queues its result for the next depth. */
-static void np_cbuild_one(np_cbuild *B, uint32_t idx, uint32_t m, int d)
-{
-	const np_inst *I = B->I;
-	np_pdb_group *G = B->G;
-	uint8_t cells[NP_MAX_GROUP];
-	uint32_t occ = 0;
-
-	np_unrank_cells(I->n, G->k, idx, cells);
-	for (int i = 0; i < G->k; i++)
-		occ |= 1u << cells[i];
-	uint32_t free = ((1u << I->n) - 1) & ~occ;
-	while (m) {
-		uint32_t comp = np_flood(I, __builtin_ctz(m), free, B->not_col0,
-		                         B->not_last);
-		m &= ~comp;
-		uint32_t seen = np_mget(B, B->seen, idx);
-		if (comp & seen)
-			continue;
-		np_mset(B, B->seen, idx, seen | comp);
-		if (G->dist[idx] == 255) {
-			G->dist[idx] = (uint8_t)d;
-			B->placed++;
-			B->maxd = d;
-		}
-		for (int i = 0; i < G->k; i++) {
-			int p = cells[i];
-			for (uint32_t to = B->nbr[p] & comp; to; to &= to - 1) {
-				cells[i] = (uint8_t)__builtin_ctz(to);
-				uint32_t j = np_rank_cells(I->n, G->k, cells);
-				cells[i] = (uint8_t)p;
-				uint32_t nx = np_mget(B, B->next, j);
-				if ((np_mget(B, B->seen, j) | nx) >> p & 1)
-					continue;
-				np_mset(B, B->next, j, nx | 1u << p);
-				B->queued++;
-			}
-		}
-	}
-}
-
-/* Build a compact table (boards of at most 31 cells) level by level,
- * scanning the placements to do at each depth.  Returns NP_BUILT,
- * NP_NO_MEMORY, or NP_STOPPED when the engine asked to stop. */
-static int np_build_compact(const np_inst *I, np_pdb_group *G, int g)
-{
-	np_cbuild B = { .I = I, .G = G };
-	uint8_t cells[NP_MAX_GROUP];
-	int rc = NP_NO_MEMORY, d = 0;
-	unsigned tick = 0;
-	double t0 = np_now();
-
-	B.wide = I->n > 16;
-	B.seen = calloc(G->entries, B.wide ? 4 : 2);
-	B.cur = calloc(G->entries, B.wide ? 4 : 2);
-	B.next = calloc(G->entries, B.wide ? 4 : 2);
-	if (!B.seen || !B.cur || !B.next)
-		goto out;
-	for (int c = 0; c < I->n; c++) {
-		if (c % I->w)
-			B.not_col0 |= 1u << c;
-		if (c % I->w != I->w - 1)
-			B.not_last |= 1u << c;
-		for (int m = 0; m < I->nmoves[c]; m++)
-			B.nbr[c] |= 1u << I->move_to[c][m];
-	}
-	memset(G->dist, 255, G->entries);
-	for (int i = 0; i < G->k; i++)
-		cells[i] = I->goalpos[G->tiles[i]];
-	np_mset(&B, B.cur, np_rank_cells(I->n, G->k, cells),
-	        1u << I->goalpos[0]);
-	for (B.queued = 1; B.queued; d++) {
-		B.queued = 0;
-		for (size_t idx = 0; idx < G->entries; idx++) {
-			if (np_stop(I, &tick)) {
-				rc = NP_STOPPED;
-				goto out;
-			}
-			uint32_t m = np_mget(&B, B.cur, idx);
-			if (!m)
-				continue;
-			np_mset(&B, B.cur, idx, 0);
-			m &= ~np_mget(&B, B.seen, idx);
-			if (m)
-				np_cbuild_one(&B, (uint32_t)idx, m, d);
-		}
-		void *t = B.cur;
-		B.cur = B.next;
-		B.next = t;
-		if (B.queued)
-			fprintf(stderr, "npuzzle:   depth %d: %zu of %zu "
-			        "placements, %.0f s\n", d, B.placed, G->entries,
-			        np_now() - t0);
-	}
-	fprintf(stderr, "npuzzle: pattern database %d/%d done: max %d moves, "
-	        "%.1f s\n", g + 1, I->ngroups, B.maxd, np_now() - t0);
-	rc = NP_BUILT;
-out:
-	free(B.seen);
-	free(B.cur);
-	free(B.next);
-	return rc;
-}
-
 /* Say on stderr which table is being built, how big it is and where it
  * will be cached. */
 static void np_build_message(const np_inst *I, int g, const char *path)
@@ -731,6 +403,21 @@ static void np_build_message(const np_inst *I, int g, const char *path)
 	fprintf(stderr, "; %zu entries, %s) for %s; done once, then read "
 	        "from the cache\n", G->entries, G->compact ? "compact" :
 	        "sparse", path);
+}
+
+/* The largest group not in the set done (bit g: group g): tables are
+ * built largest first, so that a build's working memory does not come on
+ * top of the big tables made before it. */
+static uint32_t np_largest_left(const np_inst *I, uint32_t done)
+{
+	uint32_t best = 0;
+	while (done >> best & 1)
+		best++;
+	for (uint32_t g = best + 1; g < (uint32_t)I->ngroups; g++)
+		if (!(done >> g & 1) && I->groups[g].entries >
+		                        I->groups[best].entries)
+			best = g;
+	return best;
 }
 
 /* Choose the partition, then load each group's table from the cache or
@@ -752,7 +439,9 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 	if (np_size_groups(I, err, errlen))
 		goto fail;
 	np_setup_reflection(I);
-	for (int g = 0; g < I->ngroups; g++) {
+	for (uint32_t done = 0, g; done != (1u << I->ngroups) - 1;
+	     done |= 1u << g) {
+		g = np_largest_left(I, done);
 		np_pdb_group *G = &I->groups[g];
 		char path[1100];
 		np_cache_name(I, G, path, sizeof path);
@@ -764,9 +453,8 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 			         "database of %zu entries", I->where, G->entries);
 			goto fail;
 		}
-		np_build_message(I, g, path);
-		int rc = G->compact ? np_build_compact(I, G, g) :
-		         np_build_group(I, G, g);
+		np_build_message(I, (int)g, path);
+		int rc = np_pdb_build(I, G, (int)g);
 		if (rc == NP_STOPPED)
 			snprintf(err, errlen, "pattern database build interrupted");
 		else if (rc)

@@ -8,7 +8,8 @@
  * IDA* node counts), a 2x3 board and a scrambled 24-puzzle.  Input errors
  * must be refused with their message before any search: instance files
  * with a bad line (np_*.txt here), too long lines, files that are not
- * regular.  Pattern-database caches are checksummed, and their builds
+ * regular.  Pattern-database tables equal a reference 0-1 search written
+ * here; caches are checksummed, and their builds
  * stop when a (fake) engine asks.
  */
 #include <setjmp.h>
@@ -885,6 +886,139 @@ static void test_pdb_interrupted(void **state)
 	clear_dir(dir);
 }
 
+/* The reference table of tiles 1..k (at goal cells 1..k, the blank's goal
+ * cell 0) on a w x w board, indexed as the plugin's sparse tables (digit
+ * i, base n = w * w: the cell of tile i + 1): a 0-1 breadth-first search
+ * over (tiles' cells, blank cell) written here, sharing no code with the
+ * plugin's builder.  *entries gets n^k; the caller frees the table. */
+static uint8_t *ref_pdb(int w, int k, size_t *entries)
+{
+	size_t n = (size_t)(w * w), e = 1;
+	for (int i = 0; i < k; i++)
+		e *= n;
+	uint8_t *d = malloc(e * n), *t = malloc(e);
+	uint32_t *cur = malloc(e * n * 4), *nx = malloc(e * n * 4 * 4);
+	assert_true(d && t && cur && nx);
+	memset(d, 255, e * n);
+	memset(t, 255, e);
+	size_t goal = 0, nc = 0, nn = 0, mult[8];
+	for (int i = 0, m = 1; i < k; i++, m *= (int)n) {
+		mult[i] = (size_t)m;
+		goal += (size_t)(i + 1) * mult[i];
+	}
+	d[goal * n] = 0;
+	cur[nc++] = (uint32_t)(goal * n);
+	for (int dep = 0; nc; dep++) {
+		nn = 0;
+		for (size_t q = 0; q < nc; q++) {
+			size_t s = cur[q], idx = s / n, b = s % n, x = idx;
+			int at[36];
+			memset(at, -1, sizeof at);
+			for (int i = 0; i < k; i++, x /= n)
+				at[x % n] = i;
+			if (t[idx] == 255)
+				t[idx] = (uint8_t)dep;
+			static const int dr[4] = { -1, 0, 0, 1 }, dc[4] = { 0, -1, 1, 0 };
+			for (int m = 0; m < 4; m++) {
+				int r = (int)b / w + dr[m], c = (int)b % w + dc[m];
+				if (r < 0 || r >= w || c < 0 || c >= w)
+					continue;
+				size_t to = (size_t)(r * w + c), s2;
+				if (at[to] < 0) {
+					s2 = idx * n + to;
+					if (d[s2] == 255) {
+						d[s2] = (uint8_t)dep;
+						cur[nc++] = (uint32_t)s2;
+					}
+					continue;
+				}
+				s2 = (idx + (b - to) * mult[at[to]]) * n + to;
+				if (d[s2] == 255)
+					nx[nn++] = (uint32_t)s2;
+			}
+		}
+		nc = 0;
+		for (size_t q = 0; q < nn; q++)
+			if (d[nx[q]] == 255) {
+				d[nx[q]] = (uint8_t)(dep + 1);
+				cur[nc++] = nx[q];
+			}
+	}
+	free(d);
+	free(cur);
+	free(nx);
+	*entries = e;
+	return t;
+}
+
+/* Build the tables of partition for the board tiles (no host) in dir. */
+static void build_tables(const char *dir, const char *tiles,
+                         const char *partition)
+{
+	const sd_plugin *pl = plug.plugin;
+	problem P = { .n = 0 };
+	sd_instance inst;
+	char err[512];
+	set(&P, "tiles", tiles);
+	set(&P, "pdb_dir", dir);
+	set(&P, "pdb_partition", partition);
+	assert_int_equal(sd_create_instance(pl, P.p, P.n, &inst, err,
+	                                    sizeof err), 0);
+	assert_int_equal(pl->select_heuristic(inst.self,
+	                 sd_heuristic_index(pl, "pdb"), err, sizeof err), 0);
+	pl->destroy(inst.self);
+}
+
+/* The number of cache files in dir whose table (after the 24-byte
+ * header) is ref[0..entries). */
+static int files_equal_to(const char *dir, const uint8_t *ref,
+                          size_t entries)
+{
+	char path[1024];
+	int same = 0;
+	DIR *D = opendir(dir);
+	assert_non_null(D);
+	for (struct dirent *e; (e = readdir(D));) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		FILE *f = fopen(path, "rb");
+		assert_non_null(f);
+		uint8_t *buf = malloc(entries + 25);
+		assert_non_null(buf);
+		size_t got = fread(buf, 1, entries + 25, f);
+		fclose(f);
+		same += got == entries + 24 && !memcmp(buf + 24, ref, entries);
+		free(buf);
+	}
+	closedir(D);
+	return same;
+}
+
+/* The builder's tables equal, entry for entry, those of the reference
+ * 0-1 breadth-first search above: tiles 1-4 of the 8-puzzle and tiles
+ * 1-5 of the 15-puzzle (groups of the first tiles, whose goal cells are
+ * 1..k). */
+static void test_pdb_reference(void **state)
+{
+	static const struct { int w, k; const char *tiles, *part; } c[] = {
+		{ 3, 4, "8 0 6 5 4 7 2 3 1", "1 2 3 4 / 5 6 7 8" },
+		{ 4, 5, "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+		  "1 2 3 4 5 / 6 7 8 9 10 / 11 12 13 14 15" },
+	};
+	const char *dir = SCRATCH "pdb-ref";
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		size_t entries;
+		clear_dir(dir);
+		build_tables(dir, c[i].tiles, c[i].part);
+		uint8_t *ref = ref_pdb(c[i].w, c[i].k, &entries);
+		assert_int_equal(files_equal_to(dir, ref, entries), 1);
+		free(ref);
+	}
+	clear_dir(dir);
+}
+
 /* The board prints as rows, the blank as '.'; actions are letters. */
 static void test_print(void **state)
 {
@@ -922,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(test_broken_entry),
 		cmocka_unit_test(test_pdb_corrupt),
 		cmocka_unit_test(test_pdb_interrupted),
+		cmocka_unit_test(test_pdb_reference),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_goal_keywords),
