@@ -3,8 +3,8 @@
 
 Runs searchd once, in batch mode over the levels (a time limit each),
 replays every plan with its own checker, and prints one row per level
-and a summary (solved count, total and median time, median nodes,
-peak memory, bytes per stored state).
+and a summary (solved count, total moves and pushes of the plans, total
+and median time, median nodes, peak memory, bytes per stored state).
 
   bench/sokoban.py microban-opt      # push-optimal A* + matching, vs the .tsv
   bench/sokoban.py microban-moves    # move-optimal A* over walk+push actions
@@ -211,6 +211,9 @@ def main():
         secs = [r["seconds"] for r in solved]
         print("# search time of solved levels: total %.2f s, median %.3f s, "
               "max %.2f s" % (sum(secs), statistics.median(secs), max(secs)))
+        print("# plans of solved levels: %d moves, %d pushes in total" %
+              (sum(r["moves"] for r in solved),
+               sum(r["pushes"] for r in solved)))
         print("# expanded (solved): median %d, max %d" %
               (statistics.median([r["expanded"] for r in solved]),
                max(r["expanded"] for r in solved)))

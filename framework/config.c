@@ -18,7 +18,7 @@
 const char *const sd_config_keys[] = {
 	"plugin.name", "plugin.path",
 	"search.algorithm", "search.heuristic", "search.weight",
-	"search.depth_limit", "search.beam_width",
+	"search.depth_limit", "search.beam_width", "search.improve_plan",
 	"search.time_limit", "search.node_limit", "search.memory_limit",
 	"output.format", "output.plan",
 	NULL
@@ -464,6 +464,15 @@ static int yes_no(const char *s)
 	return -1;
 }
 
+/* [search] improve_plan: auto, yes or no as an sd_improve, or -1. */
+static int improve_from_name(const char *s)
+{
+	if (!strcmp(s, "auto"))
+		return SD_IMPROVE_AUTO;
+	int yes = yes_no(s);
+	return yes < 0 ? -1 : yes ? SD_IMPROVE_YES : SD_IMPROVE_NO;
+}
+
 /* Interpret one [search] or [output] entry into c. */
 static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 {
@@ -493,6 +502,10 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 	} else if (!strcmp(k, "beam_width")) {
 		if (parse_u64(v, &o->beam_width) || !o->beam_width)
 			goto bad;
+	} else if (!strcmp(k, "improve_plan")) {
+		if ((a = improve_from_name(v)) < 0)
+			goto bad;
+		o->improve_plan = (sd_improve)a;
 	} else if (!strcmp(k, "node_limit")) {
 		if (parse_u64(v, &o->node_limit))
 			goto bad;
@@ -519,6 +532,7 @@ bad:;
 		  "dfs, dfs-tree, dls, iddfs, beam or rbfs" },
 		{ "beam_width", "a whole number of states, at least 1" },
 		{ "depth_limit", "a whole number of actions, 0 for none" },
+		{ "improve_plan", "auto, yes or no" },
 		{ "weight", "a number from 1 to 1000000" },
 		{ "time_limit", "a number of seconds up to 1e9, 0 for none" },
 		{ "node_limit", "a whole number of expansions, 0 for none" },

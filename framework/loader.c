@@ -18,7 +18,9 @@ static const size_t descriptor_sizes[SD_ABI_MINOR + 1] = {
 	offsetof(sd_plugin, set_host),   /* 1.1: features */
 	offsetof(sd_plugin, goal_state), /* 1.2: set_host, format_plan,
 	                                    print_plan */
-	sizeof(sd_plugin),               /* 1.3: goal_state, predecessors */
+	offsetof(sd_plugin, improve_plan), /* 1.3: goal_state,
+	                                      predecessors */
+	sizeof(sd_plugin),               /* 1.4: improve_plan */
 };
 
 static size_t descriptor_size(unsigned minor)

@@ -193,6 +193,16 @@ static void free_buffers(search *s)
 	free(s->hashes);
 }
 
+/* Whether a plan found goes to the plugin's improve_plan(): by default
+ * after the algorithms that are not optimal (an optimal plan's cost
+ * cannot drop, and its searches are left as they are). */
+static int wants_improvement(const sd_search_opts *o)
+{
+	if (o->improve_plan == SD_IMPROVE_AUTO)
+		return !algorithms[o->algorithm].props.optimal;
+	return o->improve_plan == SD_IMPROVE_YES;
+}
+
 /* The search proper, once set up: the start state, then the algorithm.
  * 0, or -1 with a message. */
 static int run_algorithm(search *s, unsigned char *start)
@@ -207,6 +217,9 @@ static int run_algorithm(search *s, unsigned char *start)
 		return -1;
 	if (s->res->limit)
 		s->res->status = SD_LIMIT;
+	if (s->res->status == SD_SOLVED && wants_improvement(s->o) &&
+	    search_improve_plan(s))
+		return -1;
 	finish_stats(s);
 	if (algorithms[s->o->algorithm].props.stores)
 		keep_tree(s);

@@ -93,6 +93,16 @@ typedef struct sd_event {
 	unsigned pruned;         /* of them, dropped as dead ends */
 } sd_event;
 
+/* Whether a plan found is handed to the plugin's improve_plan(), which
+ * may return one of no higher cost that is better by its own measure
+ * (Sokoban: fewer moves), within a tenth of the time limit (1 s without
+ * one). */
+typedef enum sd_improve {
+	SD_IMPROVE_AUTO,  /* after the algorithms that are not optimal */
+	SD_IMPROVE_YES,   /* after every algorithm */
+	SD_IMPROVE_NO,    /* never */
+} sd_improve;
+
 typedef struct sd_search_opts {
 	sd_algorithm algorithm; /* which search */
 	int heuristic;          /* index into plugin->heuristics, or
@@ -117,6 +127,8 @@ typedef struct sd_search_opts {
 	                           expansion, IDA* per iteration; the
 	                           other algorithms leave it empty.  It
 	                           changes no count. */
+	sd_improve improve_plan; /* hand a found plan to the plugin's
+	                           improve_plan() (plugin.h, ABI 1.4) */
 } sd_search_opts;
 
 #define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \

@@ -238,15 +238,95 @@ int search_extract_plan(search *s, uint32_t goal)
 	return rebuild_steps(s, len);
 }
 
-int search_plan_from_states(search *s, const unsigned char *states,
-                            size_t n)
+/* The plan through the n + 1 states at states, `step` bytes apart, as
+ * search_plan_from_states(). */
+static int plan_from(search *s, const unsigned char *states, size_t step,
+                     size_t n)
 {
 	if (alloc_plan(s, n))
 		return 0;
 	for (size_t i = 0; i <= n; i++)
-		memcpy(s->res->states + i * s->ssz, states + i * s->stride,
-		       s->ssz);
+		memcpy(s->res->states + i * s->ssz, states + i * step, s->ssz);
 	return rebuild_steps(s, n);
+}
+
+int search_plan_from_states(search *s, const unsigned char *states,
+                            size_t n)
+{
+	return plan_from(s, states, s->stride, n);
+}
+
+int search_plan_from_states_packed(search *s, const void *states, size_t n)
+{
+	return plan_from(s, states, s->ssz, n);
+}
+
+/* The plugin's improve_plan() (ABI 1.4), guarded: the number of actions
+ * of the plan it offers (0: none) and its states in *out. */
+static size_t call_improve(search *s, double seconds, const void **out)
+{
+	const sd_result *r = s->res;
+	*out = NULL;
+	sd_guard_enter("improve_plan");
+	size_t m = s->p->improve_plan(s->self, r->states, r->actions,
+	                              r->length, seconds, out);
+	sd_guard_leave();
+	return *out ? m : 0;
+}
+
+/* The broken rule of a plan offered by improve_plan() in place of the
+ * old one (old_states, old_cost; the offer rebuilt in the result), or
+ * NULL if it keeps them all. */
+static const char *offer_broken(search *s, const unsigned char *old_states,
+                                sd_path_cost old_cost)
+{
+	const sd_result *r = s->res;
+	if (memcmp(r->states, old_states, s->ssz))
+		return "it does not start at the start";
+	if (!search_is_goal(s, r->states + r->length * s->ssz))
+		return "it does not end at a goal";
+	if (r->cost > old_cost)
+		return "it costs more than the plan found";
+	return NULL;
+}
+
+/* Put the old plan back into the result, freeing the offer. */
+static void restore_plan(search *s, const sd_result *old)
+{
+	free(s->res->actions);
+	free(s->res->states);
+	*s->res = *old;
+}
+
+int search_improve_plan(search *s)
+{
+	sd_result *r = s->res;
+	double t = s->o->time_limit > 0 ? s->o->time_limit / 10 : 1;
+	const void *out;
+	size_t m = s->p->improve_plan && r->length ? call_improve(s, t, &out)
+	                                           : 0;
+	if (!m)
+		return 0;
+	sd_result old = *r;
+	const char *why = "its steps are not successors by expand()";
+	if (!search_plan_from_states_packed(s, out, m)) {
+		if (r->status != SD_SOLVED) {  /* out of memory: keep the old */
+			restore_plan(s, &old);
+			return 0;
+		}
+		why = offer_broken(s, old.states, old.cost);
+	}
+	if (why) {
+		char name[600];
+		restore_plan(s, &old);
+		return sd_fail(s->err, s->errlen, "plugin %s broke the "
+		               "contract: the plan improve_plan() offered is "
+		               "refused: %s", sd_guard_plugin_label(s->p->name,
+		               name, sizeof name), why);
+	}
+	free(old.actions);
+	free(old.states);
+	return 0;
 }
 
 /* Finds the action that reached id by re-expanding its parent (tracing

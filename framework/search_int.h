@@ -139,11 +139,22 @@ uint32_t search_store_start(search *s, const unsigned char *start);
  * outcome in res), or -1 with a message. */
 int search_extract_plan(search *s, uint32_t goal);
 
+/* With a plan in the result, hand it to the plugin's improve_plan()
+ * (plugin.h) within a tenth of the time limit (1 s without one), and
+ * take the plan it offers, if any, after checking it: its steps rebuilt
+ * by re-expanding, its start, its goal, its cost no higher.  0 (the
+ * plan, old or new, in the result), or -1 with a message naming the
+ * plugin and the rule it broke. */
+int search_improve_plan(search *s);
+
 /* Record the plan whose n + 1 states lie stride bytes apart at states
  * (the start first), rebuilding its actions and cost by re-expanding
  * each (tree searches).  0, or -1 with a message. */
 int search_plan_from_states(search *s, const unsigned char *states,
                             size_t n);
+
+/* The same, the states packed (state_size bytes apart). */
+int search_plan_from_states_packed(search *s, const void *states, size_t n);
 
 /* search_limits_hit(), for once per expansion: the node limit, the time
  * limit and interrupts every time, the memory limit every

@@ -192,6 +192,57 @@ static void cheapest_is_not_shortest(void **unused)
 	graph.plugin->destroy(inst.self);
 }
 
+/* The search with options o must fail with a message holding want. */
+static void search_fails(sd_instance *inst, const sd_search_opts *o,
+                         const char *want)
+{
+	sd_result r;
+	char err[512] = "";
+	assert_int_equal(sd_search(graph.plugin, inst, o, &r, err, sizeof err),
+	                 -1);
+	if (!strstr(err, want))
+		fail_msg("message '%s' lacks '%s'", err, want);
+}
+
+/* improve_plan(): BFS finds S>G (cost 10); the plugin's offer S A G
+ * (cost 3) is taken by default after BFS, not with improve_plan = no
+ * and not after A* (optimal) unless asked; offers that do not start at
+ * the start, do not end at a goal, step along no edge or cost more are
+ * refused as contract breaches. */
+static void improved_plans(void **unused)
+{
+	(void)unused;
+	const char *edges = "S>A:1 A>G:2 S>G:10 A>C:20 C>G:1";
+	const char *const good[] = { "edges", edges, "start", "S", "goal", "G",
+	                             "offer", "S A G", NULL };
+	sd_instance inst = make(good);
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	o.algorithm = SD_BFS;
+	sd_result r = search_with(&inst, &o);
+	assert_int_equal(r.cost, 3);
+	check_plan(&inst, &r, "S>A A>G");
+	sd_result_free(&r);
+	o.improve_plan = SD_IMPROVE_NO;
+	r = search_with(&inst, &o);
+	assert_int_equal(r.cost, 10);
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+	const char *const bad[][2] = {
+		{ "A G", "does not start at the start" },
+		{ "S A", "does not end at a goal" },
+		{ "S G A G", "not successors" },
+		{ "S A C G", "costs more" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		const char *const kv[] = { "edges", edges, "start", "S", "goal",
+		                           "G", "offer", bad[i][0], NULL };
+		inst = make(kv);
+		o.improve_plan = SD_IMPROVE_AUTO;
+		search_fails(&inst, &o, bad[i][1]);
+		graph.plugin->destroy(inst.self);
+	}
+}
+
 static void unsolvable(void **unused)
 {
 	(void)unused;
@@ -795,6 +846,7 @@ int main(void)
 		cmocka_unit_test(beam_keeps_the_best_f),
 		cmocka_unit_test(profile_is_bounded),
 		cmocka_unit_test(rbfs_backs_up_f),
+		cmocka_unit_test(improved_plans),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -207,6 +207,8 @@ typedef struct sok_work {
 	struct sok_seal *seal; /* sealed-goal test (sok_deadlock.c), or NULL */
 	struct sok_mwork *mw;  /* macro searches and the route one found
 	                          (sok_macro.c), or NULL */
+	struct sok_imp *imp;   /* improve_plan()'s work and the states it
+	                          handed back (sok_improve.c), or NULL */
 } sok_work;
 
 /* One instance, in three parts. */
@@ -214,6 +216,7 @@ typedef struct sok {
 	sok_level lv;          /* the compiled level */
 	sok_config cf;         /* the configuration */
 	sok_work wk;           /* the work space */
+	const sd_host *host;   /* the engine's, from set_host(), or NULL */
 } sok;
 
 /* Preconditions.  lv is the compiled level (const after create()), wk
@@ -291,6 +294,20 @@ int sok_macro(const sok_level *lv, unsigned macros, sok_work *wk, int b,
               int d, int *to, int *player, int *keep);
 int sok_macro_text(const sok_level *lv, sok_work *wk, int b, char *buf,
                    size_t len, int *moves);
+
+/* sok_improve.c: improve_plan() for the push models (plugin.h): the
+ * plan (states, actions, n steps) searched again window by window for
+ * fewer moves, each step of the result checked against expand (the
+ * plugin's own expand(), called as self's), within `seconds`.  The
+ * number of steps of the better plan and its states in *out (kept in
+ * wk->imp until the next call or sok_improve_free()), or 0. */
+typedef unsigned (*sok_expand_fn)(void *self, const void *state, sd_cost h,
+                                  sd_succ *succ, unsigned char *states,
+                                  size_t stride);
+size_t sok_improve_plan(sok *s, void *self, sok_expand_fn expand,
+                        const void *states, const uint32_t *actions,
+                        size_t n, double seconds, const void **out);
+void sok_improve_free(sok_work *wk);
 
 /* sok_pack.c: the goals' packing order, made once at create(). */
 int sok_packing_order(sok_level *lv);

@@ -170,6 +170,7 @@ static void sok_destroy(void *self)
 	if (!s)
 		return;
 	sok_corral_free(&s->wk);
+	sok_improve_free(&s->wk);
 	sok_macro_free(s);
 	sok_seal_free(&s->wk);
 	sok_pack_free(&s->lv);
@@ -673,6 +674,22 @@ static void sok_print_plan(void *self, const void *states,
 	sok_draw(&s->lv, s->wk.occ, player, out);
 }
 
+/* Keep the engine's offer: stop_requested() for improve_plan(). */
+static void sok_set_host(void *self, const sd_host *host)
+{
+	sok *s = self;
+	s->host = host;
+}
+
+/* A plan with fewer moves (see plugin.h and sok_improve.c). */
+static size_t sok_improve(void *self, const void *states,
+                          const uint32_t *actions, size_t n, double seconds,
+                          const void **out)
+{
+	return sok_improve_plan(self, self, sok_expand, states, actions, n,
+	                        seconds, out);
+}
+
 static const sd_heuristic_info sok_heuristics[SOK_H_COUNT] = {
 	[SOK_H_MATCHING] = { "matching", "minimum-cost matching of boxes to "
 	                     "goals on push distances (Hungarian)", 1 },
@@ -705,6 +722,8 @@ static const sd_plugin sok_plugin = {
 	.plan_separator = NULL,
 	.batch_key = "level",
 	.features = sok_features,
+	.set_host = sok_set_host,
+	.improve_plan = sok_improve,
 };
 
 SD_EXPORT const sd_plugin *searchd_plugin(void)

@@ -10,6 +10,8 @@
  *   line  = N                    instead: states 0..N-1, moves +1 and -1,
  *                                start 0, goal N-1
  *   instance = K                 a collection of ten lines: line = K + 1
+ *   offer = S A G                the plan improve_plan() offers, whatever
+ *                                the search found (to test the checks)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <searchd/plugin.h>
@@ -31,6 +33,8 @@ typedef struct graph {
 	int use_h;
 	sd_cost cell[MAX_NODES];      /* feature of each node */
 	uint32_t line;                /* line mode if nonzero */
+	unsigned char offer[MAX_NODES]; /* improve_plan()'s states */
+	int noffer;
 } graph;
 
 static int node(graph *g, const char *name, size_t len)
@@ -93,6 +97,23 @@ static int parse_list(graph *g, const char *v, sd_cost *values)
 	return rc;
 }
 
+/* Parse "S A G" into the plan improve_plan() offers. */
+static int parse_offer(graph *g, const char *v)
+{
+	char *copy = strdup(v), *save, *tok;
+	int rc = 0;
+	for (tok = strtok_r(copy, " ", &save); tok && !rc;
+	     tok = strtok_r(NULL, " ", &save)) {
+		int k = node(g, tok, strlen(tok));
+		if (k < 0 || g->noffer == MAX_NODES)
+			rc = -1;
+		else
+			g->offer[g->noffer++] = (unsigned char)k;
+	}
+	free(copy);
+	return rc;
+}
+
 static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
                   size_t len)
 {
@@ -111,6 +132,8 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 			rc = parse_list(g, v, g->cell);
 		else if (!strcmp(k, "start"))
 			start = v;
+		else if (!strcmp(k, "offer"))
+			rc = parse_offer(g, v);
 		else if (!strcmp(k, "line"))
 			g->line = (uint32_t)strtoul(v, NULL, 10);
 		else if (!strcmp(k, "instance"))
@@ -276,6 +299,19 @@ static const sd_heuristic_info heuristics[] = {
 	{ "table", "the h values given in [problem] h", 1 },
 };
 
+/* improve_plan(): the plan of offer =, if given. */
+static size_t improve_plan(void *self, const void *states,
+                           const uint32_t *actions, size_t n, double seconds,
+                           const void **out)
+{
+	graph *g = self;
+	(void)states, (void)actions, (void)n, (void)seconds;
+	if (g->noffer < 1)
+		return 0;
+	*out = g->offer;
+	return (size_t)g->noffer - 1;
+}
+
 static const sd_plugin plugin = {
 	SD_PLUGIN_INIT,
 	.name = "graph",
@@ -295,6 +331,7 @@ static const sd_plugin plugin = {
 	.features = features,
 	.goal_state = goal_state,
 	.predecessors = predecessors,
+	.improve_plan = improve_plan,
 };
 
 SD_EXPORT const sd_plugin *searchd_plugin(void)

@@ -43,6 +43,8 @@
  *                         there is no print_plan)
  *   bidirectional search also calls, once per search, goal_state()
  *   after initial(), and predecessors() as it calls expand() (ABI 1.3)
+ *   after a plan was found: improve_plan() (ABI 1.4, optional), at
+ *   most once per search, before the plan is shown
  *   destroy()           once, last.
  *
  * The engine never relies on "the result of the last call": every call
@@ -104,7 +106,7 @@ extern "C" {
 /* ABI version.  The host refuses a plugin with another major, or with a
  * newer minor than its own.  Minor versions only append fields. */
 #define SD_ABI_MAJOR 1
-#define SD_ABI_MINOR 3
+#define SD_ABI_MINOR 4
 
 /* Name of the one symbol a plugin exports. */
 #define SD_PLUGIN_ENTRY "searchd_plugin"
@@ -330,6 +332,29 @@ typedef struct sd_plugin {
 	 * states + i * stride; at most max_successors.  Deterministic. */
 	unsigned (*predecessors)(void *self, const void *state, sd_succ *pred,
 	                         unsigned char *states, size_t stride);
+
+	/* ABI 1.4.  Optional.  Offer a better plan than the one the search
+	 * found.  Called at most once per search, right after a plan of at
+	 * least one action was found and before anything is shown, when
+	 * [search] improve_plan asks for it (by default after the searches
+	 * that are not optimal).  states holds the n + 1 states of the plan
+	 * (the start first, a goal last) and actions its n actions, as for
+	 * format_plan().  Return 0 to keep the plan, or point *out at the
+	 * m + 1 states of another plan (state_size bytes each, packed, in
+	 * the plugin's memory, valid until the next call on the instance)
+	 * and return m >= 1.  The first of them must be the plan's start,
+	 * each next one a successor of the one before by expand(), the last
+	 * a goal, and the plan's cost (the cheapest action between each
+	 * pair, as the engine rebuilds every plan) may not exceed the old
+	 * plan's; the engine checks all of this and reports a plugin that
+	 * breaks it.  Within that, "better" is the plugin's own measure
+	 * (Sokoban: fewer player moves when the cost is pushes).  Spend at
+	 * most about `seconds` of wall time and return what you have as
+	 * soon as the host's stop_requested() says so: the time counts
+	 * against the search's time limit. */
+	size_t (*improve_plan)(void *self, const void *states,
+	                       const uint32_t *actions, size_t n,
+	                       double seconds, const void **out);
 } sd_plugin;
 
 /* Start a descriptor: the ABI fields filled in.  Use as
