@@ -134,43 +134,32 @@ static int sok_dlt_covered(const struct sok_dltab *t, const unsigned char *occ)
 	return 0;
 }
 
-/* Mark in `dead` the cells of the player's area around wk->occ that
- * holds `from`. */
-static void sok_dlt_mark_area(const sok_level *lv, sok_work *wk, int from,
-                              uint64_t *dead)
-{
-	sok_fill(lv, wk, &wk->scratch, from);
-	for (int c = 0; c < lv->nfloor; c++)
-		if (sok_reached(&wk->scratch, c))
-			dead[c / 64] |= (uint64_t)1 << (c % 64);
-}
-
-/* Judge the set in wk->occ (boxes s->cell) from every area of the
- * player that touches it, filling the bitmap `dead`.  Returns how many
- * areas are dead, and in *areas how many there are. */
+/* Judge the set in wk->occ (boxes s->cell) from every area of free
+ * cells around it (every area touches one of its boxes, the floor being
+ * connected without boxes), filling the bitmap `dead` with the cells
+ * of the dead ones.  Returns how many areas are dead, and in *areas how
+ * many there are. */
 static int sok_dlt_judge(const sok_level *lv, unsigned rules, sok_work *wk,
                          const sok_dlset *s, uint64_t *dead, int *areas,
                          long *positions)
 {
-	int seen[4 * SOK_DLT_MAX], ns = 0, ndead = 0;
+	int n = sok_label_areas(lv, wk, NULL), ndead = 0;
+	unsigned char died[4 * SOK_DLT_MAX + 4] = { 0 };
+	if (n > 4 * SOK_DLT_MAX + 4)
+		n = 0;  /* cannot happen: k boxes part at most 4k areas */
 	for (int i = 0; i < s->n; i++)
 		for (int d = 0; d < 4; d++) {
-			int c = lv->nb[s->cell[i] * 4 + d], dup = 0;
-			if (c < 0 || wk->occ[c])
+			int c = lv->nb[s->cell[i] * 4 + d], k;
+			if (c < 0 || (k = wk->clab[c]) < 0 || k >= n || died[k])
 				continue;
-			int m = sok_min_reached(lv, wk, c);
-			for (int j = 0; j < ns; j++)
-				dup |= seen[j] == m;
-			if (dup)
-				continue;
-			seen[ns++] = m;
-			if (sok_small_dead(lv, rules, wk, m, SOK_RX_APART,
-			                   SOK_DLT_NODES, positions)) {
-				sok_dlt_mark_area(lv, wk, m, dead);
-				ndead++;
-			}
+			died[k] = 1 + sok_small_dead(lv, rules, wk, c, SOK_RX_APART,
+			                             SOK_DLT_NODES, positions);
+			ndead += died[k] == 2;
 		}
-	*areas = ns;
+	for (int c = 0; c < lv->nfloor && ndead; c++)
+		if (wk->clab[c] >= 0 && wk->clab[c] < n && died[wk->clab[c]] == 2)
+			dead[c / 64] |= (uint64_t)1 << (c % 64);
+	*areas = n;
 	return ndead;
 }
 
