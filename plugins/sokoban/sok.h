@@ -74,7 +74,8 @@ typedef enum sok_model {
 enum {
 	SOK_DL_DEAD = 1, SOK_DL_CORNER = 2, SOK_DL_FREEZE = 4, SOK_DL_BLOCK = 8,
 	SOK_DL_CORRAL = 16, SOK_DL_CSEARCH = 32, SOK_DL_SEALED = 64,
-	SOK_DL_ALL = 127
+	SOK_DL_ALL = 127,  /* the rules judged on each position ("all") */
+	SOK_DL_TABLES = 128 /* deadlock tables, made before the search */
 };
 
 /* Macro pushes (sok_macro.c), as bits of sok.macros. */
@@ -120,8 +121,11 @@ typedef struct sok_area {
  *
  *   sok_level   the compiled level.  Written only in create(), by
  *               sok_compile(), sok_make_start(), sok_packing_order()
- *               and sok_macro_init(); freed in destroy().  Every other
- *               function takes it as const sok_level *.
+ *               and sok_macro_init(), and in the first
+ *               select_heuristic() (lv->dlt by sok_dltab_make(), and
+ *               lv->start_dead);
+ *               freed in destroy().  Every other function takes it as
+ *               const sok_level *.
  *   sok_config  the configuration.  Written in create() (the [problem]
  *               keys) and in select_heuristic() (heur), before the
  *               search; read-only afterwards.  Helpers get the one field
@@ -159,6 +163,7 @@ typedef struct sok_level {
 	int *pack_end;         /* end of layer l in pack_goal */
 	int pack_layers;       /* layers in pack_goal (0: not computed) */
 	struct sok_mac *mac;   /* macro tables (sok_macro.c), or NULL */
+	struct sok_dltab *dlt; /* deadlock patterns (sok_dltab.c), or NULL */
 } sok_level;
 
 /* The configuration (read-only once the search starts). */
@@ -217,6 +222,8 @@ typedef struct sok {
 	sok_config cf;         /* the configuration */
 	sok_work wk;           /* the work space */
 	const sd_host *host;   /* the engine's, from set_host(), or NULL */
+	int (*stop)(void);     /* the engine's stop_requested(), or NULL
+	                          (set_host) */
 } sok;
 
 /* Preconditions.  lv is the compiled level (const after create()), wk
@@ -281,6 +288,10 @@ int sok_pi_corral(const sok_level *lv, sok_work *wk, const sok_reach *r,
 int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
                         const sok_reach *r, int ncorral);
 void sok_corral_free(sok_work *wk);
+/* What ends a small search without a proof (sok_small_dead). */
+enum { SOK_RX_GOALS, SOK_RX_ENTER, SOK_RX_APART };
+int sok_small_dead(const sok_level *lv, unsigned rules, sok_work *wk,
+                   int player, int mode, int cap, long *positions);
 
 /* sok_macro.c: macro pushes (macros: the SOK_MACRO_* bits).  wk->occ
  * holds the position before the macro and is unchanged on return;
@@ -308,6 +319,15 @@ size_t sok_improve_plan(sok *s, void *self, sok_expand_fn expand,
                         const void *states, const uint32_t *actions,
                         size_t n, double seconds, const void **out);
 void sok_improve_free(sok_work *wk);
+/* sok_dltab.c: deadlock patterns of a few boxes, made once, in the
+ * first select_heuristic() (sok_dltab_make, polling stop if not NULL),
+ * and looked up after each push: the box just pushed to c, the player
+ * at `player` (any cell of its area), the position in occ. */
+int sok_dltab_make(sok_level *lv, unsigned rules, sok_work *wk,
+                   int (*stop)(void));
+int sok_dltab_dead(const sok_level *lv, const unsigned char *occ, int c,
+                   int player);
+void sok_dltab_free(sok_level *lv);
 
 /* sok_pack.c: the goals' packing order, made once at create(). */
 int sok_packing_order(sok_level *lv);

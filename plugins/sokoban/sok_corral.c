@@ -132,6 +132,8 @@ struct sok_rx {
 	unsigned char *pos;   /* SOK_CORRAL_NODES packed positions */
 	int slot[SOK_CORRAL_SLOTS]; /* index into pos + 1, 0 = empty */
 	int n;                /* positions stored */
+	int cap;              /* positions the search in progress may
+	                         store (SOK_CORRAL_NODES at most) */
 	unsigned char *save;  /* the real wk->occ while searching */
 	int *keep;            /* floor indices of the kept boxes */
 	unsigned char *cache; /* SOK_CORRAL_CACHE entries of state_size + 3
@@ -151,6 +153,7 @@ static int sok_rx_alloc(const sok_level *lv, sok_work *wk)
 	rx->save = malloc((size_t)lv->nfloor);
 	rx->keep = malloc(sizeof(int) * (size_t)lv->nfloor);
 	rx->cache = calloc(SOK_CORRAL_CACHE, lv->state_size + 3);
+	rx->cap = SOK_CORRAL_NODES;
 	wk->rx = rx;
 	if (rx->pos && rx->save && rx->keep && rx->cache)
 		return 0;
@@ -190,7 +193,7 @@ static int sok_rx_add(const sok_level *lv, struct sok_rx *rx,
 	for (; rx->slot[i]; i = (i + 1) & (SOK_CORRAL_SLOTS - 1))
 		if (!memcmp(rx->pos + (size_t)(rx->slot[i] - 1) * n, p, n))
 			return 0;
-	if (rx->n == SOK_CORRAL_NODES)
+	if (rx->n == rx->cap)
 		return -1;
 	memcpy(rx->pos + (size_t)rx->n * n, p, n);
 	rx->slot[i] = ++rx->n;
@@ -232,14 +235,42 @@ static int sok_rx_entered(const sok_level *lv, const sok_work *wk,
 	return 0;
 }
 
+/* True iff no two boxes of wk->occ touch (diagonals included). */
+static int sok_rx_apart(const sok_level *lv, const sok_work *wk)
+{
+	for (int c = 0; c < lv->nfloor; c++) {
+		if (!wk->occ[c])
+			continue;
+		for (int dy = -1; dy <= 1; dy++)
+			for (int dx = -1; dx <= 1; dx++) {
+				int n = sok_cell_at(lv, c, dx, dy);
+				if ((dx || dy) && n >= 0 && wk->occ[n])
+					return 0;
+			}
+	}
+	return 1;
+}
+
+/* True iff the position in wk->occ (the player's fill r) is what ends
+ * a small search of kind `mode` without a proof: a box or the player
+ * in corral k (SOK_RX_ENTER), all boxes on goals (SOK_RX_GOALS, and
+ * SOK_RX_APART too), or no two boxes touching (SOK_RX_APART). */
+static int sok_rx_open(const sok_level *lv, const sok_work *wk,
+                       const sok_reach *r, int k, int mode)
+{
+	if (mode == SOK_RX_ENTER)
+		return sok_rx_entered(lv, wk, r, k);
+	if (!sok_off_goal(lv, wk->occ))
+		return 1;
+	return mode == SOK_RX_APART && sok_rx_apart(lv, wk);
+}
+
 /* Breadth-first search of the pushes of the boxes in wk->occ (the kept
  * ones) from the packed position in buf (which it reuses).  1 iff it
- * exhausts every position without finding what would let a solution
- * through: for a corral that needs a box (k, labels in wk->clab), the
- * player or a box entering it; for one that needs none, a position
- * with all boxes on goals. */
+ * exhausts every position without meeting one that sok_rx_open() says
+ * would let a solution through (k: the corral, for SOK_RX_ENTER). */
 static int sok_rx_run(const sok_level *lv, unsigned rules, sok_work *wk,
-                      int k, int needs_box, unsigned char *buf)
+                      int k, int mode, unsigned char *buf)
 {
 	struct sok_rx *rx = wk->rx;
 	memset(rx->slot, 0, sizeof rx->slot);
@@ -249,15 +280,34 @@ static int sok_rx_run(const sok_level *lv, unsigned rules, sok_work *wk,
 		int pl;
 		sok_decode(lv, wk->occ, rx->pos + (size_t)i * lv->state_size,
 		           &pl);
-		if (!needs_box && !sok_off_goal(lv, wk->occ))
-			return 0;
 		int n = sok_candidates(lv, wk, &wk->scratch, pl);
-		if (needs_box && sok_rx_entered(lv, wk, &wk->scratch, k))
-			return 0;
-		if (sok_rx_expand(lv, rules, wk, &wk->scratch, n, buf) < 0)
+		if (sok_rx_open(lv, wk, &wk->scratch, k, mode) ||
+		    sok_rx_expand(lv, rules, wk, &wk->scratch, n, buf) < 0)
 			return 0;
 	}
 	return 1;
+}
+
+/* The boxes of wk->occ alone, the player at `player`: 1 iff a small
+ * search (at most `cap` positions, SOK_CORRAL_NODES at most) proves
+ * that they can
+ * never all stand on goals; 0 if it finds a way, gives up, or (mode
+ * SOK_RX_APART) reaches a position where no two boxes touch.  wk->occ
+ * is left as it was; *positions grows by the positions searched. */
+int sok_small_dead(const sok_level *lv, unsigned rules, sok_work *wk,
+                   int player, int mode, int cap, long *positions)
+{
+	unsigned char buf[SOK_MAX_FLOOR / 8 + 4];
+	if (!wk->rx && sok_rx_alloc(lv, wk))
+		return 0;
+	memcpy(wk->rx->save, wk->occ, (size_t)lv->nfloor);
+	sok_encode(lv, wk->occ, player, buf);
+	wk->rx->cap = cap < SOK_CORRAL_NODES ? cap : SOK_CORRAL_NODES;
+	int dead = sok_rx_run(lv, rules, wk, -1, mode, buf);
+	wk->rx->cap = SOK_CORRAL_NODES;
+	*positions += wk->rx->n;
+	memcpy(wk->occ, wk->rx->save, (size_t)lv->nfloor);
+	return dead;
 }
 
 /* sok_rx_run() from the boxes in wk->occ and the player at `player`
@@ -283,7 +333,8 @@ static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
 	                   (SOK_CORRAL_CACHE - 1)) * (n + 3);
 	if (!e[n + 2] || memcmp(e, buf, n + 2)) {
 		memcpy(e, buf, n + 2);
-		e[n + 2] = (unsigned char)(1 + sok_rx_run(lv, rules, wk, k, needs_box, buf));
+		e[n + 2] = (unsigned char)(1 + sok_rx_run(lv, rules, wk, k,
+		                    needs_box ? SOK_RX_ENTER : SOK_RX_GOALS, buf));
 	}
 	return e[n + 2] == 2;
 }

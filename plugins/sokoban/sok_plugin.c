@@ -2,6 +2,7 @@
  * sok_plugin.c -- the Sokoban plugin: [problem] keys, the three action
  * models, successor generation and LURD plan text.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ static const sok_word sok_deadlock_words[] = {
 	{ "dead-squares", SOK_DL_DEAD }, { "corner", SOK_DL_CORNER },
 	{ "freeze", SOK_DL_FREEZE }, { "block", SOK_DL_BLOCK },
 	{ "pi-corral", SOK_DL_CORRAL }, { "corral-search", SOK_DL_CSEARCH },
-	{ "frozen-goals", SOK_DL_SEALED },
+	{ "frozen-goals", SOK_DL_SEALED }, { "tables", SOK_DL_TABLES },
 	{ "all", SOK_DL_ALL }, { "none", 0 }, { NULL, 0 },
 };
 
@@ -123,7 +124,7 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 	if (c->deadlocks &&
 	    sok_parse_list(c->deadlocks, sok_deadlock_words, "unknown deadlock "
 	                   "rule (dead-squares, corner, freeze, block, "
-	                   "pi-corral, corral-search, frozen-goals, all, "
+	                   "pi-corral, corral-search, frozen-goals, tables, all, "
 	                   "none):", &c->dl, err, len))
 		return -1;
 	if (c->macros &&
@@ -171,6 +172,7 @@ static void sok_destroy(void *self)
 		return;
 	sok_corral_free(&s->wk);
 	sok_improve_free(&s->wk);
+	sok_dltab_free(&s->lv);
 	sok_macro_free(s);
 	sok_seal_free(&s->wk);
 	sok_pack_free(&s->lv);
@@ -228,7 +230,33 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	return 0;
 }
 
-/* Remember the heuristic the search will read in h. */
+/* Keep what the engine offers: the host for improve_plan(), and its
+ * stop_requested(), polled while the deadlock tables are made (a host
+ * without it is as none). */
+static void sok_set_host(void *self, const sd_host *host)
+{
+	sok *s = self;
+	s->host = host;
+	size_t need = offsetof(sd_host, stop_requested) +
+	              sizeof host->stop_requested;
+	s->stop = host && host->size >= need ? host->stop_requested : NULL;
+}
+
+/* Judge the start position by the deadlock tables too (lv->start_dead;
+ * the push tests look only at the box just pushed). */
+static void sok_tables_judge_start(sok *s)
+{
+	int player;
+	sok_decode(&s->lv, s->wk.occ, s->lv.start, &player);
+	for (int c = 0; c < s->lv.nfloor; c++)
+		if (s->wk.occ[c] && sok_dltab_dead(&s->lv, s->wk.occ, c, player))
+			s->lv.start_dead = 1;
+}
+
+/* Remember the heuristic the search will read in h, and make the
+ * deadlock tables if the rules ask for them and they are not made yet
+ * (under the run's time limit: stopped, it returns -1 with no message,
+ * and the engine reports the limit). */
 static int sok_select_heuristic(void *self, int index, char *err,
                                 size_t len)
 {
@@ -238,7 +266,14 @@ static int sok_select_heuristic(void *self, int index, char *err,
 		return -1;
 	}
 	s->cf.heur = index;
-	return 0;
+	if (!(s->cf.deadlocks & SOK_DL_TABLES) || s->lv.dlt)
+		return 0;
+	int rc = sok_dltab_make(&s->lv, s->cf.deadlocks, &s->wk, s->stop);
+	if (rc < 0)
+		snprintf(err, len, "sokoban: out of memory");
+	if (!rc)
+		sok_tables_judge_start(s);
+	return rc ? -1 : 0;
 }
 
 /* The start position (player normalised in the push model). */
@@ -298,18 +333,21 @@ static void sok_child(const sok_level *lv, const unsigned char *parent,
 }
 
 /* Apply the push of the box at b to t in wk->occ and judge it (the
- * caller undoes it): fills the successor's h and goal fields.  off =
+ * caller undoes it), the player ending at `player` (its real cell, or
+ * any of its area): fills the successor's h and goal fields.  off =
  * boxes off goal before the push; sok_box_bound() must have been run
  * on the position before the push, whose fill is parent (NULL in the
  * step model). */
 static void sok_judge_push(const sok_level *lv, const sok_config *cf,
                            sok_work *wk, const sok_reach *parent, int b,
-                           int t, int off, sd_succ *o)
+                           int t, int player, int off, sd_succ *o)
 {
 	wk->occ[b] = 0;
 	wk->occ[t] = 1;
 	o->goal = off - !lv->goal[b] + !lv->goal[t] == 0;
-	if (sok_deadlocked(lv, cf->deadlocks, wk, t))
+	if (sok_deadlocked(lv, cf->deadlocks, wk, t) ||
+	    ((cf->deadlocks & SOK_DL_TABLES) &&
+	     sok_dltab_dead(lv, wk->occ, t, player)))
 		o->h = SD_DEAD_END;
 	else
 		o->h = cf->heur == SD_NO_HEURISTIC ? 0
@@ -338,7 +376,7 @@ static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
 			t = lv->nb[n * 4 + d];
 			if (t < 0 || wk->occ[t])
 				continue;
-			sok_judge_push(lv, cf, wk, NULL, n, t, off, o);
+			sok_judge_push(lv, cf, wk, NULL, n, t, n, off, o);
 		} else {
 			o->h = hb;
 			o->goal = off == 0;
@@ -385,7 +423,7 @@ static void sok_push_child(const sok_level *lv, const sok_config *cf,
                            int t, int p, int d, int off, sd_succ *o,
                            unsigned char *out)
 {
-	sok_judge_push(lv, cf, wk, &wk->parent, b, t, off, o);
+	sok_judge_push(lv, cf, wk, &wk->parent, b, t, p, off, o);
 	if (cf->model == SOK_PUSHES && o->h != SD_DEAD_END)
 		p = d < 0 ? sok_min_reached(lv, wk, p)
 		          : sok_pushed_player(lv, wk, &wk->parent, b, t,
@@ -674,13 +712,6 @@ static void sok_print_plan(void *self, const void *states,
 	sok_draw(&s->lv, s->wk.occ, player, out);
 }
 
-/* Keep the engine's offer: stop_requested() for improve_plan(). */
-static void sok_set_host(void *self, const sd_host *host)
-{
-	sok *s = self;
-	s->host = host;
-}
-
 /* A plan with fewer moves (see plugin.h and sok_improve.c). */
 static size_t sok_improve(void *self, const void *states,
                           const uint32_t *actions, size_t n, double seconds,
@@ -711,6 +742,7 @@ static const sd_plugin sok_plugin = {
 	.create = sok_create,
 	.destroy = sok_destroy,
 	.select_heuristic = sok_select_heuristic,
+	.set_host = sok_set_host,
 	.initial = sok_initial,
 	.is_goal = sok_is_goal,
 	.heuristic = sok_heuristic,

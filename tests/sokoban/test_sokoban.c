@@ -743,7 +743,8 @@ static void deadlock_rules(void **unused)
 	(void)unused;
 	const char *sets[] = { "none", "dead-squares", "corner", "freeze",
 	                       "block", "pi-corral", "corral-search",
-	                       "frozen-goals", "corner freeze block", "all" };
+	                       "frozen-goals", "tables", "corner freeze block",
+	                       "all" };
 	char *lv = level_from(MICROBAN, 6);
 	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
 		int m, p;
@@ -753,6 +754,63 @@ static void deadlock_rules(void **unused)
 		assert_int_equal(cost, 29);
 	}
 	free(lv);
+}
+
+/* Every rule but the deadlock tables ("all"), and with them. */
+static const char *no_tables = "all";
+static const char *with_tables = "all tables";
+
+/* Deadlock tables.  Two boxes side by side between walls, the player
+ * above them: the left one can go down onto its goal, the right one
+ * only into a dead corner, and the player can never get below them to
+ * push them back up.  No rule but the tables sees it: with them the
+ * start is judged dead at once (one expansion), in both models.  The
+ * same pair with the player below it is alive (it can push the boxes
+ * up): a table that forgot the player's side would prune the only
+ * solutions there.  Optimal lengths are kept, with the tables alone
+ * too, and an unsolvable level is proved in fewer expansions. */
+static void deadlock_tables(void **unused)
+{
+	(void)unused;
+	const char *above = "#######\n# #   #\n#     #\n#   @.#\n#  #$$#\n"
+	                    "### . #\n#######\n";
+	const char *below[] = {
+		"#######\n# #   #\n#     #\n#    .#\n#  #$$#\n###@. #\n"
+		"#######\n",
+		"#######\n#  .  #\n#     #\n#    .#\n#  #$$#\n###@  #\n"
+		"#######\n" };
+	const int pushes[] = { 4, 5 }, moves[] = { 11, 11 };
+	const char *none = "########\n# # #  #\n# .    #\n#  @  .#\n#$ $   #\n"
+	                   "#. $   #\n########\n";
+	const char *costs[] = { "pushes", "moves" };
+	char tmp[4096];
+	temp_level(above, tmp, sizeof tmp);
+	for (int k = 0; k < 2; k++) {
+		run r = { .alg = SD_BFS, .cost = costs[k],
+		          .deadlocks = with_tables };
+		assert_int_equal(expect_unsolvable(tmp, &r), 1);
+		r.deadlocks = no_tables;
+		assert_true(expect_unsolvable(tmp, &r) > 1);
+	}
+	unlink(tmp);
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 2; k++)
+			for (int t = 0; t < 3; t++) {
+				const char *dl[] = { with_tables, "tables",
+				                     no_tables };
+				run r = { .alg = SD_BFS, .cost = costs[k],
+				          .deadlocks = dl[t] };
+				int m, p;
+				sd_cost cost;
+				solve_check(below[i], NULL, &r, &m, &p, &cost);
+				assert_int_equal(cost, k ? moves[i] : pushes[i]);
+			}
+	temp_level(none, tmp, sizeof tmp);
+	run r = { .alg = SD_BFS, .cost = "pushes", .deadlocks = no_tables };
+	uint64_t without = expect_unsolvable(tmp, &r);
+	r.deadlocks = with_tables;
+	assert_true(expect_unsolvable(tmp, &r) < without);
+	unlink(tmp);
 }
 
 /* A sealed corral: the box under the upper goal can only be pushed
@@ -1081,6 +1139,7 @@ int main(void)
 		cmocka_unit_test(unsolvable),
 		cmocka_unit_test(collections),
 		cmocka_unit_test(deadlock_rules),
+		cmocka_unit_test(deadlock_tables),
 		cmocka_unit_test(corral_deadlock),
 		cmocka_unit_test(sealed_goals),
 		cmocka_unit_test(packing_order),
