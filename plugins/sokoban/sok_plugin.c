@@ -754,7 +754,6 @@ static const sd_plugin sok_plugin = {
 	.plan_separator = NULL,
 	.batch_key = "level",
 	.features = sok_features,
-	.set_host = sok_set_host,
 	.improve_plan = sok_improve,
 };
 
