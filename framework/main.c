@@ -5,6 +5,7 @@
 #include "engine.h"
 #include "error.h"
 #include "guard.h"
+#include "mpi_run.h"
 #include "run.h"
 
 #include <errno.h>
@@ -227,6 +228,8 @@ int main(int argc, char **argv)
 {
 	sd_cli cli = { .trace_limit = 1000, .delay_ms = 300,
 	               .plugin_path = plugin_path() };
+	if (sd_mpi_start(&argc, &argv))
+		return EXIT_ERROR;
 	sd_guard_install(EXIT_LIMIT);
 	const char **sets = calloc((size_t)argc, sizeof *sets);
 	const char **cmp = calloc((size_t)argc, sizeof *cmp);
@@ -283,5 +286,5 @@ int main(int argc, char **argv)
 out:
 	free(sets);
 	free(cmp);
-	return finish_output(rc);
+	return sd_mpi_finish(finish_output(rc));
 }
