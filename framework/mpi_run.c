@@ -20,6 +20,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 enum { TAG_JOB = 1, TAG_ROW, TAG_FAIL };
@@ -29,7 +30,12 @@ static struct {
 	int on;        /* MPI_Init was called */
 	int rank, ranks;
 	int rows_run;  /* sd_mpi_rows was entered */
-	struct { unsigned rows; uint64_t expanded; double seconds; } *per;
+	struct {
+		unsigned rows;
+		uint64_t expanded;
+		double seconds;
+		long peak_kib;    /* the rank's peak RSS, KiB */
+	} *per;
 } job = { .ranks = 1 };
 
 /* The header of a ROW message; the text follows it. */
@@ -38,7 +44,15 @@ typedef struct row_head {
 	int32_t status, interrupted;
 	uint64_t expanded, generated;
 	double seconds;
+	int64_t peak_kib;      /* the sender's peak RSS so far, KiB */
 } row_head;
+
+/* This process's peak RSS so far, in KiB. */
+static long peak_kib(void)
+{
+	struct rusage ru;
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_maxrss;
+}
 
 /* Was this process launched by mpirun (or another PMI launcher)? */
 static int launched(void)
@@ -82,7 +96,7 @@ static void send_row(int64_t i, const sd_row *row)
 	size_t len = row->text ? strlen(row->text) + 1 : 0;
 	char *buf = malloc(sizeof(row_head) + len);
 	row_head h = { i, row->status, sd_guard_interrupted, row->expanded,
-	               row->generated, row->seconds };
+	               row->generated, row->seconds, peak_kib() };
 	if (!buf) {
 		sd_error("out of memory");
 		MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
@@ -158,6 +172,8 @@ static void receive_row(dispatch *d, int src, int len)
 		job.per[src].rows++;
 		job.per[src].expanded += h.expanded;
 		job.per[src].seconds += h.seconds;
+		if (h.peak_kib > job.per[src].peak_kib)
+			job.per[src].peak_kib = (long)h.peak_kib;
 	}
 	free(buf);
 }
@@ -238,9 +254,10 @@ void sd_mpi_rank_summary(FILE *out)
 		return;
 	fprintf(out, "ranks: %d (rank 0 hands out the problems)\n", job.ranks);
 	for (int r = 1; r < job.ranks; r++)
-		fprintf(out, "rank %d: %u problems, %llu expanded, %.2f s\n", r,
-		        job.per[r].rows, (unsigned long long)job.per[r].expanded,
-		        job.per[r].seconds);
+		fprintf(out, "rank %d: %u problems, %llu expanded, %.2f s, peak "
+		        "RSS %.1f MiB\n", r, job.per[r].rows,
+		        (unsigned long long)job.per[r].expanded,
+		        job.per[r].seconds, job.per[r].peak_kib / 1024.0);
 }
 
 /* Tell every other rank "no more" (they may be waiting for a row that
