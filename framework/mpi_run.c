@@ -2,10 +2,14 @@
  * mpi_run.c -- mpi_run.h with MPI: the rows of a batch spread over the
  * ranks of an mpirun job.  Built when CMake finds MPI.
  *
- * Rank 0 is the dispatcher: it hands row numbers out (tag JOB, -1 means
- * "no more") and takes the rows back (tag ROW: a header and the text),
- * printing them in order; it computes none itself, and waits by polling
- * with short sleeps, so it costs next to no CPU.  Each other rank sends
+ * Rank 0 dispatches: a thread of its own hands row numbers out (tag JOB,
+ * -1 means "no more") and takes the rows back (tag ROW: a header and the
+ * text), printing them in order; it waits by polling with 1 ms sleeps,
+ * so it costs next to no CPU.  Rank 0's main thread meanwhile computes
+ * rows too, taking the next number from the same counter (under a
+ * mutex); only the dispatching thread calls MPI while rows run
+ * (MPI_THREAD_SERIALIZED; if the library gives less, rank 0 only
+ * dispatches).  Each other rank sends
  * an empty ROW to say it is ready, then one per row it computed, each
  * answered by the next JOB.  A rank that ends before its rows (its
  * config or plugin failed) sends FAIL with its exit status instead;
@@ -18,6 +22,8 @@
 #include "run_cli.h"
 
 #include <mpi.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -28,6 +34,7 @@ enum { TAG_JOB = 1, TAG_ROW, TAG_FAIL };
 /* This process in the job; ranks 1 and rank 0 without mpirun. */
 static struct {
 	int on;        /* MPI_Init was called */
+	int threads;   /* MPI_THREAD_SERIALIZED given: rank 0 computes too */
 	int rank, ranks;
 	int rows_run;  /* sd_mpi_rows was entered */
 	struct {
@@ -66,9 +73,12 @@ int sd_mpi_start(int *argc, char ***argv)
 	char name[64];
 	if (!launched())
 		return 0;
-	if (MPI_Init(argc, argv) != MPI_SUCCESS)
-		return sd_error("MPI_Init failed"), -1;
+	int given;
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &given) !=
+	    MPI_SUCCESS)
+		return sd_error("MPI_Init_thread failed"), -1;
 	job.on = 1;
+	job.threads = given >= MPI_THREAD_SERIALIZED;
 	MPI_Comm_rank(MPI_COMM_WORLD, &job.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &job.ranks);
 	if (job.rank) {
@@ -133,10 +143,38 @@ static void compute_rows(sd_row_job *fn, void *ctx)
 /* Rank 0's view of a run of rows. */
 typedef struct dispatch {
 	size_t n, next, taken;  /* rows; next to hand out; taken so far */
-	int busy;               /* ranks that have not been told "no more" */
+	int busy;               /* ranks that have not been told "no more",
+	                           rank 0's own computing counted as one */
 	sd_row *rows;           /* received, not yet taken (text set) */
 	char *got;              /* got[i]: row i received */
+	sd_row_take *take;      /* and its ctx: the caller's */
+	void *ctx;
+	pthread_mutex_t lock;   /* all of the above, while rank 0 computes */
 } dispatch;
+
+/* The next row to compute, or -1 after the last one or an interrupt;
+ * with d->lock held. */
+static int64_t next_row(dispatch *d)
+{
+	if (d->next < d->n && !sd_guard_interrupted)
+		return (int64_t)d->next++;
+	d->busy--;
+	return -1;
+}
+
+/* Note row i, computed by rank src, in d and the rank's figures; with
+ * d->lock held. */
+static void got_row(dispatch *d, int src, int64_t i, const sd_row *r,
+                    long peak)
+{
+	d->rows[i] = *r;
+	d->got[i] = 1;
+	job.per[src].rows++;
+	job.per[src].expanded += r->expanded;
+	job.per[src].seconds += r->seconds;
+	if (peak > job.per[src].peak_kib)
+		job.per[src].peak_kib = peak;
+}
 
 /* A rank that failed before its rows: name it and end the whole job. */
 static void rank_failed(int rank)
@@ -165,15 +203,9 @@ static void receive_row(dispatch *d, int src, int len)
 	if (h.interrupted)
 		sd_guard_interrupt();
 	if (h.i >= 0 && (size_t)h.i < d->n) {
-		sd_row *r = &d->rows[h.i];
-		*r = (sd_row){ h.status, h.expanded, h.generated, h.seconds,
-		               len > (int)sizeof h ? strdup(buf + sizeof h) : NULL };
-		d->got[h.i] = 1;
-		job.per[src].rows++;
-		job.per[src].expanded += h.expanded;
-		job.per[src].seconds += h.seconds;
-		if (h.peak_kib > job.per[src].peak_kib)
-			job.per[src].peak_kib = (long)h.peak_kib;
+		sd_row r = { h.status, h.expanded, h.generated, h.seconds,
+		             len > (int)sizeof h ? strdup(buf + sizeof h) : NULL };
+		got_row(d, src, h.i, &r, (long)h.peak_kib);
 	}
 	free(buf);
 }
@@ -182,51 +214,93 @@ static void receive_row(dispatch *d, int src, int len)
  * interrupt. */
 static void hand_out(dispatch *d, int dst)
 {
-	int64_t i = -1;
-	if (d->next < d->n && !sd_guard_interrupted)
-		i = (int64_t)d->next++;
-	else
-		d->busy--;
+	int64_t i = next_row(d);
 	MPI_Send(&i, 1, MPI_INT64_T, dst, TAG_JOB, MPI_COMM_WORLD);
 }
 
 /* Take the received rows that come next in order. */
-static void take_in_order(dispatch *d, sd_row_take *take, void *ctx)
+static void take_in_order(dispatch *d)
 {
 	while (d->taken < d->n && d->got[d->taken]) {
 		sd_row *r = &d->rows[d->taken];
-		take(ctx, d->taken, r);
+		d->take(d->ctx, d->taken, r);
 		free(r->text);
 		r->text = NULL;
 		d->taken++;
 	}
 }
 
-/* Serve the other ranks until each has been told "no more". */
-static void serve(dispatch *d, sd_row_take *take, void *ctx)
+/* Serve the other ranks until each (and rank 0's own computing) has
+ * been told "no more"; the rows are taken in order as they come. */
+static void *serve(void *arg)
 {
 	const struct timespec nap = { 0, 1000000 };
-	while (d->busy > 0) {
-		int flag, len;
+	dispatch *d = arg;
+	pthread_mutex_lock(&d->lock);
+	while (d->busy > 0 || d->taken < d->next) {
+		int flag, len = 0;
 		MPI_Status st;
+		take_in_order(d);
+		pthread_mutex_unlock(&d->lock);
 		MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
-		if (!flag) {
+		if (!flag)
 			nanosleep(&nap, NULL);
-			continue;
-		}
-		if (st.MPI_TAG == TAG_FAIL)
+		else if (st.MPI_TAG == TAG_FAIL)
 			rank_failed(st.MPI_SOURCE);
-		MPI_Get_count(&st, MPI_BYTE, &len);
-		receive_row(d, st.MPI_SOURCE, len);
-		hand_out(d, st.MPI_SOURCE);
-		take_in_order(d, take, ctx);
+		else
+			MPI_Get_count(&st, MPI_BYTE, &len);
+		pthread_mutex_lock(&d->lock);
+		if (flag) {
+			receive_row(d, st.MPI_SOURCE, len);
+			hand_out(d, st.MPI_SOURCE);
+		}
 	}
+	take_in_order(d);
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+/* Rank 0's own share: compute the next row while there is one. */
+static void compute_here(dispatch *d, sd_row_job *fn, void *ctx)
+{
+	for (;;) {
+		pthread_mutex_lock(&d->lock);
+		int64_t i = next_row(d);
+		pthread_mutex_unlock(&d->lock);
+		if (i < 0)
+			return;
+		sd_row row = { 0 };
+		fn(ctx, (size_t)i, &row);
+		pthread_mutex_lock(&d->lock);
+		got_row(d, 0, i, &row, peak_kib());
+		pthread_mutex_unlock(&d->lock);
+	}
+}
+
+/* Rank 0: serve the other ranks from a thread of its own (signals stay
+ * with this one) while this one computes rows too; or only serve, if
+ * MPI gave no threads or the thread cannot start. */
+static void dispatch_rows(dispatch *d, sd_row_job *fn, void *ctx)
+{
+	pthread_t t;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int threaded = job.threads && !pthread_create(&t, NULL, serve, d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!threaded) {
+		d->busy--;
+		serve(d);
+		return;
+	}
+	compute_here(d, fn, ctx);
+	pthread_join(t, NULL);
 }
 
 int sd_mpi_rows(size_t n, sd_row_job *fn, sd_row_take *take, void *ctx,
                 size_t *done)
 {
-	dispatch d = { .n = n, .busy = job.ranks - 1 };
+	dispatch d = { .n = n, .busy = job.ranks, .take = take, .ctx = ctx };
 	job.rows_run = 1;
 	*done = 0;
 	if (job.rank) {
@@ -241,7 +315,9 @@ int sd_mpi_rows(size_t n, sd_row_job *fn, sd_row_take *take, void *ctx,
 		sd_error("out of memory");
 		MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
 	}
-	serve(&d, take, ctx);
+	pthread_mutex_init(&d.lock, NULL);
+	dispatch_rows(&d, fn, ctx);
+	pthread_mutex_destroy(&d.lock);
 	*done = d.taken;
 	free(d.rows);
 	free(d.got);
@@ -252,8 +328,9 @@ void sd_mpi_rank_summary(FILE *out)
 {
 	if (job.rank || job.ranks < 2 || !job.per)
 		return;
-	fprintf(out, "ranks: %d (rank 0 hands out the problems)\n", job.ranks);
-	for (int r = 1; r < job.ranks; r++)
+	fprintf(out, "ranks: %d (rank 0 also hands out the problems)\n",
+	        job.ranks);
+	for (int r = 0; r < job.ranks; r++)
 		fprintf(out, "rank %d: %u problems, %llu expanded, %.2f s, peak "
 		        "RSS %.1f MiB\n", r, job.per[r].rows,
 		        (unsigned long long)job.per[r].expanded,

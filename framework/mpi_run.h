@@ -55,9 +55,10 @@ typedef void sd_row_take(void *ctx, size_t i, const sd_row *row);
 
 /* Compute rows 0..n-1 with job and hand them, in order, to take on
  * rank 0.  With several ranks, rank 0 hands the next row to the next
- * free rank (it computes none itself) and the others compute them; an
- * interrupt (on any rank) ends the run once the rows handed out are
- * back.  *done is the number of rows taken (on rank 0).  Returns 0; a
+ * free rank from a thread of its own, and computes rows too: job runs on
+ * rank 0's calling thread, take on that other thread (so the two may run
+ * at the same time; job must not touch what take does).  An interrupt
+ * (on any rank) ends the run once the rows handed out are back.  *done is the number of rows taken (on rank 0).  Returns 0; a
  * rank that failed to start ends the whole job from rank 0 (message
  * naming the rank, exit status 2). */
 int sd_mpi_rows(size_t n, sd_row_job *job, sd_row_take *take, void *ctx,
