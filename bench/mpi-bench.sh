@@ -3,8 +3,8 @@
 # process and for `mpirun -np N`, the wall time, the speed-up over one
 # process, the problems solved, the states expanded (all ranks), the
 # figures of each rank (problems, expanded, search time, peak RSS) and
-# the bytes the rows sent to rank 0 (each row's text, a 56-byte header
-# and an 8-byte job number).
+# an upper bound on the bytes sent (every row's text, a 56-byte header
+# and an 8-byte job number; rank 0's own rows are not sent).
 #
 #   bench/mpi-bench.sh [BUILD] [RANKS...]      # default: build 2 3 4
 #
@@ -13,6 +13,8 @@
 # each).  Rank 0 only dispatches: -np N has N-1 ranks solving.  As root,
 # Open MPI needs OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # (set here).  Each batch runs once per rank count: a few minutes.
+# LEVELS and KORF (environment) pick other selections (default all and
+# 1-10), e.g. LEVELS=1-20 KORF=1-2 for a quick look.
 set -u
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -25,10 +27,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 sokoban=(-c config/sokoban.ini -q --set problem.file=config/levels/microban.xsb
-         --set problem.level=all --set problem.cost=pushes
+         --set problem.level="${LEVELS:-all}" --set problem.cost=pushes
          --set search.algorithm=astar --set search.time_limit=10)
 korf=(-c config/15puzzle.ini -q --set problem.file=config/levels/korf100.txt
-      --set problem.index=1-10 --set search.algorithm=astar
+      --set problem.index="${KORF:-1-10}" --set search.algorithm=astar
       --set search.heuristic=linear-conflict --set search.time_limit=10)
 
 # run NAME NP ARGS...: one batch, NP 1 = one process without mpirun;
@@ -62,6 +64,6 @@ run() {
 
 declare -A base
 printf "%-8s %5s %9s %9s %7s %12s %10s\n" batch ranks wall-s speed-up \
-	solved expanded bytes-sent
+	solved expanded bytes-max
 for np in 1 "${ranks[@]}"; do run sokoban "$np" "${sokoban[@]}"; done
 for np in 1 "${ranks[@]}"; do run korf "$np" "${korf[@]}"; done
