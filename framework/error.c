@@ -15,10 +15,18 @@ int sd_fail(char *err, size_t len, const char *fmt, ...)
 	return -1;
 }
 
+/* The name messages start with: "searchd", or "searchd (rank 2)". */
+static char who[64] = "searchd";
+
+void sd_error_name(const char *name)
+{
+	snprintf(who, sizeof who, "%s", name);
+}
+
 int sd_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("searchd: ", stderr);
+	fprintf(stderr, "%s: ", who);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -19,9 +19,15 @@
  * library code can `return sd_fail(err, len, "...", ...);`. */
 int sd_fail(char *err, size_t len, const char *fmt, ...) SD_PRINTF(3, 4);
 
-/* Print "searchd: message" on stderr and return 2, the exit status of an
- * error, so that the driver can `return sd_error("...", ...);`.  It does
- * not exit: the caller unwinds and frees. */
+/* Print "searchd: message" (see sd_error_name) on stderr and return 2,
+ * the exit status of an error, so that the driver can `return
+ * sd_error("...", ...);`.  It does not exit: the caller unwinds and
+ * frees. */
 int sd_error(const char *fmt, ...) SD_PRINTF(1, 2);
+
+/* Name the program in sd_error's messages as name instead of "searchd"
+ * (under mpirun, ranks above 0 are "searchd (rank N)"); called once at
+ * start, before any message. */
+void sd_error_name(const char *name);
 
 #endif

@@ -246,11 +246,6 @@ void sd_guard_disarm(void)
 	set_timer(0);
 }
 
-void sd_guard_clear_interrupt(void)
-{
-	set_flags(0, -1);
-}
-
 /* ---- guarded buffers ------------------------------------------------ */
 
 static size_t page_size(void)

@@ -28,7 +28,7 @@
 #include <signal.h>
 #include <stddef.h>
 
-/* Set by SIGINT or SIGTERM; stays set until sd_guard_clear_interrupt(). */
+/* Set by SIGINT or SIGTERM; stays set for the rest of the process. */
 extern volatile sig_atomic_t sd_guard_interrupted;
 
 /* Set when the alarm of sd_guard_arm() has gone off. */
@@ -86,9 +86,6 @@ void sd_guard_arm(double seconds);
 
 /* Stop the alarm (the flag keeps its value). */
 void sd_guard_disarm(void);
-
-/* Clear the interrupt flag (at the start of a run). */
-void sd_guard_clear_interrupt(void);
 
 /* Ask for the run to end, as Ctrl-C does (safe from a signal handler). */
 void sd_guard_interrupt(void);

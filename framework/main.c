@@ -5,6 +5,7 @@
 #include "engine.h"
 #include "error.h"
 #include "guard.h"
+#include "mpi_run.h"
 #include "run.h"
 
 #include <errno.h>
@@ -76,7 +77,9 @@ static const char usage[] =
 "batches: when the plugin picks one problem of a collection by number (e.g.\n"
 "[problem] level = 3), a value of all, a range 1-50 or a list 1,4,7-9 solves\n"
 "each in turn with the [search] limits applying to each, one row apiece,\n"
-"then a summary.\n"
+"then a summary.  Built with MPI, `mpirun -np N searchd ...` spreads a\n"
+"batch over the N ranks: each free rank gets the next problem, rank 0\n"
+"prints the rows in order (docs/mpi.md).\n"
 "\n"
 "Plugins are looked up by [plugin] name in $SEARCHD_PLUGIN_PATH (colon-\n"
 "separated), then next to this program (../lib/searchd/plugins), then in\n"
@@ -234,6 +237,8 @@ int main(int argc, char **argv)
 {
 	sd_cli cli = { .trace_limit = 1000, .delay_ms = 300,
 	               .plugin_path = plugin_path() };
+	if (sd_mpi_start(&argc, &argv))
+		return EXIT_ERROR;
 	sd_guard_install(EXIT_LIMIT);
 	const char **sets = calloc((size_t)argc, sizeof *sets);
 	const char **cmp = calloc((size_t)argc, sizeof *cmp);
@@ -290,5 +295,5 @@ int main(int argc, char **argv)
 out:
 	free(sets);
 	free(cmp);
-	return finish_output(rc);
+	return sd_mpi_finish(finish_output(rc));
 }

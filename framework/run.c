@@ -10,6 +10,7 @@
 #include "error.h"
 #include "guard.h"
 #include "html_table.h"
+#include "mpi_run.h"
 
 #include <stdio.h>
 
@@ -69,6 +70,32 @@ static int run_with_page(sd_runctx *x, long b)
 		fprintf(stderr, "searchd: wrote the page of these runs to '%s'\n",
 		        path);
 	return rc;
+/* Under mpirun with several ranks, what a run that is not a batch
+ * does: rank 0 runs a comparison or a listing alone (the other ranks
+ * end at once, status 0); one search, and a batch with --html (its
+ * page is one process's), are refused on every rank (rank 0 says why).  Returns the exit status, or -1 for "run it". */
+static int one_rank_only(const sd_runctx *x, long b)
+{
+	int rank = sd_mpi_rank();
+	if (sd_mpi_ranks() < 2)
+		return -1;
+	if (b >= 0 && x->cli->html) {
+		if (rank)
+			return EXIT_ERROR;
+		return sd_error("--html writes the page of a batch in one "
+		                "process: run it without mpirun or with -np 1");
+	}
+	if (b >= 0)
+		return -1;
+	if (x->cli->n_compare || x->cli->list_heuristics)
+		return rank ? EXIT_SOLVED : -1;
+	if (rank)
+		return EXIT_ERROR;
+	return sd_error("one search runs in one process: under mpirun with %d "
+	                "ranks searchd spreads a batch (e.g. --set %s=all), "
+	                "not a single search; run it without mpirun or with "
+	                "-np 1", sd_mpi_ranks(),
+	                x->plugin->batch_key ? x->plugin->batch_key : "level");
 }
 
 /* Hand the run to the mode the command line and the config ask for. */
@@ -76,6 +103,9 @@ static int dispatch(sd_runctx *x)
 {
 	const sd_config *c = x->config;
 	long b = sd_batch_param(c, x->plugin);
+	int only = one_rank_only(x, b);
+	if (only >= 0)
+		return only;
 	if (x->cli->list_heuristics)
 		return sd_list_heuristics(x->plugin);
 	if (b >= 0 && x->cli->n_compare)
@@ -95,7 +125,6 @@ int sd_run(const sd_cli *cli)
 	int rc = EXIT_ERROR;
 	if (cli->list_plugins)
 		return sd_list_plugins(cli->plugin_path);
-	sd_guard_clear_interrupt();
 	if (!sd_run_config(cli, NULL, 0, &c) && !load_plugin(cli, &c, &pl)) {
 		sd_runctx x = { .cli = cli, .config = &c, .plugin = pl.plugin,
 		                .format = c.format };

@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "guard.h"
+#include "mpi_run.h"
 #include "output.h"
 
 #include <stdlib.h>
@@ -107,20 +108,22 @@ static void batch_summary(FILE *out, const batch_totals *t,
 	fputc('\n', out);
 }
 
-/* Count one problem's outcome (an exit status) into the totals. */
-static void count(batch_totals *t, unsigned k, int status, const sd_stats *s)
+/* Count one problem's row (its exit status, its figures) into the
+ * totals. */
+static void count(batch_totals *t, unsigned k, const sd_row *r)
 {
-	t->count[status]++;
-	t->expanded += s->expanded;
-	t->generated += s->generated;
-	t->seconds += s->seconds;
-	note_slow(t, k, s->seconds);
+	t->count[r->status]++;
+	t->expanded += r->expanded;
+	t->generated += r->generated;
+	t->seconds += r->seconds;
+	note_slow(t, k, r->seconds);
 }
 
-/* Solve problem number k of the batch (params[which] set to k) and
- * report it as one row. */
-static int batch_one(sd_runctx *x, sd_param *params, size_t which,
-                     unsigned k, batch_totals *t)
+/* Solve problem number k of the batch (params[which] set to k), print
+ * its report as one row on out, and say its outcome in *r (text
+ * untouched). */
+static void batch_one(sd_runctx *x, sd_param *params, size_t which,
+                      unsigned k, FILE *out, sd_row *r)
 {
 	char num[16];
 	const char *saved = params[which].value;
@@ -129,11 +132,12 @@ static int batch_one(sd_runctx *x, sd_param *params, size_t which,
 	params[which].value = num;
 	int rc = sd_solve(x, params, x->config->n_params, &a);
 	params[which].value = saved;
-	sd_report(x, &a, num, rc ? a.err : NULL);
-	rc = rc ? EXIT_ERROR : sd_run_status(&a.res);
-	count(t, k, rc, &a.res.stats);
+	sd_report_to(out, x, &a, num, rc ? a.err : NULL);
+	r->status = rc ? EXIT_ERROR : sd_run_status(&a.res);
+	r->expanded = a.res.stats.expanded;
+	r->generated = a.res.stats.generated;
+	r->seconds = a.res.stats.seconds;
 	sd_attempt_free(&a);
-	return rc;
 }
 
 /* How many problems the collection holds, learnt by making problem 1
@@ -166,32 +170,102 @@ static int batch_status(const batch_totals *t)
 	       : t->count[EXIT_UNSOLVABLE] ? EXIT_UNSOLVABLE : EXIT_SOLVED;
 }
 
+/* The end of a batch on the rank that prints it: the interrupt note,
+ * the summary with the ranks' figures; returns the worst exit status. */
+static int batch_end(const sd_runctx *x, size_t which,
+                     const batch_totals *t)
+{
+	FILE *out = x->format == SD_FMT_TEXT ? stdout : stderr;
+	if (isatty(2) && !x->cli->quiet)
+		fputc('\n', stderr);
+	if (t->done < t->total)
+		fprintf(stderr, "searchd: interrupted: %u of %u problems run\n",
+		        t->done, t->total);
+	batch_summary(out, t, x->config->params[which].key);
+	sd_mpi_rank_summary(out);
+	return batch_status(t);
+}
+
+/* A batch as rows for sd_mpi_rows: row i is problem ks[i]. */
+typedef struct batch_rows {
+	sd_runctx *x;
+	sd_param *params;
+	size_t which;
+	unsigned *ks;
+	batch_totals t;
+	int bar;               /* draw the progress bar */
+} batch_rows;
+
+/* Compute row i (on whichever rank it was handed to): its report as
+ * text. */
+static void row_job(void *ctx, size_t i, sd_row *r)
+{
+	batch_rows *b = ctx;
+	size_t len;
+	FILE *out = open_memstream(&r->text, &len);
+	if (!out) {
+		r->status = EXIT_ERROR;
+		return;
+	}
+	batch_one(b->x, b->params, b->which, b->ks[i], out, r);
+	fclose(out);
+}
+
+/* Count row i in and move the progress bar; print its text unless it
+ * was printed already (text NULL). */
+static void row_take(void *ctx, size_t i, const sd_row *r)
+{
+	batch_rows *b = ctx;
+	if (r->text) {
+		fputs(r->text, stdout);
+		fflush(stdout);
+	}
+	count(&b->t, b->ks[i], r);
+	b->t.done++;
+	if (b->bar)
+		progress_bar(&b->t);
+}
+
+/* Solve the rows of b in turn here, until an interrupt. */
+static void rows_here(batch_rows *b)
+{
+	for (unsigned i = 0; i < b->t.total && !sd_guard_interrupted; i++) {
+		sd_row r = { 0 };
+		batch_one(b->x, b->params, b->which, b->ks[i], stdout, &r);
+		row_take(b, i, &r);
+	}
+}
+
+/* Solve the rows of b: here in turn, or spread over the ranks of an MPI
+ * job (rank 0 prints them in order; the other ranks print nothing). */
+static void solve_rows(batch_rows *b)
+{
+	size_t done;
+	if (sd_mpi_ranks() > 1)
+		sd_mpi_rows(b->t.total, row_job, row_take, b, &done);
+	else
+		rows_here(b);
+}
+
 /* Solve the problems pick marks (of 1..max), one row each, with a
  * progress bar on a terminal, until an interrupt; then the summary. */
 static int run_picked(sd_runctx *x, sd_param *params, size_t which,
                       const unsigned char *pick, unsigned max)
 {
-	batch_totals t = { .total = 0 };
+	batch_rows b = { x, params, which, NULL, { .total = 0 }, 0 };
+	if (!(b.ks = malloc(((size_t)max + 1) * sizeof *b.ks)))
+		return sd_error("out of memory");
 	for (unsigned k = 1; k <= max; k++)
-		t.total += pick[k];
-	int bar = isatty(2) && !x->cli->quiet;
-	sd_report_start(x);
-	for (unsigned k = 1; k <= max && !sd_guard_interrupted; k++) {
-		if (!pick[k])
-			continue;
-		batch_one(x, params, which, k, &t);
-		t.done++;
-		if (bar)
-			progress_bar(&t);
-	}
-	if (bar)
-		fputc('\n', stderr);
-	if (t.done < t.total)
-		fprintf(stderr, "searchd: interrupted: %u of %u problems run\n",
-		        t.done, t.total);
-	batch_summary(x->format == SD_FMT_TEXT ? stdout : stderr, &t,
-	              x->config->params[which].key);
-	return batch_status(&t);
+		if (pick[k])
+			b.ks[b.t.total++] = k;
+	b.bar = isatty(2) && !x->cli->quiet && !sd_mpi_rank();
+	if (!sd_mpi_rank())
+		sd_report_start(x);
+	solve_rows(&b);
+	free(b.ks);
+	if (sd_mpi_rank())
+		return EXIT_SOLVED;
+	return batch_end(x, which, &b.t);
 }
 
 /* Solve every selected problem of a collection: [problem] param number

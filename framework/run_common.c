@@ -197,22 +197,29 @@ void sd_report_start(const sd_runctx *x)
 		sd_print_table_header(stdout);
 }
 
-/* One run's report in the run's format. */
+/* One run's report in the run's format, on stdout. */
 void sd_report(const sd_runctx *x, const sd_attempt *a,
                const char *instance, const char *error)
+{
+	sd_report_to(stdout, x, a, instance, error);
+}
+
+/* One run's report in the run's format, on out. */
+void sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
+                  const char *instance, const char *error)
 {
 	const sd_config *c = x->config;
 	sd_run_info info = { x->plugin->name, c->algorithm_name, x->hname,
 	                     c->print_plan ? a->plan : NULL, instance, error };
 	if (x->format == SD_FMT_JSON)
-		sd_print_json(stdout, &info, &a->res);
+		sd_print_json(out, &info, &a->res);
 	else if (x->format == SD_FMT_CSV)
-		sd_print_csv_row(stdout, &info, &a->res);
+		sd_print_csv_row(out, &info, &a->res);
 	else if (x->rows)
-		sd_print_table_row(stdout, &info, &a->res);
+		sd_print_table_row(out, &info, &a->res);
 	else
-		sd_print_text(stdout, &info, &a->res);
-	fflush(stdout);
+		sd_print_text(out, &info, &a->res);
+	fflush(out);
 	if (x->page) {
 		char note[512];
 		int has = sd_admissible_note(c, x->plugin, x->heuristic, note,

@@ -22,6 +22,8 @@
 #include "loader.h"
 #include "run_cli.h"
 
+#include <stdio.h>
+
 /* The context of a run: made once by sd_run and passed to the mode.  A
  * comparison gives each combination a copy with the combination's own
  * config and heuristic. */
@@ -99,6 +101,11 @@ void sd_report_start(const sd_runctx *x);
  * a comparison (or is NULL), error is why the attempt failed (or NULL). */
 void sd_report(const sd_runctx *x, const sd_attempt *a,
                const char *instance, const char *error);
+
+/* sd_report, printed on out (a batch's row computed on another rank is
+ * printed into memory). */
+void sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
+                  const char *instance, const char *error);
 
 /* ---- the modes, one file each ------------------------------------------ */
 

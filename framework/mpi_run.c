@@ -1,0 +1,361 @@
+/*
+ * mpi_run.c -- mpi_run.h with MPI: the rows of a batch spread over the
+ * ranks of an mpirun job.  Built when CMake finds MPI.
+ *
+ * Rank 0 dispatches: a thread of its own hands row numbers out (tag JOB,
+ * -1 means "no more") and takes the rows back (tag ROW: a header and the
+ * text), printing them in order; it waits by polling with 1 ms sleeps,
+ * so it costs next to no CPU.  Rank 0's main thread meanwhile computes
+ * rows too, taking the next number from the same counter (under a
+ * mutex); only the dispatching thread calls MPI while rows run
+ * (MPI_THREAD_SERIALIZED; if the library gives less, rank 0 only
+ * dispatches).  Each other rank sends
+ * an empty ROW to say it is ready, then one per row it computed, each
+ * answered by the next JOB.  A rank that ends before its rows (its
+ * config or plugin failed) sends FAIL with its exit status instead;
+ * rank 0 names it and aborts the job.
+ */
+#include "mpi_run.h"
+
+#include "error.h"
+#include "guard.h"
+#include "run_cli.h"
+
+#include <mpi.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+enum { TAG_JOB = 1, TAG_ROW, TAG_FAIL };
+
+/* This process in the job; ranks 1 and rank 0 without mpirun. */
+static struct {
+	int on;        /* MPI_Init was called */
+	int threads;   /* MPI_THREAD_SERIALIZED given: rank 0 computes too */
+	int rank, ranks;
+	int rows_run;  /* sd_mpi_rows was entered */
+	struct {
+		unsigned rows;
+		uint64_t expanded;
+		double seconds;
+		long peak_kib;    /* the rank's peak RSS, KiB */
+	} *per;
+} job = { .ranks = 1 };
+
+/* The header of a ROW message; the text follows it. */
+typedef struct row_head {
+	int64_t i;     /* the row, -1 for "ready" */
+	int32_t status, interrupted;
+	uint64_t expanded, generated;
+	double seconds;
+	int64_t peak_kib;      /* the sender's peak RSS so far, KiB */
+} row_head;
+
+/* This process's peak RSS so far, in KiB. */
+static long peak_kib(void)
+{
+	struct rusage ru;
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_maxrss;
+}
+
+/* Was this process launched by mpirun (or another PMI launcher)? */
+static int launched(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") ||
+	       getenv("PMI_RANK");
+}
+
+int sd_mpi_start(int *argc, char ***argv)
+{
+	char name[64];
+	if (!launched())
+		return 0;
+	int given;
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &given) !=
+	    MPI_SUCCESS)
+		return sd_error("MPI_Init_thread failed"), -1;
+	job.on = 1;
+	job.threads = given >= MPI_THREAD_SERIALIZED;
+	MPI_Comm_rank(MPI_COMM_WORLD, &job.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &job.ranks);
+	if (job.rank) {
+		snprintf(name, sizeof name, "searchd (rank %d)", job.rank);
+		sd_error_name(name);
+	}
+	return 0;
+}
+
+int sd_mpi_ranks(void)
+{
+	return job.ranks;
+}
+
+int sd_mpi_rank(void)
+{
+	return job.rank;
+}
+
+/* ---- the other ranks: compute rows ------------------------------------ */
+
+/* Send row i (or "ready" if i is -1) to rank 0. */
+static void send_row(int64_t i, const sd_row *row)
+{
+	size_t len = row->text ? strlen(row->text) + 1 : 0;
+	char *buf = malloc(sizeof(row_head) + len);
+	row_head h = { i, row->status, sd_guard_interrupted, row->expanded,
+	               row->generated, row->seconds, peak_kib() };
+	if (!buf) {
+		sd_error("out of memory");
+		MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
+	}
+	memcpy(buf, &h, sizeof h);
+	if (len)
+		memcpy(buf + sizeof h, row->text, len);
+	MPI_Send(buf, (int)(sizeof h + len), MPI_BYTE, 0, TAG_ROW,
+	         MPI_COMM_WORLD);
+	free(buf);
+}
+
+/* Say ready, then compute each row rank 0 hands out until it says no
+ * more. */
+static void compute_rows(sd_row_job *fn, void *ctx)
+{
+	sd_row none = { 0 };
+	int64_t i;
+	send_row(-1, &none);
+	for (;;) {
+		MPI_Recv(&i, 1, MPI_INT64_T, 0, TAG_JOB, MPI_COMM_WORLD,
+		         MPI_STATUS_IGNORE);
+		if (i < 0)
+			return;
+		sd_row row = { 0 };
+		fn(ctx, (size_t)i, &row);
+		send_row(i, &row);
+		free(row.text);
+	}
+}
+
+/* ---- rank 0: hand rows out, take them in order ------------------------ */
+
+/* Rank 0's view of a run of rows. */
+typedef struct dispatch {
+	size_t n, next, taken;  /* rows; next to hand out; taken so far */
+	int busy;               /* ranks that have not been told "no more",
+	                           rank 0's own computing counted as one */
+	sd_row *rows;           /* received, not yet taken (text set) */
+	char *got;              /* got[i]: row i received */
+	sd_row_take *take;      /* and its ctx: the caller's */
+	void *ctx;
+	pthread_mutex_t lock;   /* all of the above, while rank 0 computes */
+} dispatch;
+
+/* The next row to compute, or -1 after the last one or an interrupt;
+ * with d->lock held. */
+static int64_t next_row(dispatch *d)
+{
+	if (d->next < d->n && !sd_guard_interrupted)
+		return (int64_t)d->next++;
+	d->busy--;
+	return -1;
+}
+
+/* Note row i, computed by rank src, in d and the rank's figures; with
+ * d->lock held. */
+static void got_row(dispatch *d, int src, int64_t i, const sd_row *r,
+                    long peak)
+{
+	d->rows[i] = *r;
+	d->got[i] = 1;
+	job.per[src].rows++;
+	job.per[src].expanded += r->expanded;
+	job.per[src].seconds += r->seconds;
+	if (peak > job.per[src].peak_kib)
+		job.per[src].peak_kib = peak;
+}
+
+/* A rank that failed before its rows: name it and end the whole job. */
+static void rank_failed(int rank)
+{
+	int rc;
+	MPI_Recv(&rc, 1, MPI_INT, rank, TAG_FAIL, MPI_COMM_WORLD,
+	         MPI_STATUS_IGNORE);
+	sd_error("rank %d of %d could not start (exit status %d; its message "
+	         "is above): ending the run", rank, job.ranks, rc);
+	fflush(NULL);
+	MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
+}
+
+/* Receive a ROW message from rank src (of len bytes) into d. */
+static void receive_row(dispatch *d, int src, int len)
+{
+	char *buf = malloc((size_t)len);
+	row_head h;
+	if (!buf || len < (int)sizeof h) {
+		sd_error("out of memory or a short message from rank %d", src);
+		MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
+	}
+	MPI_Recv(buf, len, MPI_BYTE, src, TAG_ROW, MPI_COMM_WORLD,
+	         MPI_STATUS_IGNORE);
+	memcpy(&h, buf, sizeof h);
+	if (h.interrupted)
+		sd_guard_interrupt();
+	if (h.i >= 0 && (size_t)h.i < d->n) {
+		sd_row r = { h.status, h.expanded, h.generated, h.seconds,
+		             len > (int)sizeof h ? strdup(buf + sizeof h) : NULL };
+		got_row(d, src, h.i, &r, (long)h.peak_kib);
+	}
+	free(buf);
+}
+
+/* Hand rank dst its next row, or "no more" after the last one or an
+ * interrupt. */
+static void hand_out(dispatch *d, int dst)
+{
+	int64_t i = next_row(d);
+	MPI_Send(&i, 1, MPI_INT64_T, dst, TAG_JOB, MPI_COMM_WORLD);
+}
+
+/* Take the received rows that come next in order. */
+static void take_in_order(dispatch *d)
+{
+	while (d->taken < d->n && d->got[d->taken]) {
+		sd_row *r = &d->rows[d->taken];
+		d->take(d->ctx, d->taken, r);
+		free(r->text);
+		r->text = NULL;
+		d->taken++;
+	}
+}
+
+/* Serve the other ranks until each (and rank 0's own computing) has
+ * been told "no more"; the rows are taken in order as they come. */
+static void *serve(void *arg)
+{
+	const struct timespec nap = { 0, 1000000 };
+	dispatch *d = arg;
+	pthread_mutex_lock(&d->lock);
+	while (d->busy > 0 || d->taken < d->next) {
+		int flag, len = 0;
+		MPI_Status st;
+		take_in_order(d);
+		pthread_mutex_unlock(&d->lock);
+		MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+		if (!flag)
+			nanosleep(&nap, NULL);
+		else if (st.MPI_TAG == TAG_FAIL)
+			rank_failed(st.MPI_SOURCE);
+		else
+			MPI_Get_count(&st, MPI_BYTE, &len);
+		pthread_mutex_lock(&d->lock);
+		if (flag) {
+			receive_row(d, st.MPI_SOURCE, len);
+			hand_out(d, st.MPI_SOURCE);
+		}
+	}
+	take_in_order(d);
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+/* Rank 0's own share: compute the next row while there is one. */
+static void compute_here(dispatch *d, sd_row_job *fn, void *ctx)
+{
+	for (;;) {
+		pthread_mutex_lock(&d->lock);
+		int64_t i = next_row(d);
+		pthread_mutex_unlock(&d->lock);
+		if (i < 0)
+			return;
+		sd_row row = { 0 };
+		fn(ctx, (size_t)i, &row);
+		pthread_mutex_lock(&d->lock);
+		got_row(d, 0, i, &row, peak_kib());
+		pthread_mutex_unlock(&d->lock);
+	}
+}
+
+/* Rank 0: serve the other ranks from a thread of its own (signals stay
+ * with this one) while this one computes rows too; or only serve, if
+ * MPI gave no threads or the thread cannot start. */
+static void dispatch_rows(dispatch *d, sd_row_job *fn, void *ctx)
+{
+	pthread_t t;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int threaded = job.threads && !pthread_create(&t, NULL, serve, d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!threaded) {
+		d->busy--;
+		serve(d);
+		return;
+	}
+	compute_here(d, fn, ctx);
+	pthread_join(t, NULL);
+}
+
+int sd_mpi_rows(size_t n, sd_row_job *fn, sd_row_take *take, void *ctx,
+                size_t *done)
+{
+	dispatch d = { .n = n, .busy = job.ranks, .take = take, .ctx = ctx };
+	job.rows_run = 1;
+	*done = 0;
+	if (job.rank) {
+		compute_rows(fn, ctx);
+		return 0;
+	}
+	free(job.per);
+	job.per = calloc((size_t)job.ranks, sizeof *job.per);
+	d.rows = calloc(n + 1, sizeof *d.rows);
+	d.got = calloc(n + 1, 1);
+	if (!job.per || !d.rows || !d.got) {
+		sd_error("out of memory");
+		MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
+	}
+	pthread_mutex_init(&d.lock, NULL);
+	dispatch_rows(&d, fn, ctx);
+	pthread_mutex_destroy(&d.lock);
+	*done = d.taken;
+	free(d.rows);
+	free(d.got);
+	return 0;
+}
+
+void sd_mpi_rank_summary(FILE *out)
+{
+	if (job.rank || job.ranks < 2 || !job.per)
+		return;
+	fprintf(out, "ranks: %d (rank 0 also hands out the problems)\n",
+	        job.ranks);
+	for (int r = 0; r < job.ranks; r++)
+		fprintf(out, "rank %d: %u problems, %llu expanded, %.2f s, peak "
+		        "RSS %.1f MiB\n", r, job.per[r].rows,
+		        (unsigned long long)job.per[r].expanded,
+		        job.per[r].seconds, job.per[r].peak_kib / 1024.0);
+}
+
+/* Tell every other rank "no more" (they may be waiting for a row that
+ * will never come: rank 0 ended before its rows). */
+static void release_ranks(void)
+{
+	int64_t none = -1;
+	for (int r = 1; r < job.ranks; r++)
+		MPI_Send(&none, 1, MPI_INT64_T, r, TAG_JOB, MPI_COMM_WORLD);
+}
+
+int sd_mpi_finish(int rc)
+{
+	if (!job.on)
+		return rc;
+	fflush(NULL);
+	if (!job.rows_run && job.rank && rc)
+		MPI_Send(&rc, 1, MPI_INT, 0, TAG_FAIL, MPI_COMM_WORLD);
+	else if (!job.rows_run && !job.rank)
+		release_ranks();
+	free(job.per);
+	MPI_Finalize();
+	return rc;
+}

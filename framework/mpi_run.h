@@ -1,0 +1,76 @@
+/*
+ * mpi_run.h -- searchd over several processes with MPI: the rows of a
+ * batch spread over the ranks of an `mpirun` job (docs/mpi.md).
+ *
+ * Two implementations share this header; CMake compiles one:
+ * mpi_run.c (with MPI, SEARCHD_MPI found) and mpi_none.c (one process,
+ * without MPI).  The calls, in order:
+ *
+ *   1. sd_mpi_start() first thing in main, before signal handlers are
+ *      installed: joins the MPI job if the program was launched by
+ *      mpirun (its environment says so), else does nothing.
+ *   2. sd_mpi_ranks(), sd_mpi_rank() at any time after it.
+ *   3. sd_mpi_rows() on every rank, at most once per run: rank 0 hands
+ *      out the rows and takes them back; the other ranks compute them.
+ *   4. sd_mpi_finish() last thing in main, on every rank.
+ *
+ * Nothing here is called concurrently: one thread per process.
+ */
+#ifndef SD_MPI_RUN_H
+#define SD_MPI_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Join the MPI job when launched by mpirun (OMPI_COMM_WORLD_SIZE,
+ * PMIX_RANK or PMI_RANK in the environment); without it the program is
+ * one process of rank 0, exactly as without MPI.  Also names this rank
+ * in error messages ("searchd (rank 2): ...") on the ranks above 0.
+ * 0, or -1 (message printed) if MPI could not start. */
+int sd_mpi_start(int *argc, char ***argv);
+
+/* The number of processes in the job (1 without mpirun). */
+int sd_mpi_ranks(void);
+
+/* This process's rank, 0 to sd_mpi_ranks() - 1 (0 without mpirun). */
+int sd_mpi_rank(void);
+
+/* One row of a batch as a rank computed it: its exit status, figures
+ * for the summary and its report, as text to print (malloc'd). */
+typedef struct sd_row {
+	int status;              /* EXIT_SOLVED .. EXIT_LIMIT */
+	uint64_t expanded, generated;
+	double seconds;
+	char *text;              /* the report, NULL if printed already */
+} sd_row;
+
+/* Compute row i (0-based) into *row; called on the rank the row is
+ * handed to, one row at a time. */
+typedef void sd_row_job(void *ctx, size_t i, sd_row *row);
+
+/* Take row i on rank 0, rows in order 0, 1, 2, ...; row->text is freed
+ * after it returns. */
+typedef void sd_row_take(void *ctx, size_t i, const sd_row *row);
+
+/* Compute rows 0..n-1 with job and hand them, in order, to take on
+ * rank 0.  With several ranks, rank 0 hands the next row to the next
+ * free rank from a thread of its own, and computes rows too: job runs on
+ * rank 0's calling thread, take on that other thread (so the two may run
+ * at the same time; job must not touch what take does).  An interrupt
+ * (on any rank) ends the run once the rows handed out are back.  *done is the number of rows taken (on rank 0).  Returns 0; a
+ * rank that failed to start ends the whole job from rank 0 (message
+ * naming the rank, exit status 2). */
+int sd_mpi_rows(size_t n, sd_row_job *job, sd_row_take *take, void *ctx,
+                size_t *done);
+
+/* Print, after a batch's summary, the rows each rank computed with its
+ * expanded states and search time (nothing with one rank). */
+void sd_mpi_rank_summary(FILE *out);
+
+/* The last call of the program with its exit status rc: leaves the MPI
+ * job (telling rank 0 if this rank failed before its rows, so that the
+ * run ends rather than waits).  Returns rc. */
+int sd_mpi_finish(int rc);
+
+#endif

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# mpi.sh SEARCHD SRCDIR NP [MPIRUN] -- a batch spread over NP ranks by mpirun
+# (docs/mpi.md): the rows and the summary equal one process's, a broken
+# level is an error row, a rank that cannot start ends the run naming
+# it, one search is refused, SIGTERM ends every rank with the summary.
+# Built and run only when searchd is built with MPI.
+. "$(dirname "$0")/lib.sh"
+sd=$1 src=$2 np=$3 mpirun=${4:-mpirun}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+run() { "$mpirun" --oversubscribe -np "$np" "$@"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+push=(-c "$src/config/sokoban.ini" -q --set search.algorithm=astar
+      --set problem.cost=pushes
+      --set problem.file="$src/config/levels/microban.xsb")
+
+# Rows without their last column (time), the summary's counts.
+rows() { grep -v '^total:\|^slowest:\|^rank' "$1" | awk 'NF {NF--} {print}'; }
+
+# 1. Microban 1-30 push-optimal: the same rows as one process, in order,
+#    and one figure line per rank (rank 0 computes rows too); the lengths are those of
+#    microban-push-optimal.tsv.
+"$sd" "${push[@]}" --set problem.level=1-30 >"$tmp/one" 2>&1
+run "$sd" "${push[@]}" --set problem.level=1-30 >"$tmp/many" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && pass || fail "batch under $np ranks: exit $rc"
+if diff <(rows "$tmp/one") <(rows "$tmp/many") >/dev/null; then pass; else
+	fail "rows differ from one process's:"; diff <(rows "$tmp/one") \
+		<(rows "$tmp/many") | head; fi
+grep -q "^solved 30, no solution 0, limit reached 0, errors 0, of 30" \
+	"$tmp/many" && pass || fail "summary: $(grep ^solved "$tmp/many")"
+[ "$(grep -c '^rank [0-9]*: [0-9]* problems' "$tmp/many")" = "$np" ] \
+	&& pass || fail "per-rank lines: $(grep ^rank "$tmp/many")"
+sum=$(awk '/^rank [0-9]/ {n += $3} END {print n}' "$tmp/many")
+[ "$sum" = 30 ] && pass || fail "ranks computed $sum problems, not 30"
+bad=$(awk 'NR > 1 && $4 == "solved" {print $1, $6}' "$tmp/many" |
+	while read -r l c; do
+		want=$(awk -v l="$l" '$1 == l {print $2}' \
+			"$src/config/levels/microban-push-optimal.tsv")
+		[ -n "$want" ] && [ "$want" != "$c" ] && echo "$l:$c/$want"
+	done)
+[ -z "$bad" ] && pass || fail "push counts differ from the .tsv: $bad"
+
+# 2. JSON: the same objects as one process's, but for the times and the
+#    process's peak RSS.
+strip() { sed -E 's/"(seconds|nodes_per_second|cpu_seconds|peak_rss)":[0-9.e+-]*//g' \
+	"$1" | grep '^{'; }
+"$sd" "${push[@]}" --set problem.level=1-12 -f json >"$tmp/one.json" 2>/dev/null
+run "$sd" "${push[@]}" --set problem.level=1-12 -f json >"$tmp/many.json" \
+	2>/dev/null
+if diff <(strip "$tmp/one.json") <(strip "$tmp/many.json") >/dev/null
+then pass; else fail "JSON rows differ"; fi
+
+# 3. A broken level is an error row (exit 2), the others are solved.
+coll=(-c "$src/config/sokoban.ini" -q --set search.algorithm=astar
+      --set problem.file="$src/tests/sokoban/coll_bad_first.xsb"
+      --set problem.level=all)
+expect 2 "solved 2, no solution 0, limit reached 0, errors 1, of 3" \
+	run "$sd" "${coll[@]}"
+
+# 4. A rank that cannot start (its plugin is missing) ends the run with
+#    a message naming it, exit 2; nothing is left running.
+expect 2 "rank $((np - 1)) of $np could not start" \
+	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${push[@]}" \
+	--set problem.level=1-30 : -np 1 "$sd" "${push[@]}" \
+	--set problem.level=1-30 --set plugin.name=no-such-plugin-mpi-test
+
+# 5. One search under several ranks is refused, saying what to do.
+expect 2 "one search runs in one process" \
+	run "$sd" "${push[@]}" --set problem.level=1
+
+# 6. SIGTERM to mpirun: every rank ends, the rows so far and the summary
+#    with the interrupt are printed, no rank is left running.
+"$mpirun" --oversubscribe -np "$np" "$sd" "${push[@]}" --set problem.level=all \
+	--set problem.deadlocks=none >"$tmp/int" 2>"$tmp/int.err" &
+pid=$!
+for i in $(seq 200); do    # until rows come back: every rank is running
+	[ "$(grep -c solved "$tmp/int")" -ge 5 ] && break
+	sleep 0.05
+done
+sleep 0.5
+kill -TERM $pid
+wait $pid
+grep -q "interrupted: [0-9]* run" "$tmp/int" && pass ||
+	fail "no interrupted summary: $(tail -3 "$tmp/int") $(cat "$tmp/int.err")"
+sleep 0.5
+pgrep -f "$sd .*deadlocks=none" >/dev/null && fail "a rank is left running" ||
+	pass
+finish
