@@ -70,10 +70,13 @@ static int run_with_page(sd_runctx *x, long b)
 		fprintf(stderr, "searchd: wrote the page of these runs to '%s'\n",
 		        path);
 	return rc;
+}
+
 /* Under mpirun with several ranks, what a run that is not a batch
  * does: rank 0 runs a comparison or a listing alone (the other ranks
  * end at once, status 0); one search, and a batch with --html (its
- * page is one process's), are refused on every rank (rank 0 says why).  Returns the exit status, or -1 for "run it". */
+ * page is one process's), are refused on every rank (rank 0 says
+ * why).  Returns the exit status, or -1 for "run it". */
 static int one_rank_only(const sd_runctx *x, long b)
 {
 	int rank = sd_mpi_rank();
