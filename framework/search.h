@@ -112,6 +112,8 @@ typedef struct sd_search_opts {
 	size_t keep_tree;       /* if nonzero and at most this many states
 	                           were stored, copy the search tree into the
 	                           result (not for IDA*) */
+	int no_in_place;        /* IDA*: call expand() even when the plugin
+	                           offers moves() and apply() (ABI 1.4) */
 } sd_search_opts;
 
 #define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \
