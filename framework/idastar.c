@@ -435,6 +435,10 @@ static search_rc ida_iteration(search *s, ida_stack *st,
                                sd_path_cost bound, sd_path_cost *next_out)
 {
 	const int trace = s->o->trace != NULL;
+	unsigned (*const expand)(void *, const void *, sd_cost, sd_succ *,
+	                         unsigned char *, size_t) = s->p->expand;
+	void *const self = s->self;
+	const unsigned maxs = s->maxs;
 	ida_run r;
 	search_rc rc = SEARCH_GO;
 	ida_begin(s, st, bound, &r);
@@ -465,8 +469,10 @@ static search_rc ida_iteration(search *s, ida_stack *st,
 		f->h = r.ps.blind ? 0 : c->h;
 		f->action = c->action;
 		ida_pushed(&r);
-		f->n = ida_expand(s, st, f, f[-1].state);
-		if (f->n > s->maxs) {
+		sd_guard_enter("expand");
+		f->n = expand(self, f->state, f->h, f->succ, f->kids, r.ps.stride);
+		sd_guard_leave();
+		if (f->n > maxs) {
 			rc = search_too_many(s, f->n);
 			break;
 		}

@@ -396,7 +396,7 @@ static unsigned np_expand_general(const np_inst *I, const void *state,
                                   unsigned char *states, size_t stride)
 {
 	np_parent P;
-	unsigned char scratch[NP_MAX_CELLS + 1];
+	unsigned char scratch[NP_MAX_CELLS + 1] = { 0 }; /* moves(): the child */
 	int b;
 	unsigned j = 0;
 
@@ -461,6 +461,9 @@ np_successors(const np_inst *I, const void *state, sd_cost h, int bk,
 unsigned np_expand(void *self, const void *state, sd_cost h, sd_succ *succ,
                    unsigned char *states, size_t stride)
 {
+	if (!states)  /* never: the engine's buffer (lets the compiler drop
+	                 the moves() branches) */
+		__builtin_unreachable();
 	return np_successors(self, state, h, NP_NO_CELL, succ, states, stride);
 }
 
