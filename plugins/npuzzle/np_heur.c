@@ -477,20 +477,14 @@ static int np_blank(const np_inst *I, const void *state)
 	return np_blank_nibble(x);
 }
 
-/* moves() of the 15-puzzle with Manhattan distance or no heuristic, its
- * own function so that the common case has a small stack frame. */
+/* moves() of every board but the 15-puzzle with Manhattan distance or
+ * no heuristic, out of line so that the common case has no stack frame. */
 __attribute__((noinline))
-static unsigned np_moves_15(const np_inst *I, const void *state, sd_cost h,
-                            const void *back, sd_succ *succ)
+static unsigned np_moves_other(const np_inst *I, const void *state,
+                               sd_cost h, const void *back, sd_succ *succ)
 {
-	uint64_t x, y;
-	int bk = NP_NO_CELL;
-	memcpy(&x, state, 8);
-	if (back) {
-		memcpy(&y, back, 8);
-		bk = np_blank_nibble(y);
-	}
-	return np_expand_15(I, x, I->heur < 0 ? 0 : h, bk, succ, NULL, 0);
+	return np_successors(I, state, h, back ? np_blank(I, back) : NP_NO_CELL,
+	                     succ, NULL, 0);
 }
 
 /* The plugin's moves() (ABI 1.4): expand()'s successors without their
@@ -500,10 +494,16 @@ unsigned np_moves(void *self, const void *state, sd_cost h, const void *back,
                   sd_succ *succ)
 {
 	const np_inst *I = self;
-	if (I->fast == 2)
-		return np_moves_15(I, state, h, back, succ);
-	return np_successors(I, state, h, back ? np_blank(I, back) : NP_NO_CELL,
-	                     succ, NULL, 0);
+	uint64_t x, y;
+	int bk = NP_NO_CELL;
+	if (I->fast != 2)
+		return np_moves_other(I, state, h, back, succ);
+	memcpy(&x, state, 8);
+	if (back) {
+		memcpy(&y, back, 8);
+		bk = np_blank_nibble(y);
+	}
+	return np_expand_15(I, x, I->heur < 0 ? 0 : h, bk, succ, NULL, 0);
 }
 
 /* np_apply() for byte-form boards, out of line so that the nibble path
