@@ -20,6 +20,7 @@ const char *const sd_config_keys[] = {
 	"search.algorithm", "search.heuristic", "search.weight",
 	"search.depth_limit", "search.beam_width", "search.improve_plan",
 	"search.time_limit", "search.node_limit", "search.memory_limit",
+	"search.in_place",
 	"output.format", "output.plan",
 	NULL
 };
@@ -512,6 +513,10 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 	} else if (!strcmp(k, "memory_limit")) {
 		if (parse_bytes(v, &o->memory_limit))
 			goto bad;
+	} else if (!strcmp(k, "in_place")) {
+		if ((a = yes_no(v)) < 0)
+			goto bad;
+		o->no_in_place = !a;
 	} else if (!strcmp(k, "format")) {
 		if (!strcmp(v, "text"))
 			c->format = SD_FMT_TEXT;
@@ -539,6 +544,7 @@ bad:;
 		{ "memory_limit", "bytes, with an optional K, M, G or T suffix" },
 		{ "format", "text, json or csv" },
 		{ "plan", "yes or no" },
+		{ "in_place", "yes or no" },
 	};
 	const char *want = "";
 	for (size_t i = 0; i < sizeof wants / sizeof *wants; i++)

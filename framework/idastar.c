@@ -6,6 +6,12 @@
  * (filter): a child equal to the grandparent is skipped, each other is
  * counted as generated, and those within the bound are kept for the
  * descent, so the counts are exactly those of Korf's recursive IDA*.
+ *
+ * When the plugin offers moves() and apply() (ABI 1.4) and the search
+ * is not traced, a frame holds its children's moves without their
+ * states (the plugin leaves out the one back to the grandparent) and
+ * the one state of its own, which apply() writes when the search
+ * descends to it: the "in-place" path, with the same counts and plan.
  */
 #include "profile.h"
 #include "search_int.h"
@@ -20,11 +26,13 @@ typedef struct frame {
 	sd_path_cost g;
 	sd_cost h;
 	uint32_t action;            /* action that reached state */
-	unsigned n;                 /* successors written by expand() */
+	unsigned n;                 /* successors written by expand() or
+	                               moves() */
 	unsigned kept, next;        /* children within the bound: keep[0..kept),
 	                               the next to visit: keep[next] */
 	sd_succ *succ;              /* the successors, */
-	unsigned char *kids;        /* their states (stride bytes each) */
+	unsigned char *kids;        /* their states (stride bytes each); in
+	                               place: the frame's own state */
 	uint16_t *keep;             /* indices of children within the bound */
 } frame;
 
@@ -45,6 +53,9 @@ typedef struct ida_stack {
 	size_t bytes;
 	ida_block blk[48];          /* the stack doubles: 48 is plenty */
 	size_t n_blk;
+	int in_place;               /* moves() and apply(), not expand() */
+	size_t kw;                  /* states in a frame's kids: maxs, or 1
+	                               in place */
 } ida_stack;
 
 /* Make frame d usable (buffers allocated). */
@@ -59,17 +70,17 @@ static int ida_reserve(search *s, ida_stack *st, size_t d)
 	st->f = f;
 	ida_block *b = &st->blk[st->n_blk];
 	b->succ = sd_guard_alloc(add * s->maxs * sizeof *b->succ);
-	b->kids = sd_guard_alloc(add * s->maxs * s->stride);
+	b->kids = sd_guard_alloc(add * st->kw * s->stride);
 	b->frames = add;
 	if (!b->succ || !b->kids) {
 		sd_guard_free(b->succ, add * s->maxs * sizeof *b->succ);
-		sd_guard_free(b->kids, add * s->maxs * s->stride);
+		sd_guard_free(b->kids, add * st->kw * s->stride);
 		return -1;
 	}
 	st->n_blk++;
 	for (size_t i = 0; i < add; i++) {
 		f[st->cap + i].succ = b->succ + i * s->maxs;
-		f[st->cap + i].kids = b->kids + i * s->maxs * s->stride;
+		f[st->cap + i].kids = b->kids + i * st->kw * s->stride;
 		f[st->cap + i].keep = malloc(s->maxs * sizeof *f->keep);
 		if (!f[st->cap + i].keep) {
 			st->cap += i;
@@ -77,7 +88,7 @@ static int ida_reserve(search *s, ida_stack *st, size_t d)
 		}
 	}
 	st->bytes += add * (sizeof *f + s->maxs *
-	             (sizeof(sd_succ) + s->stride + sizeof *f->keep));
+	             (sizeof(sd_succ) + sizeof *f->keep) + st->kw * s->stride);
 	st->cap = n;
 	return 0;
 }
@@ -89,7 +100,7 @@ static void ida_free(const search *s, ida_stack *st)
 	for (size_t i = 0; i < st->n_blk; i++) {
 		const ida_block *b = &st->blk[i];
 		sd_guard_free(b->succ, b->frames * s->maxs * sizeof(sd_succ));
-		sd_guard_free(b->kids, b->frames * s->maxs * s->stride);
+		sd_guard_free(b->kids, b->frames * st->kw * s->stride);
 	}
 	free(st->f);
 }
@@ -192,7 +203,8 @@ static void ida_uncount(const search *s, const ida_stack *st, ida_pass *ps)
 {
 	for (size_t d = 0; d <= st->depth; d++) {
 		const frame *f = &st->f[d];
-		const unsigned char *gp = d ? f[-1].state : NULL;
+		const unsigned char *gp = d && !st->in_place ? f[-1].state
+		                                             : NULL;
 		for (unsigned i = f->keep[f->next - 1] + 1u; i < f->n; i++) {
 			if (gp && same(f->kids + i * s->stride, gp, s->stride))
 				continue;
@@ -253,106 +265,291 @@ static void ida_sync(search *s, const ida_pass *ps, uint64_t expanded)
 	s->res->stats.expanded = expanded;
 }
 
+/* The successors of frame f (state, g and h set), by moves() in place
+ * (back: the parent's state, whose move back the plugin leaves out),
+ * else by expand() into f's kids.  Their number, unchecked. */
+static inline __attribute__((always_inline)) unsigned
+ida_expand(search *s, const ida_stack *st, frame *f,
+           const unsigned char *back)
+{
+	unsigned n;
+	if (st->in_place) {
+		sd_guard_enter("moves");
+		n = s->p->moves(s->self, f->state, f->h, back, f->succ);
+	} else {
+		sd_guard_enter("expand");
+		n = s->p->expand(s->self, f->state, f->h, f->succ, f->kids,
+		                 s->stride);
+	}
+	sd_guard_leave();
+	return n;
+}
+
+/* The state of child c of frame f: in place, apply() writes it into
+ * `into`; else it is among f's kids. */
+static inline __attribute__((always_inline)) const unsigned char *
+ida_child(search *s, const ida_stack *st, const frame *f, const sd_succ *c,
+          unsigned char *into)
+{
+	if (!st->in_place)
+		return f->kids + (size_t)(c - f->succ) * s->stride;
+	sd_guard_enter("apply");
+	s->p->apply(s->self, f->state, c->action, into);
+	sd_guard_leave();
+	return into;
+}
+
+
+/* The children of the frames 0..depth not yet looked at by the in-place
+ * loop (it counts each child when it reaches it): counted now, when a
+ * limit ends the search, so that the statistics are those of the filter
+ * (which counts every child of a frame when the frame is made). */
+static void ida_count_rest(const ida_stack *st, ida_pass *ps)
+{
+	for (size_t d = 0; d <= st->depth; d++) {
+		const frame *f = &st->f[d];
+		for (unsigned i = f->next; i < f->n; i++) {
+			ps->generated++;
+			ps->pruned += f->succ[i].h == SD_DEAD_END;
+		}
+	}
+}
+
+/* Everything but the common case before the descent from the top frame
+ * (depth) to its child c: the goal (the plan into the result), the
+ * limits (the node limit and the memory at *check_at, the stop flag
+ * every time), a deeper stack.  SEARCH_GO to descend (the stack may
+ * have moved), else SEARCH_STOP with the outcome in the result. */
+static search_rc ida_slow(search *s, ida_stack *st, size_t depth,
+                          const sd_succ *c, ida_pass *ps, uint64_t expanded,
+                          uint64_t *check_at)
+{
+	st->depth = depth;
+	ida_sync(s, ps, expanded);
+	if (c->goal) {
+		if (!st->in_place)
+			ida_uncount(s, st, ps);
+		ida_sync(s, ps, expanded);
+		return ida_plan(s, st, c, ida_child(s, st, &st->f[depth], c,
+		                                    s->kids))
+		       ? search_out_of_memory(s) : SEARCH_STOP;
+	}
+	search_rc rc = SEARCH_GO;
+	if ((expanded >= *check_at || sd_guard_stop()) &&
+	    search_limits_hit(s))
+		rc = SEARCH_STOP;
+	*check_at = expanded + SD_MEMORY_CHECK_PERIOD;
+	if (s->o->node_limit && s->o->node_limit < *check_at)
+		*check_at = s->o->node_limit;
+	if (rc == SEARCH_GO && ida_reserve(s, st, depth + 1))
+		rc = search_out_of_memory(s);
+	if (rc == SEARCH_STOP && st->in_place) {
+		ida_count_rest(st, ps);
+		ida_sync(s, ps, expanded);
+	}
+	return rc;
+}
+
+/* Where an iteration is: the pass, the top frame and its depth, the
+ * stack's room, the expansions so far, when ida_slow looks next, the
+ * deepest stack.  A local of the loop, its fields in registers. */
+typedef struct ida_run {
+	ida_pass ps;
+	frame *f;
+	size_t depth, cap;
+	uint64_t expanded, check_at, peak;
+} ida_run;
+
+/* Start an iteration: its pass (counters from the statistics), the root
+ * on top and counted as expanded again, and the first expansion at which
+ * ida_slow checks the limits. */
+static void ida_begin(search *s, ida_stack *st, sd_path_cost bound,
+                      ida_run *r)
+{
+	sd_stats *stats = &s->res->stats;
+	r->ps = (ida_pass){ bound, IDA_NONE, stats->generated, stats->pruned,
+	                    s->stride, s->blind };
+	r->f = st->f;
+	r->depth = 0;
+	r->cap = st->cap;
+	r->peak = stats->peak_open;
+	r->expanded = ++stats->expanded;
+	r->check_at = (r->expanded / SD_MEMORY_CHECK_PERIOD + 1) *
+	              SD_MEMORY_CHECK_PERIOD;
+	if (s->o->node_limit && s->o->node_limit < r->check_at)
+		r->check_at = s->o->node_limit;
+}
+
+/* Back up one frame: 0 if the top is the root (the iteration is over). */
+static inline __attribute__((always_inline)) int ida_up(ida_run *r)
+{
+	if (!r->depth)
+		return 0;
+	r->depth--;
+	r->f--;
+	return 1;
+}
+
+/* Before the descent to child c of the top frame: ida_slow when c is the
+ * goal, a limit is due or the stack is full.  SEARCH_GO to descend. */
+static inline __attribute__((always_inline)) search_rc
+ida_gate(search *s, ida_stack *st, ida_run *r, const sd_succ *c)
+{
+	if (!(c->goal || r->expanded >= r->check_at || r->depth + 1 >= r->cap ||
+	      sd_guard_stop()))
+		return SEARCH_GO;
+	search_rc rc = ida_slow(s, st, r->depth, c, &r->ps, r->expanded,
+	                        &r->check_at);
+	r->cap = st->cap;
+	r->f = &st->f[r->depth];
+	return rc;
+}
+
+/* A new frame was made on top (depth and f moved up): count it. */
+static inline __attribute__((always_inline)) void ida_pushed(ida_run *r)
+{
+	r->expanded++;
+	if (r->depth + 1 > r->peak)
+		r->peak = r->depth + 1;
+}
+
+/* End an iteration: its counters into the statistics, *next_out the
+ * smallest f seen above the bound; rc passed on. */
+static search_rc ida_end(search *s, const ida_run *r, search_rc rc,
+                         sd_path_cost *next_out)
+{
+	ida_sync(s, &r->ps, r->expanded);
+	s->res->stats.peak_open = r->peak;
+	*next_out = r->ps.next;
+	return rc;
+}
+
 /* One depth-first iteration below bound.  SEARCH_GO if it found no plan
  * (*next_out: the smallest f above bound); SEARCH_STOP if the outcome is
  * in the result (a plan, a limit, out of memory); SEARCH_ERROR if the
  * plugin broke the contract.  The root is frame 0, already expanded.
  *
- * The hot loop of IDA*: visit the next kept child of the top frame;
- * back up when there is none; else expand it and filter its children. */
+ * The hot loop of IDA* by expand(): visit the next kept child of the top
+ * frame; back up when there is none; else expand it and filter its
+ * children. */
 static search_rc ida_iteration(search *s, ida_stack *st,
                                sd_path_cost bound, sd_path_cost *next_out)
 {
-	sd_stats *stats = &s->res->stats;
-	unsigned (*const expand_fn)(void *, const void *, sd_cost, sd_succ *,
-	                            unsigned char *, size_t) = s->p->expand;
-	void *const self = s->self;
 	const int trace = s->o->trace != NULL;
+	unsigned (*const expand)(void *, const void *, sd_cost, sd_succ *,
+	                         unsigned char *, size_t) = s->p->expand;
+	void *const self = s->self;
 	const unsigned maxs = s->maxs;
-	ida_pass ps = { bound, IDA_NONE, stats->generated, stats->pruned,
-	                s->stride, s->blind };
-	uint64_t expanded = ++stats->expanded;  /* the root, counted again */
-	uint64_t check_at = (expanded / SD_MEMORY_CHECK_PERIOD + 1) *
-	                    SD_MEMORY_CHECK_PERIOD, peak = stats->peak_open;
-	size_t depth = 0, cap = st->cap;
-	frame *f = st->f;
+	ida_run r;
 	search_rc rc = SEARCH_GO;
-	if (s->o->node_limit && s->o->node_limit < check_at)
-		check_at = s->o->node_limit;
+	ida_begin(s, st, bound, &r);
 	if (trace) {
 		sd_event ev = { .kind = SD_EV_ITERATION, .f = bound,
-		                .order = stats->iterations };
+		                .order = s->res->stats.iterations };
 		s->o->trace(s->o->trace_ctx, &ev);
 		st->depth = 0;
 		ida_trace(s, st);
 	}
-	ida_filter(f, NULL, &ps);
+	ida_filter(r.f, NULL, &r.ps);
 	for (;;) {
-		if (f->next == f->kept) {  /* all children seen: back up */
-			if (!depth)
+		frame *f = r.f;
+		if (f->next == f->kept) {  /* all children seen */
+			if (!ida_up(&r))
 				break;
-			depth--;
-			f--;
 			continue;
 		}
-		unsigned i = f->keep[f->next++];
-		const unsigned char *kid = f->kids + i * ps.stride;
-		const sd_succ *c = &f->succ[i];
-		if (c->goal || expanded >= check_at || depth + 1 >= cap ||
-		    sd_guard_stop()) {
-			st->depth = depth;
-			ida_sync(s, &ps, expanded);
-			if (c->goal) {
-				ida_uncount(s, st, &ps);
-				ida_sync(s, &ps, expanded);
-				rc = ida_plan(s, st, c, kid)
-				     ? search_out_of_memory(s) : SEARCH_STOP;
-				break;
-			}
-			if ((expanded >= check_at || sd_guard_stop()) &&
-			    search_limits_hit(s)) {
-				rc = SEARCH_STOP;
-				break;
-			}
-			check_at = expanded + SD_MEMORY_CHECK_PERIOD;
-			if (s->o->node_limit && s->o->node_limit < check_at)
-				check_at = s->o->node_limit;
-			if (ida_reserve(s, st, depth + 1)) {
-				rc = search_out_of_memory(s);
-				break;
-			}
-			cap = st->cap;
-			f = &st->f[depth];
-		}
-		/* expand kid in a new frame on top */
-		f++;
-		depth++;
-		f->state = kid;
+		const sd_succ *c = &f->succ[f->keep[f->next++]];
+		if ((rc = ida_gate(s, st, &r, c)) != SEARCH_GO)
+			break;
+		/* expand child c in a new frame on top */
+		f = r.f;
+		f[1].state = f->kids + (size_t)(c - f->succ) * r.ps.stride;
+		f = ++r.f;
+		r.depth++;
 		f->g = f[-1].g + c->cost;
-		f->h = ps.blind ? 0 : c->h;
+		f->h = r.ps.blind ? 0 : c->h;
 		f->action = c->action;
-		expanded++;
+		ida_pushed(&r);
 		sd_guard_enter("expand");
-		f->n = expand_fn(self, kid, f->h, f->succ, f->kids, ps.stride);
+		f->n = expand(self, f->state, f->h, f->succ, f->kids, r.ps.stride);
 		sd_guard_leave();
 		if (f->n > maxs) {
 			rc = search_too_many(s, f->n);
 			break;
 		}
-		ida_filter(f, f[-1].state, &ps);
-		if (depth + 1 > peak)
-			peak = depth + 1;
+		ida_filter(f, f[-1].state, &r.ps);
 		if (trace) {
-			ida_sync(s, &ps, expanded);
-			st->depth = depth;
+			ida_sync(s, &r.ps, r.expanded);
+			st->depth = r.depth;
 			ida_trace(s, st);
 		}
 	}
-	ida_sync(s, &ps, expanded);
-	stats->peak_open = peak;
-	*next_out = ps.next;
-	return rc;
+	return ida_end(s, &r, rc, next_out);
 }
+
+/* ida_iteration by moves() and apply() (in place): Korf's loop.  Each
+ * child is counted and checked against the bound when the loop reaches
+ * it; one within the bound is applied into the frame above and its
+ * moves() listed there. */
+static search_rc ida_iteration_in_place(search *s, ida_stack *st,
+                                        sd_path_cost bound,
+                                        sd_path_cost *next_out)
+{
+	unsigned (*const moves)(void *, const void *, sd_cost, const void *,
+	                        sd_succ *) = s->p->moves;
+	void (*const apply)(void *, const void *, uint32_t, void *) =
+		s->p->apply;
+	void *const self = s->self;
+	const sd_cost hmask = s->blind ? 0 : ~(sd_cost)0;  /* h, or 0 */
+	ida_run r;
+	search_rc rc = SEARCH_GO;
+	ida_begin(s, st, bound, &r);
+	r.f->next = 0;
+	for (;;) {
+		frame *f = r.f;
+		if (f->next == f->n) {  /* all children seen */
+			if (!ida_up(&r))
+				break;
+			continue;
+		}
+		const sd_succ *c = &f->succ[f->next++];
+		r.ps.generated++;
+		if (c->h == SD_DEAD_END) {
+			r.ps.pruned++;
+			continue;
+		}
+		sd_cost h = c->h & hmask;
+		sd_path_cost fv = f->g + c->cost + h;
+		if (fv > bound) {
+			r.ps.next = fv < r.ps.next ? fv : r.ps.next;
+			continue;
+		}
+		if ((rc = ida_gate(s, st, &r, c)) != SEARCH_GO)
+			break;
+		/* apply c into a new frame on top and list its moves */
+		f = r.f;
+		sd_guard_enter("apply");
+		apply(self, f->state, c->action, f[1].kids);
+		sd_guard_leave();
+		f = ++r.f;
+		r.depth++;
+		f->state = f->kids;
+		f->g = f[-1].g + c->cost;
+		f->h = h;
+		f->action = c->action;
+		f->next = 0;
+		ida_pushed(&r);
+		sd_guard_enter("moves");
+		f->n = moves(self, f->state, h, f[-1].state, f->succ);
+		sd_guard_leave();
+		if (f->n > s->maxs) {
+			rc = search_too_many(s, f->n);
+			break;
+		}
+	}
+	return ida_end(s, &r, rc, next_out);
+}
+
 
 /* Expand the root into frame 0.  SEARCH_GO, or SEARCH_STOP if the
  * outcome is already known (the start is a goal, or a dead end), or
@@ -379,17 +576,21 @@ static search_rc ida_root(search *s, ida_stack *stack,
 		s->res->status = SD_UNSOLVABLE;
 		return SEARCH_STOP;
 	}
-	long n = search_plugin_expand(s, start, root->h, root->succ,
-	                              root->kids);
-	if (n < 0)
+	root->n = ida_expand(s, stack, root, NULL);
+	if (root->n > s->maxs) {
+		search_too_many(s, root->n);
 		return SEARCH_ERROR;
-	root->n = (unsigned)n;
+	}
 	return SEARCH_GO;
 }
 
 int search_idastar(search *s, const unsigned char *start)
 {
-	ida_stack stack = { 0 };
+	ida_stack stack = { .kw = s->maxs };
+	stack.in_place = s->p->moves && s->p->apply && !s->o->no_in_place &&
+	                 !s->o->trace;
+	if (stack.in_place)
+		stack.kw = 1;
 	search_rc rc = ida_reserve(s, &stack, 0) ? search_out_of_memory(s)
 	                                         : ida_root(s, &stack, start);
 	sd_path_cost bound = rc == SEARCH_GO ? stack.f[0].h : 0;
@@ -397,7 +598,9 @@ int search_idastar(search *s, const unsigned char *start)
 		sd_path_cost next;
 		uint64_t before = s->res->stats.expanded;
 		s->res->stats.iterations++;
-		rc = ida_iteration(s, &stack, bound, &next);
+		rc = stack.in_place
+		     ? ida_iteration_in_place(s, &stack, bound, &next)
+		     : ida_iteration(s, &stack, bound, &next);
 		if (s->res->profile)
 			sd_profile_layer(s->res->profile, bound,
 			                 s->res->stats.expanded - before);

@@ -20,7 +20,7 @@ static const size_t descriptor_sizes[SD_ABI_MINOR + 1] = {
 	                                    print_plan */
 	offsetof(sd_plugin, improve_plan), /* 1.3: goal_state,
 	                                      predecessors */
-	sizeof(sd_plugin),               /* 1.4: improve_plan */
+	sizeof(sd_plugin),               /* 1.4: improve_plan, moves, apply */
 };
 
 static size_t descriptor_size(unsigned minor)
@@ -67,6 +67,11 @@ static int check_abi(const sd_plugin *p, const char *path, char *err,
 		return sd_fail(err, len, "plugin '%s' lacks a required function "
 		             "(create, destroy, initial, is_goal or expand)",
 		             path);
+	if (p->abi_minor >= 4 && !p->moves != !p->apply)
+		return sd_fail(err, len, "plugin '%s' broke the contract: it "
+		               "has %s() without %s() (ABI 1.4: both or "
+		               "neither)", path, p->moves ? "moves" : "apply",
+		               p->moves ? "apply" : "moves");
 	if (p->n_heuristics && !p->heuristic)
 		return sd_fail(err, len, "plugin '%s' lists heuristics but has "
 		             "no heuristic() function", path);

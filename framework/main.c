@@ -73,6 +73,8 @@ static const char usage[] =
 "K/M/G suffixes; default 3/4 of physical memory) end a search cleanly.\n"
 "improve_plan (auto, yes, no): let the plugin offer a better plan of no\n"
 "higher cost (sokoban: fewer moves); auto: after the non-optimal searches.\n"
+"in_place = no makes idastar call the plugin's expand() even when it\n"
+"offers in-place moves (same counts and plan).\n"
 "\n"
 "batches: when the plugin picks one problem of a collection by number (e.g.\n"
 "[problem] level = 3), a value of all, a range 1-50 or a list 1,4,7-9 solves\n"

@@ -129,6 +129,8 @@ typedef struct sd_search_opts {
 	                           changes no count. */
 	sd_improve improve_plan; /* hand a found plan to the plugin's
 	                           improve_plan() (plugin.h, ABI 1.4) */
+	int no_in_place;        /* IDA*: call expand() even when the plugin
+	                           offers moves() and apply() (ABI 1.4) */
 } sd_search_opts;
 
 #define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \

@@ -81,6 +81,8 @@ static void older_minor(void **unused)
 	                                sizeof err), 0);
 	assert_string_equal(l.plugin->name, "oldminor");
 	assert_null(l.plugin->features);
+	assert_null(l.plugin->moves);  /* 1.4: IDA* falls back to expand() */
+	assert_null(l.plugin->apply);
 	assert_int_equal(sd_create_instance(l.plugin, NULL, 0, &inst, err,
 	                                    sizeof err), 0);
 	sd_search_opts o = SD_SEARCH_OPTS_INIT;

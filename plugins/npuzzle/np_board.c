@@ -120,6 +120,10 @@ static void np_init_moves(np_inst *I)
 		}
 		I->nmoves[c] = (uint8_t)k;
 	}
+	I->step[NP_UP] = (int8_t)-I->w;
+	I->step[NP_LEFT] = -1;
+	I->step[NP_RIGHT] = 1;
+	I->step[NP_DOWN] = (int8_t)I->w;
 }
 
 /* Fill goalpos, the packed goal, the move table, the Manhattan table

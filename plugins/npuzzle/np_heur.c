@@ -168,66 +168,77 @@ static inline int np_blank_nibble(uint64_t x)
 }
 
 /* expand() for nibble states with Manhattan distance or no heuristic:
- * the hot loop of the IDA* benchmark, one table load per child for h. */
-static unsigned np_expand_md(const np_inst *I, uint64_t x, sd_cost h,
-                             sd_succ *succ, unsigned char *states,
-                             size_t stride)
+ * one table load per child for h.  The move to cell bk is left out (bk
+ * NP_NO_CELL: none), and no state is written if states is NULL
+ * (moves()). */
+static inline __attribute__((always_inline)) unsigned
+np_expand_md(const np_inst *I, uint64_t x, sd_cost h, int bk, sd_succ *succ,
+             unsigned char *states, size_t stride)
 {
 	int b = np_blank_nibble(x);
 	unsigned n = I->nmoves[b];
 	const uint8_t *to = I->move_to[b], *act = I->move_act[b];
 	const int8_t (*dmd)[16] = I->dmd[b];
 	uint64_t goal = I->goal_word, bshift = 4 * (unsigned)b;
+	unsigned j = 0;
 
 	for (unsigned k = 0; k < n; k++) {
+		if (to[k] == bk)
+			continue;
 		unsigned sh = 4 * (unsigned)to[k];
 		uint64_t t = (x >> sh) & 15;
 		uint64_t y = x - (t << sh) + (t << bshift);
-		memcpy(states + k * stride, &y, 8);
-		succ[k].action = act[k];
-		succ[k].cost = 1;
-		succ[k].h = h + (sd_cost)(int)dmd[k][t];
-		succ[k].goal = y == goal;
+		if (states)
+			memcpy(states + j * stride, &y, 8);
+		succ[j].action = act[k];
+		succ[j].cost = 1;
+		succ[j].h = h + (sd_cost)(int)dmd[k][t];
+		succ[j++].goal = y == goal;
 	}
-	return n;
+	return j;
 }
 
-/* One child of the 4x4 fast path: tile t at cell TO slides into the
- * blank at B (compile-time constants, so every shift is a constant). */
-#define NP_KID(B, TO, ACT) do { \
+/* Move number K of the 4x4 fast path: tile t at cell TO slides into the
+ * blank at B (compile-time constants, so every shift is a constant);
+ * child j, unless TO is bk, its state written unless states is NULL. */
+#define NP_KID(B, TO, ACT, K) if ((TO) != bk) { \
 	uint64_t t_ = (x >> ((4 * (TO)) & 63)) & 15; \
 	uint64_t y_ = x + t_ * ((1ULL << (4 * (B))) - \
 	                         (1ULL << ((4 * (TO)) & 63))); \
-	memcpy(states + k * stride, &y_, 8); \
-	succ[k].action = (ACT); \
-	succ[k].cost = 1; \
-	succ[k].h = h + (sd_cost)(int)I->dmd[B][k][t_]; \
-	succ[k].goal = y_ == I->goal_word; \
-	k++; \
-} while (0)
+	if (states) \
+		memcpy(states + j * stride, &y_, 8); \
+	succ[j].action = (ACT); \
+	succ[j].cost = 1; \
+	succ[j].h = h + (sd_cost)(int)I->dmd[B][K][t_]; \
+	succ[j].goal = y_ == I->goal_word; \
+	j++; \
+}
 
 /* All moves of the blank at cell B of a 4x4 board, in Korf's order. */
 #define NP_CELL4(B) case B: \
-	if ((B) >= 4) NP_KID(B, (B) - 4, NP_UP); \
-	if ((B) % 4 > 0) NP_KID(B, (B) - 1, NP_LEFT); \
-	if ((B) % 4 < 3) NP_KID(B, (B) + 1, NP_RIGHT); \
-	if ((B) < 12) NP_KID(B, (B) + 4, NP_DOWN); \
-	return k
+	if ((B) >= 4) NP_KID(B, (B) - 4, NP_UP, 0) \
+	if ((B) % 4 > 0) NP_KID(B, (B) - 1, NP_LEFT, ((B) >= 4)) \
+	if ((B) % 4 < 3) NP_KID(B, (B) + 1, NP_RIGHT, \
+	                        ((B) >= 4) + ((B) % 4 > 0)) \
+	if ((B) < 12) NP_KID(B, (B) + 4, NP_DOWN, \
+	                     ((B) >= 4) + ((B) % 4 > 0) + ((B) % 4 < 3)) \
+	return j
 
 /* expand() for the 15-puzzle with Manhattan distance or no heuristic:
- * one case per blank cell, so that all shifts are constants. */
-static unsigned np_expand_15(const np_inst *I, uint64_t x, sd_cost h,
-                             sd_succ *succ, unsigned char *states,
-                             size_t stride)
+ * one case per blank cell, so that all shifts are constants.  bk and
+ * states as for np_expand_md. */
+static inline __attribute__((always_inline)) unsigned
+np_expand_15(const np_inst *I, uint64_t x, sd_cost h, int bk, sd_succ *succ,
+             unsigned char *states, size_t stride)
 {
-	unsigned k = 0;
+	unsigned j = 0;
 	switch (np_blank_nibble(x)) {
 	NP_CELL4(0); NP_CELL4(1); NP_CELL4(2); NP_CELL4(3);
 	NP_CELL4(4); NP_CELL4(5); NP_CELL4(6); NP_CELL4(7);
 	NP_CELL4(8); NP_CELL4(9); NP_CELL4(10); NP_CELL4(11);
 	NP_CELL4(12); NP_CELL4(13); NP_CELL4(14); NP_CELL4(15);
 	}
-	return k;
+	return j;
 }
 
 /* What the incremental heuristics need to know of the parent board. */
@@ -377,14 +388,17 @@ static int np_write_child(const np_inst *I, const void *state, int t,
 }
 
 /* expand() for every board and heuristic: unpack the parent once, then
- * update h per child from what the heuristic keeps of the parent. */
+ * update h per child from what the heuristic keeps of the parent.  bk
+ * and states as for np_expand_md. */
 __attribute__((noinline))
 static unsigned np_expand_general(const np_inst *I, const void *state,
-                                  sd_cost h, sd_succ *succ,
+                                  sd_cost h, int bk, sd_succ *succ,
                                   unsigned char *states, size_t stride)
 {
 	np_parent P;
+	unsigned char scratch[NP_MAX_CELLS + 1] = { 0 }; /* moves(): the child */
 	int b;
+	unsigned j = 0;
 
 	if (I->nibble) {
 		uint64_t x;
@@ -406,19 +420,40 @@ static unsigned np_expand_general(const np_inst *I, const void *state,
 	for (unsigned k = 0; k < n; k++) {
 		int from = I->move_to[b][k];
 		int t = P.cells[from];
-		unsigned char *out = states + k * stride;
+		unsigned char *out = states ? states + j * stride : scratch;
+		if (from == bk)
+			continue;
 		/* Every heuristic here is 0 exactly at the goal (all tiles
 		 * home), so only a blind search compares whole boards. */
 		sd_cost ch = np_child_h(I, &P, h, t, from, b, k);
 		int goal = np_write_child(I, state, t, from, b, out,
 		                          I->heur < 0);
-		succ[k].action = I->move_act[b][k];
-		succ[k].cost = 1;
-		succ[k].goal = (uint32_t)(I->heur < 0 || I->nibble ? goal :
+		succ[j].action = I->move_act[b][k];
+		succ[j].cost = 1;
+		succ[j].goal = (uint32_t)(I->heur < 0 || I->nibble ? goal :
 		                          ch == 0);
-		succ[k].h = ch;
+		succ[j++].h = ch;
 	}
-	return n;
+	return j;
+}
+
+/* The successors of state but the move to the blank cell bk (or
+ * NP_NO_CELL), their states written unless states is NULL: what
+ * expand() and moves() share. */
+static inline __attribute__((always_inline)) unsigned
+np_successors(const np_inst *I, const void *state, sd_cost h, int bk,
+              sd_succ *succ, unsigned char *states, size_t stride)
+{
+	if (I->fast) {
+		uint64_t x;
+		memcpy(&x, state, 8);
+		if (I->fast == 2)
+			return np_expand_15(I, x, I->heur < 0 ? 0 : h, bk, succ,
+			                    states, stride);
+		return np_expand_md(I, x, I->heur < 0 ? 0 : h, bk, succ, states,
+		                    stride);
+	}
+	return np_expand_general(I, state, h, bk, succ, states, stride);
 }
 
 /* The plugin's expand(): the blank's moves in the order up, left, right,
@@ -426,15 +461,77 @@ static unsigned np_expand_general(const np_inst *I, const void *state,
 unsigned np_expand(void *self, const void *state, sd_cost h, sd_succ *succ,
                    unsigned char *states, size_t stride)
 {
+	if (!states)  /* never: the engine's buffer (lets the compiler drop
+	                 the moves() branches) */
+		__builtin_unreachable();
+	return np_successors(self, state, h, NP_NO_CELL, succ, states, stride);
+}
+
+/* The cell of the blank in a packed state. */
+static int np_blank(const np_inst *I, const void *state)
+{
+	if (!I->nibble)
+		return ((const unsigned char *)state)[I->n];
+	uint64_t x;
+	memcpy(&x, state, 8);
+	return np_blank_nibble(x);
+}
+
+/* moves() of every board but the 15-puzzle with Manhattan distance or
+ * no heuristic, out of line so that the common case has no stack frame. */
+__attribute__((noinline))
+static unsigned np_moves_other(const np_inst *I, const void *state,
+                               sd_cost h, const void *back, sd_succ *succ)
+{
+	return np_successors(I, state, h, back ? np_blank(I, back) : NP_NO_CELL,
+	                     succ, NULL, 0);
+}
+
+/* The plugin's moves() (ABI 1.4): expand()'s successors without their
+ * states, less the one back to `back`: since state is one move from
+ * back, that is the move of the blank to back's blank cell. */
+unsigned np_moves(void *self, const void *state, sd_cost h, const void *back,
+                  sd_succ *succ)
+{
 	const np_inst *I = self;
-	if (I->fast) {
+	uint64_t x, y;
+	int bk = NP_NO_CELL;
+	if (I->fast != 2)
+		return np_moves_other(I, state, h, back, succ);
+	memcpy(&x, state, 8);
+	if (back) {
+		memcpy(&y, back, 8);
+		bk = np_blank_nibble(y);
+	}
+	return np_expand_15(I, x, I->heur < 0 ? 0 : h, bk, succ, NULL, 0);
+}
+
+/* np_apply() for byte-form boards, out of line so that the nibble path
+ * needs no stack frame. */
+__attribute__((noinline))
+static void np_apply_bytes(const np_inst *I, const void *state,
+                           uint32_t action, void *child)
+{
+	int b = np_blank(I, state);
+	int from = b + I->step[action & 3];
+	np_write_child(I, state, ((const unsigned char *)state)[from], from, b,
+	               child, 0);
+}
+
+/* The plugin's apply() (ABI 1.4): the blank of state moves in the
+ * direction `action`, as expand() writes that child. */
+void np_apply(void *self, const void *state, uint32_t action, void *child)
+{
+	const np_inst *I = self;
+	if (I->nibble) {  /* one word: no call, no table of moves */
 		uint64_t x;
 		memcpy(&x, state, 8);
-		if (I->fast == 2)
-			return np_expand_15(I, x, I->heur < 0 ? 0 : h, succ,
-			                    states, stride);
-		return np_expand_md(I, x, I->heur < 0 ? 0 : h, succ, states,
-		                    stride);
+		unsigned b = (unsigned)np_blank_nibble(x);
+		unsigned from = b + (unsigned)I->step[action & 3];
+		uint64_t t = (x >> (4 * from)) & 15;
+		x += t * ((1ULL << (4 * b)) - (1ULL << (4 * from)));
+		memcpy(child, &x, 8);
+		return;
 	}
-	return np_expand_general(I, state, h, succ, states, stride);
+	np_apply_bytes(I, state, action, child);
 }

@@ -22,6 +22,9 @@
 #define NP_MAX_GROUPS 12
 #define NP_MAX_GROUP 8
 
+/* No cell: "leave no move out" for the successor functions. */
+#define NP_NO_CELL 255
+
 /* Action ids: the direction the blank moves, in Korf's order. */
 enum { NP_UP = 0, NP_LEFT = 1, NP_RIGHT = 2, NP_DOWN = 3 };
 
@@ -65,6 +68,7 @@ typedef struct np_inst {
 	uint8_t nmoves[NP_MAX_CELLS];
 	uint8_t move_to[NP_MAX_CELLS][4];
 	uint8_t move_act[NP_MAX_CELLS][4];
+	int8_t step[4]; /* [action]: the blank's change of cell */
 
 	uint8_t row[NP_MAX_CELLS], col[NP_MAX_CELLS]; /* of each cell */
 	uint8_t md[NP_MAX_CELLS][NP_MAX_CELLS]; /* [tile][cell] */
@@ -116,6 +120,9 @@ int np_init_linear(np_inst *I);
 sd_cost np_h_scratch(const np_inst *I, int heur, const uint8_t *cells);
 unsigned np_expand(void *self, const void *state, sd_cost h, sd_succ *succ,
                    unsigned char *states, size_t stride);
+unsigned np_moves(void *self, const void *state, sd_cost h, const void *back,
+                  sd_succ *succ);
+void np_apply(void *self, const void *state, uint32_t action, void *child);
 
 /* np_pdb.c */
 int np_pdb_setup(np_inst *I, char *err, size_t errlen);

@@ -654,6 +654,8 @@ static const sd_plugin np_plugin = {
 	.set_host = np_set_host,
 	.goal_state = np_goal_state,
 	.predecessors = np_predecessors,
+	.moves = np_moves,
+	.apply = np_apply,
 };
 
 /* The plugin's entry point. */

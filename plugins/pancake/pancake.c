@@ -219,6 +219,67 @@ static unsigned pk_expand(void *self, const void *state, sd_cost h,
 	return count;
 }
 
+/* Is the stack s sorted once its top k are turned over?  (Without
+ * writing the flipped stack: the top k must read k, k-1, ..., 1.) */
+static int pk_sorted_after(const unsigned char *s, int n, int k)
+{
+	for (int i = 0; i < k; i++)
+		if (s[i] != k - i)
+			return 0;
+	for (int i = k; i < n; i++)
+		if (s[i] != i + 1)
+			return 0;
+	return 1;
+}
+
+/* Successor k of stack s (h its value) as pk_expand() writes it (flip
+ * k, cost 1, the child's h and goal flag), without the child's stack:
+ * for the in-place moves. */
+static sd_succ pk_succ(const pancake *pk, const unsigned char *s, sd_cost h,
+                       int k)
+{
+	int n = pk->n, below = k < n ? s[k] : n + 1;  /* a pancake, or the
+	                                                  plate */
+	sd_cost kid_h = 0;
+	if (pk->use_gap)
+		kid_h = h - pk_gap(s[k - 1], below) + pk_gap(s[0], below);
+	return (sd_succ){ .action = (uint32_t)k, .cost = 1, .h = kid_h,
+	                  .goal = pk_sorted_after(s, n, k) };
+}
+
+/* The in-place moves (ABI 1.4): expand()'s successors without their
+ * stacks, less the one back to `back`.  state is one flip from back and
+ * a flip is its own way back, so that one is the flip as deep as the
+ * deepest pancake where the two stacks differ. */
+static unsigned pk_moves(void *self, const void *state, sd_cost h,
+                         const void *back, sd_succ *succ)
+{
+	const pancake *pk = self;
+	const unsigned char *s = state, *b = back;
+	int skip = 0;
+	unsigned count = 0;
+	if (b)
+		for (skip = pk->n; skip > 0 && s[skip - 1] == b[skip - 1]; skip--)
+			;
+	for (int k = 2; k <= pk->n; k++)
+		if (k != skip)
+			succ[count++] = pk_succ(pk, s, h, k);
+	return count;
+}
+
+/* Write the stack after flip `action` (ABI 1.4), as expand() does. */
+static void pk_apply(void *self, const void *state, uint32_t action,
+                     void *child)
+{
+	const pancake *pk = self;
+	const unsigned char *s = state;
+	unsigned char *t = child;
+	int k = (int)action;
+	for (int i = 0; i < k; i++)
+		t[i] = s[k - 1 - i];
+	memcpy(t + k, s + k, (size_t)(pk->n - k));
+}
+
 /* Action k as text: "F3" flips the top three pancakes. */
 static int pk_format_action(void *self, const void *from, uint32_t action,
                             char *buf, size_t len)
@@ -282,6 +343,8 @@ static const sd_plugin pk_plugin = {
 	.plan_separator = " ",
 	.goal_state = pk_goal_state,
 	.predecessors = pk_predecessors,
+	.moves = pk_moves,
+	.apply = pk_apply,
 };
 
 /* The one exported symbol: searchd calls it after dlopen(). */

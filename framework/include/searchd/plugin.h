@@ -45,6 +45,10 @@
  *   after initial(), and predecessors() as it calls expand() (ABI 1.3)
  *   after a plan was found: improve_plan() (ABI 1.4, optional), at
  *   most once per search, before the plan is shown
+ *   IDA* calls, instead of expand(), moves() for each expansion and
+ *   apply() for each child it descends to, when the plugin offers both
+ *   (ABI 1.4) and the user has not turned them off; it still calls
+ *   expand() to trace a search
  *   destroy()           once, last.
  *
  * The engine never relies on "the result of the last call": every call
@@ -355,6 +359,36 @@ typedef struct sd_plugin {
 	size_t (*improve_plan)(void *self, const void *states,
 	                       const uint32_t *actions, size_t n,
 	                       double seconds, const void **out);
+
+	/* ABI 1.4.  Optional, both or neither (the loader refuses one
+	 * alone): the moves of a tree search without their states.  IDA*
+	 * uses them when present (the [search] key in_place = no turns them
+	 * off); every other algorithm, and IDA* when it traces, calls
+	 * expand().  A plugin without them works as before.
+	 *
+	 * moves() is expand() without the children's states: write each
+	 * successor i of state (0 <= i < return value, at most
+	 * max_successors) as succ[i] -- action, cost, h and goal flag
+	 * exactly as expand() writes them, in the same order -- leaving
+	 * out every successor whose state equals `back`.  back is the
+	 * state from which IDA* reached state in one step (the step whose
+	 * action and cost it took from an earlier moves() of back), or NULL
+	 * at the root: a plugin may rely on that, e.g. the 15-puzzle knows
+	 * the child equal to back by where back's blank is.  h is state's
+	 * own value, as for expand().  Called once per expansion, with the
+	 * same deterministic answer every time. */
+	unsigned (*moves)(void *self, const void *state, sd_cost h,
+	                  const void *back, sd_succ *succ);
+
+	/* ABI 1.4.  Write into child (state_size bytes, any content before)
+	 * the state reached from `state` by action, an action moves()
+	 * listed for it: the same bytes expand() writes for that
+	 * successor.  Called once for each child IDA* descends to (and for
+	 * the goal it stops at), right after moves() of state or after
+	 * the search of an earlier child returned; state and child are
+	 * distinct buffers of the engine's, valid during the call. */
+	void (*apply)(void *self, const void *state, uint32_t action,
+	              void *child);
 } sd_plugin;
 
 /* Start a descriptor: the ABI fields filled in.  Use as

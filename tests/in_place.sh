@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# IDA* by the plugins' in-place moves (moves() and apply(), ABI 1.4) and
+# by expand() (search.in_place = no) must agree exactly: status, length,
+# cost, plan and every node count, also when a node limit stops the
+# search part way.  npuzzle (8-puzzle, 15-puzzles of Korf's 100 with
+# manhattan, linear-conflict and swap, a blind search, a 5x5
+# board in byte form, a pattern database on the 8-puzzle) and pancake.
+# usage: in_place.sh SEARCHD SOURCE_DIR
+set -u
+sd=$1 src=$2
+. "$(dirname "$0")/lib.sh"
+cd "$src" || exit 2
+korf=$PWD/config/levels/korf100.txt
+pdb=$(mktemp -d)
+trap 'rm -rf "$pdb"' EXIT
+
+# run ARGS...: searchd's JSON line, without the figures that may differ
+# (times, memory: the in-place stack holds one state a frame, not all).
+run() {
+	"$sd" -q --format json --set search.algorithm=idastar "$@" 2>/dev/null |
+		sed -e 's/"engine_bytes":[0-9]*//' -e 's/"bytes_per_state":[0-9.e+-]*//' \
+		    -e 's/"peak_rss":[0-9]*//' -e 's/"seconds":[0-9.e+-]*//' \
+		    -e 's/"cpu_seconds":[0-9.e+-]*//' \
+		    -e 's/"nodes_per_second":[0-9.e+-]*//'
+}
+
+# same WANT ARGS...: both paths print the same line, which has WANT.
+same() {
+	local want=$1
+	shift
+	local a b
+	a=$(run --set search.in_place=yes "$@")
+	b=$(run --set search.in_place=no "$@")
+	if [ "$a" != "$b" ]; then
+		fail "in place and expand() differ for $*:"
+		echo "  in place: $a"
+		echo "  expand:   $b"
+	elif ! grep -qF -- "$want" <<<"$a"; then
+		fail "$* -> $a (wanted to see: $want)"
+	else
+		pass
+	fi
+}
+
+k15() { echo --config config/15puzzle.ini --set problem.file="$korf" \
+	--set problem.index="$1" --set search.heuristic="$2"; }
+
+# The 8-puzzle's hardest positions (31 moves), three heuristics.
+for h in manhattan linear-conflict swap; do
+	same '"length":31' --config config/npuzzle.ini --set search.heuristic=$h
+done
+same '"length":31' --config config/npuzzle.ini --set search.heuristic=pdb \
+	--set problem.pdb_dir="$pdb"
+# Korf's 15-puzzles: the measured columns of korf100.txt for manhattan.
+# shellcheck disable=SC2046 # k15 prints words
+same '"generated":546344' $(k15 12 manhattan)
+# shellcheck disable=SC2046
+same '"expanded":630900' $(k15 19 manhattan)
+for h in linear-conflict swap; do
+	# shellcheck disable=SC2046
+	same '"length":45' $(k15 12 $h)
+done
+# shellcheck disable=SC2046
+same '"length":46' $(k15 9 linear-conflict)
+# Stopped by the node limit: the statistics of a search cut short.
+# shellcheck disable=SC2046
+same '"limit"' $(k15 12 manhattan) --set search.node_limit=100000
+# shellcheck disable=SC2046
+same '"limit"' $(k15 9 swap) --set search.node_limit=5000
+# Blind: h is 0 throughout, the goal flag alone ends the search.
+same '"length":6' --config config/npuzzle.ini --set search.heuristic=zero \
+	--set problem.tiles="1 2 3 4 5 6 0 7 8" --set problem.goal=blank-last \
+	--set problem.tiles="4 1 3 7 2 5 0 8 6"
+# A 5x5 board (byte states): 1..24 then the blank, scrambled by a walk
+# of 40 moves (40 moves from the goal, as it happens).
+b55="8 7 4 10 9 2 0 13 3 5 1 23 12 14 15 6 21 17 18 20 11 16 22 19 24"
+for h in manhattan linear-conflict swap; do
+	same '"length":40' --config config/npuzzle.ini --set search.heuristic=$h \
+		--set problem.goal=blank-last --set problem.tiles="$b55"
+done
+same '"limit"' --config config/npuzzle.ini --set search.heuristic=manhattan \
+	--set problem.goal=blank-last --set problem.tiles="$b55" \
+	--set search.node_limit=3000
+# Pancakes: gap and blind, and a limit.
+same '"status":"solved"' --config config/pancake.ini
+same '"status":"solved"' --config config/pancake.ini --set search.heuristic=zero \
+	--set problem.stack="3 1 4 2 5 6"
+same '"limit"' --config config/pancake.ini --set search.node_limit=50
+finish
