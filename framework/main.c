@@ -254,13 +254,15 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
+			if (!sd_mpi_rank())      /* once under mpirun */
+				fputs(usage, stdout);
 			rc = 0;
 			goto out;
 		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("searchd %s (git %s, plugin ABI %d.%d)\n",
-			       SEARCHD_VERSION, SEARCHD_GIT_COMMIT,
-			       SD_ABI_MAJOR, SD_ABI_MINOR);
+			if (!sd_mpi_rank())
+				printf("searchd %s (git %s, plugin ABI %d.%d)\n",
+				       SEARCHD_VERSION, SEARCHD_GIT_COMMIT,
+				       SD_ABI_MAJOR, SD_ABI_MINOR);
 			rc = 0;
 			goto out;
 		} else if ((v = optval(argc, argv, &i, "--config", "-c"))) {

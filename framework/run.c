@@ -126,8 +126,9 @@ int sd_run(const sd_cli *cli)
 	sd_config c = SD_CONFIG_INIT;
 	sd_loaded pl = { 0 };
 	int rc = EXIT_ERROR;
-	if (cli->list_plugins)
-		return sd_list_plugins(cli->plugin_path);
+	if (cli->list_plugins)      /* once under mpirun: rank 0 lists */
+		return sd_mpi_rank() ? EXIT_SOLVED
+		                     : sd_list_plugins(cli->plugin_path);
 	if (!sd_run_config(cli, NULL, 0, &c) && !load_plugin(cli, &c, &pl)) {
 		sd_runctx x = { .cli = cli, .config = &c, .plugin = pl.plugin,
 		                .format = c.format };

@@ -70,7 +70,16 @@ expect 2 "rank $((np - 1)) of $np could not start" \
 expect 2 "one search runs in one process" \
 	run "$sd" "${push[@]}" --set problem.level=1
 
-# 6. SIGTERM to mpirun: every rank ends, the rows so far and the summary
+# 6. --version, --help and --list-plugins print once, not once per rank.
+[ "$(run "$sd" --version | grep -c '^searchd ')" = 1 ] && pass ||
+	fail "--version printed $(run "$sd" --version | grep -c '^searchd ') times"
+[ "$(run "$sd" --help | grep -c '^usage')" = 1 ] && pass ||
+	fail "--help printed its usage line more than once"
+one=$("$sd" --list-plugins 2>&1 | wc -l)
+many=$(run "$sd" --list-plugins 2>&1 | wc -l)
+[ "$one" = "$many" ] && pass || fail "--list-plugins: $many lines, not $one"
+
+# 7. SIGTERM to mpirun: every rank ends, the rows so far and the summary
 #    with the interrupt are printed, no rank is left running.
 "$mpirun" --oversubscribe -np "$np" "$sd" "${push[@]}" --set problem.level=all \
 	--set problem.deadlocks=none >"$tmp/int" 2>"$tmp/int.err" &
