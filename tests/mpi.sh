@@ -70,6 +70,10 @@ expect 2 "rank $((np - 1)) of $np could not start" \
 expect 2 "one search runs in one process" \
 	run "$sd" "${push[@]}" --set problem.level=1
 
+# 5b. A batch with --html is refused (its page is one process's).
+expect 2 "writes the page of a batch in one process" \
+	run "$sd" "${push[@]}" --set problem.level=1-3 --html "$tmp/p.html"
+
 # 6. --version, --help and --list-plugins print once, not once per rank.
 [ "$(run "$sd" --version | grep -c '^searchd ')" = 1 ] && pass ||
 	fail "--version printed $(run "$sd" --version | grep -c '^searchd ') times"
