@@ -92,6 +92,19 @@ static void keep_tree(search *s)
 	r->tree_n = n;
 }
 
+/* Fill in the clocks since s->t0 and s->c0 and the process's peak
+ * resident memory: at the end of a search, or when a limit stopped the
+ * plugin's table building before the search began. */
+static void finish_times(search *s)
+{
+	sd_stats *st = &s->res->stats;
+	struct rusage ru;
+	st->seconds = search_clock_since(CLOCK_MONOTONIC, &s->t0);
+	st->cpu_seconds = search_clock_since(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
+	if (!getrusage(RUSAGE_SELF, &ru))
+		st->peak_rss = (uint64_t)ru.ru_maxrss * 1024;
+}
+
 /* Fill in the statistics at the end of a search.  engine_bytes is the
  * peak of the storage held: the registry and the node data only grow,
  * so their bytes now are their peak; the open list's peak is its own
@@ -100,9 +113,7 @@ static void keep_tree(search *s)
 static void finish_stats(search *s)
 {
 	sd_stats *st = &s->res->stats;
-	struct rusage ru;
-	st->seconds = search_clock_since(CLOCK_MONOTONIC, &s->t0);
-	st->cpu_seconds = search_clock_since(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
+	finish_times(s);
 	st->nodes_per_second = st->seconds > 0 ? st->generated / st->seconds
 	                                       : 0;
 	st->stored = s->reg.count + s->also_stored;
@@ -113,8 +124,6 @@ static void finish_stats(search *s)
 		                   s->own_peak_bytes;
 	st->bytes_per_state = st->stored ? (double)st->engine_bytes /
 	                                   st->stored : 0;
-	if (!getrusage(RUSAGE_SELF, &ru))
-		st->peak_rss = (uint64_t)ru.ru_maxrss * 1024;
 }
 
 /* Check the options and what the instance declared against the
@@ -146,12 +155,15 @@ static int check_opts(const sd_plugin *p, const sd_instance *inst,
 
 /* Let the plugin choose its heuristic (and build its tables), within
  * the time limit.  0; 1 if the time limit or an interrupt stopped it
- * (res says which); -1 with the plugin's message. */
+ * (res says which, and its clocks and peak memory are the build's);
+ * -1 with the plugin's message. */
 static int select_heuristic(search *s, char *err, size_t errlen)
 {
 	const sd_plugin *p = s->p;
 	if (!p->select_heuristic)
 		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
 	sd_guard_enter("select_heuristic");
 	int rc = p->select_heuristic(s->self, s->blind ? SD_NO_HEURISTIC
 	                                               : s->o->heuristic,
@@ -164,6 +176,7 @@ static int select_heuristic(search *s, char *err, size_t errlen)
 	s->res->status = SD_LIMIT;
 	s->res->limit = sd_guard_interrupted ? SD_LIMIT_INTERRUPT
 	                                     : SD_LIMIT_TIME;
+	finish_times(s);
 	return 1;
 }
 

@@ -149,7 +149,9 @@ typedef struct sd_stats {
 	uint64_t engine_bytes;   /* peak bytes of engine storage */
 	double bytes_per_state;  /* engine bytes / stored states */
 	uint64_t peak_rss;       /* peak resident memory of the process, bytes */
-	double seconds;          /* wall time of the search */
+	double seconds;          /* wall time of the search, after the
+	                            plugin's tables are built (if a limit
+	                            stopped the build: the build's time) */
 	double cpu_seconds;      /* processor time of the search (less noisy
 	                            than wall time on a shared machine) */
 	double nodes_per_second; /* generated / seconds */
