@@ -387,6 +387,29 @@ static int np_write_child(const np_inst *I, const void *state, int t,
 	return test && memcmp(out, I->goal_state, (size_t)I->n) == 0;
 }
 
+/* Sort the n children in succ (and their states at stride, unless states
+ * is NULL) by h, stably: an insertion sort of at most four. */
+static void np_order_children(const np_inst *I, sd_succ *succ, unsigned n,
+                              unsigned char *states, size_t stride)
+{
+	unsigned char tmp[NP_MAX_CELLS + 1];
+	for (unsigned i = 1; i < n; i++) {
+		sd_succ s = succ[i];
+		unsigned j = i;
+		if (states)
+			memcpy(tmp, states + i * stride, I->state_size);
+		for (; j > 0 && succ[j - 1].h > s.h; j--) {
+			succ[j] = succ[j - 1];
+			if (states)
+				memcpy(states + j * stride, states + (j - 1) * stride,
+				       I->state_size);
+		}
+		succ[j] = s;
+		if (states)
+			memcpy(states + j * stride, tmp, I->state_size);
+	}
+}
+
 /* expand() for every board and heuristic: unpack the parent once, then
  * update h per child from what the heuristic keeps of the parent.  bk
  * and states as for np_expand_md. */
@@ -434,6 +457,8 @@ static unsigned np_expand_general(const np_inst *I, const void *state,
 		                          ch == 0);
 		succ[j++].h = ch;
 	}
+	if (I->order_h)
+		np_order_children(I, succ, j, states, stride);
 	return j;
 }
 

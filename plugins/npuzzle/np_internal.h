@@ -102,6 +102,7 @@ typedef struct np_inst {
 	const sd_host *host; /* the engine's, with stop_requested(); or NULL */
 	int heur; /* selected heuristic, or SD_NO_HEURISTIC */
 	int fast; /* nibble board with Manhattan or no heuristic */
+	int order_h; /* children in the order of their h (order = h) */
 } np_inst;
 
 /* np_board.c */

@@ -15,7 +15,7 @@
 /* What the [problem] keys said, before the board is built. */
 typedef struct np_keys {
 	const sd_param *tiles, *file, *index, *random, *seed, *goal;
-	const sd_param *width, *height, *pdb_dir, *partition;
+	const sd_param *width, *height, *pdb_dir, *partition, *order;
 	const sd_param *first; /* for messages about the section as a whole */
 } np_keys;
 
@@ -58,10 +58,11 @@ static int np_read_keys(const sd_param *ps, size_t n, np_keys *K, char *err,
                         size_t errlen)
 {
 	static const char *names[] = { "tiles", "file", "index", "random",
-		"seed", "goal", "width", "height", "pdb_dir", "pdb_partition" };
+		"seed", "goal", "width", "height", "pdb_dir", "pdb_partition",
+		"order" };
 	const sd_param **slot[] = { &K->tiles, &K->file, &K->index, &K->random,
 		&K->seed, &K->goal, &K->width, &K->height, &K->pdb_dir,
-		&K->partition };
+		&K->partition, &K->order };
 
 	memset(K, 0, sizeof *K);
 	for (size_t i = 0; i < n; i++) {
@@ -74,7 +75,7 @@ static int np_read_keys(const sd_param *ps, size_t n, np_keys *K, char *err,
 			                      "'%s' in [problem] (known: tiles, "
 			                      "file, index, random, seed, goal, "
 			                      "width, height, pdb_dir, "
-			                      "pdb_partition)", ps[i].key);
+			                      "pdb_partition, order)", ps[i].key);
 		/* An empty value unsets the key (--set problem.tiles= on the
 		 * command line, to use file or random instead). */
 		int empty = ps[i].value[strspn(ps[i].value, " \t\n")] == 0;
@@ -457,6 +458,22 @@ static int np_read_start(np_inst *I, const np_keys *K, const np_source *S,
 	return 0;
 }
 
+/* Read the order key: "korf" (the default: up, left, right, down) or
+ * "h" (by the children's h, ties in Korf's order).  Returns 0, or -1
+ * with a message naming the file and line. */
+static int np_read_order(np_inst *I, const np_keys *K, char *err,
+                         size_t errlen)
+{
+	if (!K->order || !strcmp(K->order->value, "korf"))
+		return 0;
+	if (!strcmp(K->order->value, "h")) {
+		I->order_h = 1;
+		return 0;
+	}
+	return sd_param_error(K->order, err, errlen, "order must be korf or h, "
+	                      "not '%s'", K->order->value);
+}
+
 /* Set the pattern-database directory: pdb_dir, else
  * $XDG_CACHE_HOME/searchd, else $HOME/.cache/searchd, else /tmp. */
 static void np_read_pdb_dir(np_inst *I, const np_keys *K)
@@ -495,7 +512,8 @@ static int np_create(const sd_param *params, size_t n, sd_instance *inst,
 	if (np_read_keys(params, n, &K, err, errlen) ||
 	    np_read_source(&K, &S, err, errlen) ||
 	    np_board_size(I, &K, &S, err, errlen) ||
-	    np_read_goal(I, &K, err, errlen))
+	    np_read_goal(I, &K, err, errlen) ||
+	    np_read_order(I, &K, err, errlen))
 		goto fail;
 	I->nibble = I->n <= 16;
 	I->state_size = I->nibble ? 8 : (size_t)I->n + 1;
@@ -542,7 +560,8 @@ static int np_select_heuristic(void *self, int index, char *err,
 	if (index == NP_H_PDB && np_pdb_setup(I, err, errlen))
 		return -1;
 	I->heur = index >= 0 && index < NP_H_COUNT ? index : SD_NO_HEURISTIC;
-	I->fast = I->nibble && (I->heur == NP_H_MANHATTAN || I->heur < 0);
+	I->fast = I->nibble && !I->order_h &&
+	          (I->heur == NP_H_MANHATTAN || I->heur < 0);
 	if (I->fast && I->w == 4 && I->h == 4)
 		I->fast = 2;
 	np_init_dmd(I, I->heur == NP_H_MANHATTAN);

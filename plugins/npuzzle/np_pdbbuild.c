@@ -6,23 +6,31 @@
  * cells of the group's k tiles (ranked as a k-permutation of the n cells),
  * and the blank region is the connected set of free cells (those not under
  * a group tile) that holds the blank.  Moving the blank within its region
- * costs nothing; moving a group tile into the region costs one.  A region
- * is represented by its lowest cell, numbered among the placement's n - k
- * free cells, so the search space has placements x (n - k) slots of two
- * bits each (Korf's two-bit breadth-first search):
- *   3 not reached, 2 expanded, 0 or 1 reached at a depth of that parity.
- * Level d scans the table for slots of parity d, expands them (setting
- * unreached children to the other parity with an atomic AND) and marks
- * them expanded (an atomic XOR), so threads sharing a word never lose a
- * write.  A placement's distance is the depth at which its first slot is
- * expanded; the thread that owns the placement's range writes it.
+ * costs nothing; moving a group tile into the region costs one.  The table
+ * has a slot of two bits for each placement and free cell (numbered among
+ * the placement's n - k free cells; Korf's two-bit breadth-first search):
+ *   0 not reached, 1 or 2 reached at an even or odd depth, 3 expanded.
+ * A child is reached through the slot of the cell its tile left (where the
+ * blank is), so a region may be reached through several of its slots; the
+ * first expansion of a region marks all its slots expanded, and the others
+ * are skipped.  Level d scans the table for slots of depth d, expands them
+ * (setting unreached children to depth d + 1 with an atomic OR) and marks
+ * their regions expanded (an atomic OR), so threads sharing a word never
+ * lose a write.  A child's rank is computed from its parent's (a
+ * horizontal move changes one digit, a vertical one also the digits of
+ * the tiles it passes), and the children's slots are prefetched a few
+ * expansions ahead of the OR that reaches them.  A placement's distance
+ * is the depth at which its first slot is expanded; the thread that owns
+ * the placement's range writes it.
  *
- * Depends on np_internal.h and POSIX threads only.
+ * Depends on np_internal.h, POSIX threads and mmap only.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include "np_internal.h"
@@ -30,6 +38,15 @@
 #define NP_PB_CHUNK ((size_t)1 << 14) /* placements a thread takes */
 #define NP_PB_THREADS 8               /* most threads used */
 #define NP_PB_EVEN 0x5555555555555555ULL
+#define NP_PB_AHEAD 16                /* children prefetched ahead */
+
+/* The functions of an expansion: inlined into both np_pb_chunk_any() and
+ * np_pb_chunk_popcnt(), so that the latter's popcounts are instructions. */
+#define NP_PB_HOT static inline __attribute__((always_inline))
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define NP_PB_X86 1
+#endif
 
 /* The shared state of one build.  Fields above `next` are set before the
  * threads start and only read by them; the atomics below are shared. */
@@ -38,17 +55,40 @@ typedef struct np_pb {
 	int n, k, F;           /* cells, group tiles, free cells */
 	size_t places;         /* placements: n! / (n - k)! */
 	uint64_t *slot;        /* 2 bits per (placement, free cell) */
+	size_t slot_bytes;     /* the mapping's length */
 	uint8_t *dist;         /* per placement, by rank */
 	uint64_t all, not_col0, not_last, nbr[NP_MAX_CELLS];
+	uint32_t weight[NP_MAX_GROUP]; /* the rank's place values */
 	int d;                 /* the depth being expanded */
 	int tty;               /* draw a progress bar */
 	int g;                 /* the group's number, for messages */
+	int popcnt;            /* the processor has a popcount instruction */
 	double t0;             /* when the build started */
 	size_t next;           /* atomic: the next placement to hand out */
 	size_t reached;        /* atomic: slots reached this level */
 	size_t placed;         /* atomic: placements with a distance */
 	int stop;              /* atomic: the engine asked to stop */
 } np_pb;
+
+/* One placement, as its expansions need it. */
+typedef struct np_pb_place {
+	uint32_t r;                      /* its rank */
+	uint8_t cells[NP_MAX_GROUP];     /* of the group's tiles */
+	uint32_t dig[NP_MAX_GROUP];      /* the digits of r */
+	uint64_t before[NP_MAX_GROUP];   /* [i]: the cells of tiles 0..i-1 */
+	uint64_t free;                   /* cells not under a group tile */
+	uint8_t index[NP_MAX_CELLS];     /* [cell]: its tile's digit (cells
+	                                    under a tile only) */
+} np_pb_place;
+
+/* A thread's children whose slots are prefetched but not yet reached: a
+ * ring of NP_PB_AHEAD slot numbers. */
+typedef struct np_pb_ring {
+	size_t s[NP_PB_AHEAD];
+	unsigned n;                      /* pushed so far */
+	size_t got;                      /* slots reached */
+	uint64_t v;                      /* the value of depth B->d + 1 */
+} np_pb_ring;
 
 /* Seconds of wall time since an arbitrary start. */
 static double np_pb_now(void)
@@ -58,28 +98,14 @@ static double np_pb_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* The cells of the k-permutation of n cells of rank r (the inverse of
- * np_rank_cells). */
-static void np_pb_unrank(int n, int k, uint32_t r, uint8_t *cells)
+/* The value (1 or 2) of a slot reached at depth d. */
+NP_PB_HOT uint64_t np_pb_val(int d)
 {
-	uint32_t dig[NP_MAX_GROUP] = { 0 };
-	uint64_t used = 0;
-	for (int i = k - 1; i >= 0; i--) {
-		dig[i] = r % (uint32_t)(n - i);
-		r /= (uint32_t)(n - i);
-	}
-	for (int i = 0; i < k; i++) {
-		int c = 0;
-		for (uint32_t left = dig[i];; c++)
-			if (!(used >> c & 1) && !left--)
-				break;
-		cells[i] = (uint8_t)c;
-		used |= 1ULL << c;
-	}
+	return 1 + (uint64_t)(d & 1);
 }
 
 /* The region the blank reaches from cell b through the cells in free. */
-static uint64_t np_pb_flood(const np_pb *B, int b, uint64_t free)
+NP_PB_HOT uint64_t np_pb_flood(const np_pb *B, int b, uint64_t free)
 {
 	int w = B->I->w;
 	uint64_t comp = 1ULL << b, prev = 0;
@@ -92,112 +118,262 @@ static uint64_t np_pb_flood(const np_pb *B, int b, uint64_t free)
 	return comp;
 }
 
-/* The slot of placement rank r whose region, among the free cells free,
- * holds cell b. */
-static size_t np_pb_slot_of(const np_pb *B, uint32_t r, uint64_t free,
-                            int b)
-{
-	int low = __builtin_ctzll(np_pb_flood(B, b, free));
-	int j = __builtin_popcountll(free & ((1ULL << low) - 1));
-	return (size_t)r * (size_t)B->F + (size_t)j;
-}
-
-/* Mark slot s reached at parity v if it is not reached yet.  Returns 1
- * iff this call reached it. */
-static int np_pb_reach(np_pb *B, size_t s, uint64_t v)
+/* Mark slot s reached with value v (that of depth B->d + 1) if it is not reached yet.  Only
+ * this level's reaches (to one value) and expansions (to 3) write the
+ * table during a level, and both are ORs, so a slot read as 0 may be
+ * ORed whatever happened since.  Returns 1 iff the slot was read as 0:
+ * some call of this level reached it. */
+NP_PB_HOT int np_pb_reach(np_pb *B, size_t s, uint64_t v)
 {
 	uint64_t *word = &B->slot[s >> 5];
 	int sh = (int)(s & 31) * 2;
-	if ((__atomic_load_n(word, __ATOMIC_RELAXED) >> sh & 3) != 3)
+	if (__atomic_load_n(word, __ATOMIC_RELAXED) >> sh & 3)
 		return 0;
-	uint64_t old = __atomic_fetch_and(word, ~((3 ^ v) << sh),
-	                                  __ATOMIC_RELAXED);
-	return (old >> sh & 3) == 3;
+	__atomic_fetch_or(word, v << sh, __ATOMIC_RELAXED);
+	return 1;
 }
 
-/* The cells of one placement, as its expansions need them. */
-typedef struct np_pb_place {
-	uint32_t r;                 /* its rank */
-	uint8_t cells[NP_MAX_GROUP];
-	uint64_t free;              /* cells not under a group tile */
-} np_pb_place;
-
-/* Expand the region of free cell number j of placement P at depth d:
- * reach, at the next depth, every placement a group tile's move into the
- * region gives.  Returns the number of slots reached. */
-static size_t np_pb_expand(np_pb *B, np_pb_place *P, int j)
+/* Queue child slot s: prefetch its word and reach the slot queued
+ * NP_PB_AHEAD children ago. */
+NP_PB_HOT void np_pb_push(np_pb *B, np_pb_ring *Q, size_t s)
 {
-	uint64_t rest = P->free, v = (uint64_t)(B->d + 1) & 1;
-	size_t got = 0;
-	while (j--)
-		rest &= rest - 1;
-	uint64_t comp = np_pb_flood(B, __builtin_ctzll(rest), P->free);
+	unsigned at = Q->n++ % NP_PB_AHEAD;
+	if (Q->n > NP_PB_AHEAD)
+		Q->got += (size_t)np_pb_reach(B, Q->s[at], Q->v);
+	Q->s[at] = s;
+	__builtin_prefetch(&B->slot[s >> 5], 1, 3);
+}
+
+/* Reach the children still queued in Q. */
+static void np_pb_drain(np_pb *B, np_pb_ring *Q)
+{
+	unsigned left = Q->n < NP_PB_AHEAD ? Q->n : NP_PB_AHEAD;
+	for (unsigned i = Q->n - left; i != Q->n; i++)
+		Q->got += (size_t)np_pb_reach(B, Q->s[i % NP_PB_AHEAD], Q->v);
+	Q->n = 0;
+}
+
+/* The rank of placement P with tile i moved from cell p to cell c: digit
+ * i is recounted, and a vertical move changes by one the digit of each
+ * later tile on a cell between p and c (the count of earlier tiles below
+ * it gains or loses tile i). */
+NP_PB_HOT uint32_t np_pb_child_rank(const np_pb *B,
+                                        const np_pb_place *P, int i,
+                                        int p, int c)
+{
+	uint32_t nd = (uint32_t)(c - __builtin_popcountll(P->before[i] &
+	                                                  ((1ULL << c) - 1)));
+	uint32_t r = P->r + (nd - P->dig[i]) * B->weight[i];
+	int lo = p < c ? p : c, hi = p ^ c ^ lo;
+	if (hi - lo == 1)
+		return r;
+	uint64_t between = ((1ULL << hi) - 1) & ~((2ULL << lo) - 1);
+	uint64_t later = ~(P->free | P->before[i] | 1ULL << p);
+	for (uint64_t m = between & later; m; m &= m - 1) {
+		uint32_t w = B->weight[P->index[__builtin_ctzll(m)]];
+		r += p < c ? w : 0u - w;
+	}
+	return r;
+}
+
+/* Expand region comp of placement P at depth B->d: queue the slot of
+ * every child a group tile's move into the region gives (the slot of the
+ * cell the tile left). */
+NP_PB_HOT void np_pb_expand(np_pb *B, const np_pb_place *P,
+                                uint64_t comp, np_pb_ring *Q)
+{
 	for (int i = 0; i < B->k; i++) {
 		int p = P->cells[i];
 		for (uint64_t to = B->nbr[p] & comp; to; to &= to - 1) {
 			int c = __builtin_ctzll(to);
-			P->cells[i] = (uint8_t)c;
-			uint32_t r = np_rank_cells(B->n, B->k, P->cells);
-			P->cells[i] = (uint8_t)p;
+			uint32_t r = np_pb_child_rank(B, P, i, p, c);
 			uint64_t free = P->free ^ (1ULL << c) ^ (1ULL << p);
-			got += (size_t)np_pb_reach(B, np_pb_slot_of(B, r, free, p),
-			                           v);
+			size_t j = (size_t)__builtin_popcountll(free &
+			                                        ((1ULL << p) - 1));
+			np_pb_push(B, Q, (size_t)r * (size_t)B->F + j);
 		}
 	}
-	return got;
 }
 
-/* Load placement rank r into P; give it distance d if it has none yet
- * (counted in *placed). */
-static void np_pb_load(np_pb *B, np_pb_place *P, uint32_t r, size_t *placed)
+/* Mark every slot of region comp of placement P expanded (3): at most
+ * three words hold a placement's slots. */
+NP_PB_HOT void np_pb_close(np_pb *B, const np_pb_place *P, uint64_t comp)
 {
+	size_t base = (size_t)P->r * (size_t)B->F, w0 = base >> 5;
+	uint64_t m[3] = { 0, 0, 0 };
+	size_t j = 0;
+	for (uint64_t x = P->free; x; x &= x - 1, j++) {
+		if (!(comp & x & (0 - x)))
+			continue;
+		size_t s = base + j;
+		m[(s >> 5) - w0] |= 3ULL << (s & 31) * 2;
+	}
+	for (int i = 0; i < 3; i++)
+		if (m[i])
+			__atomic_fetch_or(&B->slot[w0 + (size_t)i], m[i],
+			                  __ATOMIC_RELAXED);
+}
+
+/* Set the cells of P's tiles i..k-1 (and the free cells) from its
+ * digits: digit i selects among the cells below no earlier tile. */
+NP_PB_HOT void np_pb_cells_from(const np_pb *B, np_pb_place *P, int i)
+{
+	uint64_t used = P->before[i];
+	for (; i < B->k; i++) {
+		uint64_t left = B->all & ~used;
+		for (uint32_t t = P->dig[i]; t; t--)
+			left &= left - 1;
+		P->before[i] = used;
+		P->cells[i] = (uint8_t)__builtin_ctzll(left);
+		P->index[P->cells[i]] = (uint8_t)i;
+		used |= 1ULL << P->cells[i];
+	}
+	P->free = B->all & ~used;
+}
+
+/* Move P to the higher rank r: when r is a few ranks on, by counting the
+ * digits up (redoing the cells of the digits that changed), else by
+ * dividing r afresh. */
+NP_PB_HOT void np_pb_advance(const np_pb *B, np_pb_place *P, uint32_t r)
+{
+	int i = B->k - 1;
+	uint32_t base = (uint32_t)(B->n - i), step = r - P->r;
+	if (P->r != UINT32_MAX && r > P->r && step < base) {
+		P->dig[i] += step;
+		while (i > 0 && P->dig[i] >= (uint32_t)(B->n - i)) {
+			P->dig[i] -= (uint32_t)(B->n - i);
+			P->dig[--i]++;
+		}
+	} else {
+		for (uint32_t x = r; i >= 0; i--) {
+			P->dig[i] = x % (uint32_t)(B->n - i);
+			x /= (uint32_t)(B->n - i);
+		}
+		i = 0;
+		P->before[0] = 0;
+	}
 	P->r = r;
-	np_pb_unrank(B->n, B->k, r, P->cells);
-	P->free = B->all;
-	for (int i = 0; i < B->k; i++)
-		P->free &= ~(1ULL << P->cells[i]);
+	np_pb_cells_from(B, P, i);
+}
+
+/* Load placement rank r into P (cells, digits, prefix sets, free cells);
+ * give it distance d if it has none yet (counted in *placed). */
+NP_PB_HOT void np_pb_load(np_pb *B, np_pb_place *P, uint32_t r,
+                              size_t *placed)
+{
+	np_pb_advance(B, P, r);
 	if (B->dist[r] == 255) {
 		B->dist[r] = (uint8_t)B->d;
 		++*placed;
 	}
 }
 
-/* The slots of word x equal to parity cur, as a mask of their low bits. */
-static uint64_t np_pb_hits(uint64_t x, int cur)
+/* The slots of word x holding value v, as a mask of their low bits. */
+NP_PB_HOT uint64_t np_pb_hits(uint64_t x, uint64_t v)
 {
 	uint64_t lo = x & NP_PB_EVEN, hi = x >> 1 & NP_PB_EVEN;
-	return cur ? lo & ~hi : ~lo & ~hi & NP_PB_EVEN;
+	return v == 1 ? lo & ~hi : hi & ~lo;
 }
 
-/* Expand the slots of parity d of placements [p0, p1): word by word,
- * expand each such slot, then mark them all expanded with one XOR. */
+/* The slots of word w of placements [p0, p1) holding value v. */
+NP_PB_HOT uint64_t np_pb_word_hits(const np_pb *B, size_t w, size_t s0,
+                                       size_t s1, uint64_t v)
+{
+	uint64_t hits = np_pb_hits(__atomic_load_n(&B->slot[w],
+	                           __ATOMIC_RELAXED), v);
+	if (w == s0 >> 5)
+		hits &= ~0ULL << (s0 & 31) * 2;
+	if (w == (s1 - 1) >> 5 && (s1 & 31))
+		hits &= ~(~0ULL << (s1 & 31) * 2);
+	return hits;
+}
+
+/* Where a chunk's scan is: slot s is free cell j of placement r. */
+typedef struct np_pb_at {
+	size_t s, r, j;
+} np_pb_at;
+
+/* Move A on to slot s (not before it): by steps when s is near, else by
+ * a division. */
+NP_PB_HOT void np_pb_seek(const np_pb *B, np_pb_at *A, size_t s)
+{
+	size_t F = (size_t)B->F;
+	A->j += s - A->s;
+	A->s = s;
+	if (A->j < 4 * F) {
+		for (; A->j >= F; A->j -= F)
+			A->r++;
+		return;
+	}
+	A->r = s / F;
+	A->j = s % F;
+}
+
+/* Expand slot A->s (of depth d when the word was read) unless an earlier
+ * slot of its region has closed it since: load its placement into P if
+ * needed, close its region and queue its children. */
+NP_PB_HOT void np_pb_slot(np_pb *B, np_pb_place *P, const np_pb_at *A,
+                              np_pb_ring *Q, size_t *placed)
+{
+	uint64_t x = __atomic_load_n(&B->slot[A->s >> 5], __ATOMIC_RELAXED);
+	if ((x >> (A->s & 31) * 2 & 3) == 3)
+		return;
+	if ((uint32_t)A->r != P->r)
+		np_pb_load(B, P, (uint32_t)A->r, placed);
+	uint64_t cell = P->free;
+	for (size_t j = A->j; j; j--)
+		cell &= cell - 1;
+	uint64_t comp = np_pb_flood(B, __builtin_ctzll(cell), P->free);
+	np_pb_close(B, P, comp);
+	np_pb_expand(B, P, comp, Q);
+}
+
+/* Expand the slots of depth d of placements [p0, p1), word by word. */
+NP_PB_HOT void np_pb_chunk_body(np_pb *B, size_t p0, size_t p1)
+{
+	size_t s0 = p0 * (size_t)B->F, s1 = p1 * (size_t)B->F, placed = 0;
+	uint64_t v = np_pb_val(B->d);
+	np_pb_place P = { .r = UINT32_MAX };
+	np_pb_ring Q = { .n = 0, .v = np_pb_val(B->d + 1) };
+	np_pb_at A = { .s = s0, .r = p0, .j = 0 };
+	for (size_t w = s0 >> 5; w <= (s1 - 1) >> 5; w++)
+		for (uint64_t h = np_pb_word_hits(B, w, s0, s1, v); h;
+		     h &= h - 1) {
+			np_pb_seek(B, &A, w * 32 + (size_t)(__builtin_ctzll(h) / 2));
+			np_pb_slot(B, &P, &A, &Q, &placed);
+		}
+	np_pb_drain(B, &Q);
+	__atomic_fetch_add(&B->reached, Q.got, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&B->placed, placed, __ATOMIC_RELAXED);
+}
+
+/* np_pb_chunk_body for any processor. */
+static void np_pb_chunk_any(np_pb *B, size_t p0, size_t p1)
+{
+	np_pb_chunk_body(B, p0, p1);
+}
+
+#ifdef NP_PB_X86
+/* np_pb_chunk_body compiled for x86 processors with a popcount
+ * instruction (called only when the build found one). */
+__attribute__((target("popcnt")))
+static void np_pb_chunk_popcnt(np_pb *B, size_t p0, size_t p1)
+{
+	np_pb_chunk_body(B, p0, p1);
+}
+#endif
+
+/* Expand the slots of depth d of placements [p0, p1), with the popcount
+ * instruction when the processor has one. */
 static void np_pb_chunk(np_pb *B, size_t p0, size_t p1)
 {
-	size_t s0 = p0 * (size_t)B->F, s1 = p1 * (size_t)B->F;
-	size_t got = 0, placed = 0;
-	int cur = B->d & 1;
-	np_pb_place P = { .r = UINT32_MAX };
-	for (size_t w = s0 >> 5; w <= (s1 - 1) >> 5; w++) {
-		uint64_t hits = np_pb_hits(__atomic_load_n(&B->slot[w],
-		                           __ATOMIC_RELAXED), cur);
-		if (w == s0 >> 5)
-			hits &= ~0ULL << (s0 & 31) * 2;
-		if (w == (s1 - 1) >> 5 && (s1 & 31))
-			hits &= ~(~0ULL << (s1 & 31) * 2);
-		if (!hits)
-			continue;
-		for (uint64_t h = hits; h; h &= h - 1) {
-			size_t s = w * 32 + (size_t)(__builtin_ctzll(h) / 2);
-			uint32_t r = (uint32_t)(s / (size_t)B->F);
-			if (r != P.r)
-				np_pb_load(B, &P, r, &placed);
-			got += np_pb_expand(B, &P, (int)(s % (size_t)B->F));
-		}
-		__atomic_fetch_xor(&B->slot[w], cur ? hits * 3 : hits << 1,
-		                   __ATOMIC_RELAXED);
+#ifdef NP_PB_X86
+	if (B->popcnt) {
+		np_pb_chunk_popcnt(B, p0, p1);
+		return;
 	}
-	__atomic_fetch_add(&B->reached, got, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&B->placed, placed, __ATOMIC_RELAXED);
+#endif
+	np_pb_chunk_any(B, p0, p1);
 }
 
 /* Draw the progress bar on stderr (a terminal): the share of placements
@@ -276,13 +452,14 @@ static size_t np_pb_run_level(np_pb *B, int nthreads)
 	return B->reached;
 }
 
-/* Set up the masks of the board and reach the goal's slot at depth 0. */
+/* Set up the masks of the board and the rank's place values, and reach
+ * the goal's slot at depth 0. */
 static void np_pb_init(np_pb *B, const np_pdb_group *G)
 {
 	const np_inst *I = B->I;
 	uint8_t cells[NP_MAX_GROUP];
 	uint64_t free;
-	B->all = B->n == 64 ? ~0ULL : (1ULL << B->n) - 1;
+	B->all = (1ULL << B->n) - 1;
 	for (int c = 0; c < B->n; c++) {
 		if (c % I->w)
 			B->not_col0 |= 1ULL << c;
@@ -291,13 +468,35 @@ static void np_pb_init(np_pb *B, const np_pdb_group *G)
 		for (int m = 0; m < I->nmoves[c]; m++)
 			B->nbr[c] |= 1ULL << I->move_to[c][m];
 	}
+	for (int i = B->k - 1, w = 1; i >= 0; w *= B->n - i--)
+		B->weight[i] = (uint32_t)w;
 	free = B->all;
 	for (int i = 0; i < B->k; i++) {
 		cells[i] = I->goalpos[G->tiles[i]];
 		free &= ~(1ULL << cells[i]);
 	}
-	np_pb_reach(B, np_pb_slot_of(B, np_rank_cells(B->n, B->k, cells),
-	                             free, I->goalpos[0]), 0);
+	size_t s = (size_t)np_rank_cells(B->n, B->k, cells) * (size_t)B->F +
+	           (size_t)__builtin_popcountll(free &
+	                                        ((1ULL << I->goalpos[0]) - 1));
+	B->slot[s >> 5] |= np_pb_val(0) << (s & 31) * 2;
+}
+
+/* The slot table of B (B->places x B->F two-bit slots, all 0) mapped in
+ * huge pages where the system allows: the search reads and writes it at
+ * random.  Returns 0, or -1 when there is no memory. */
+static int np_pb_map(np_pb *B)
+{
+	size_t words = (B->places * (size_t)B->F + 31) / 32;
+	B->slot_bytes = words * sizeof *B->slot;
+	void *m = mmap(NULL, B->slot_bytes, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return -1;
+#ifdef MADV_HUGEPAGE
+	madvise(m, B->slot_bytes, MADV_HUGEPAGE);
+#endif
+	B->slot = m;
+	return 0;
 }
 
 /* Search level by level from the goal until a level reaches nothing or
@@ -322,20 +521,21 @@ static int np_pb_search(np_pb *B)
 }
 
 /* Fill the sparse table of G (digit i: cell of tile i, base n) from the
- * distances by rank; placements with a repeated cell get 255. */
+ * distances by rank; placements with a repeated cell get 255.  The
+ * digits are counted up (digit 0 lowest) as the index runs. */
 static void np_pb_sparse(const np_pb *B, np_pdb_group *G, const uint8_t *rd)
 {
-	uint8_t cells[NP_MAX_GROUP];
+	uint8_t cells[NP_MAX_GROUP] = { 0 };
 	for (size_t idx = 0; idx < G->entries; idx++) {
 		uint64_t used = 0;
-		size_t x = idx;
 		int ok = 1;
-		for (int i = 0; i < B->k; i++, x /= (size_t)B->n) {
-			cells[i] = (uint8_t)(x % (size_t)B->n);
+		for (int i = 0; i < B->k; i++) {
 			ok &= !(used >> cells[i] & 1);
 			used |= 1ULL << cells[i];
 		}
 		G->dist[idx] = ok ? rd[np_rank_cells(B->n, B->k, cells)] : 255;
+		for (int i = 0; i < B->k && ++cells[i] == B->n; i++)
+			cells[i] = 0;
 	}
 }
 
@@ -347,15 +547,19 @@ int np_pdb_build(const np_inst *I, np_pdb_group *G, int g)
 	np_pb B = { .I = I, .n = I->n, .k = G->k, .F = I->n - G->k, .g = g,
 	            .tty = isatty(2), .t0 = np_pb_now() };
 	int rc = NP_NO_MEMORY;
+#ifdef NP_PB_X86
+	/* SEARCHD_NPUZZLE_NO_POPCNT=1: the portable code (the tests compare
+	 * both builds with the reference) */
+	const char *portable = getenv("SEARCHD_NPUZZLE_NO_POPCNT");
+	B.popcnt = __builtin_cpu_supports("popcnt") &&
+	           !(portable && !strcmp(portable, "1"));
+#endif
 	B.places = 1;
 	for (int i = 0; i < G->k; i++)
 		B.places *= (size_t)(I->n - i);
-	size_t words = (B.places * (size_t)B.F + 31) / 32;
-	B.slot = malloc(words * sizeof *B.slot);
 	B.dist = G->compact ? G->dist : malloc(B.places);
-	if (!B.slot || !B.dist)
+	if (np_pb_map(&B) || !B.dist)
 		goto out;
-	memset(B.slot, 255, words * sizeof *B.slot);
 	memset(B.dist, 255, B.places);
 	np_pb_init(&B, G);
 	rc = np_pb_search(&B);
@@ -364,7 +568,8 @@ int np_pdb_build(const np_inst *I, np_pdb_group *G, int g)
 out:
 	if (rc != NP_BUILT && B.tty)
 		fprintf(stderr, "\n");
-	free(B.slot);
+	if (B.slot)
+		munmap(B.slot, B.slot_bytes);
 	if (B.dist != G->dist)
 		free(B.dist);
 	return rc;

@@ -998,7 +998,7 @@ static int files_equal_to(const char *dir, const uint8_t *ref,
 /* The builder's tables equal, entry for entry, those of the reference
  * 0-1 breadth-first search above: tiles 1-4 of the 8-puzzle and tiles
  * 1-5 of the 15-puzzle (groups of the first tiles, whose goal cells are
- * 1..k). */
+ * 1..k), built with and without the popcount instruction. */
 static void test_pdb_reference(void **state)
 {
 	static const struct { int w, k; const char *tiles, *part; } c[] = {
@@ -1008,14 +1008,17 @@ static void test_pdb_reference(void **state)
 	};
 	const char *dir = SCRATCH "pdb-ref";
 	(void)state;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 4; i++) {
 		size_t entries;
 		clear_dir(dir);
-		build_tables(dir, c[i].tiles, c[i].part);
-		uint8_t *ref = ref_pdb(c[i].w, c[i].k, &entries);
+		/* the second time round, the builder's portable code */
+		setenv("SEARCHD_NPUZZLE_NO_POPCNT", i < 2 ? "0" : "1", 1);
+		build_tables(dir, c[i % 2].tiles, c[i % 2].part);
+		uint8_t *ref = ref_pdb(c[i % 2].w, c[i % 2].k, &entries);
 		assert_int_equal(files_equal_to(dir, ref, entries), 1);
 		free(ref);
 	}
+	unsetenv("SEARCHD_NPUZZLE_NO_POPCNT");
 	clear_dir(dir);
 }
 
@@ -1046,6 +1049,118 @@ static void test_print(void **state)
 	pl->destroy(inst.self);
 }
 
+/* The position of action a among the n children in succ, or -1. */
+static int find_action(const sd_succ *succ, unsigned n, uint32_t a)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (succ[k].action == a)
+			return (int)k;
+	return -1;
+}
+
+/* Walk n random moves from the start of P (order = korf) and of the same
+ * problem with order = h (Q) under heuristic heur: at each step Q's
+ * children are P's, each with the same h and state, sorted by h with
+ * ties in P's (Korf's) order. */
+static void order_check(problem *P, problem *Q, const char *heur,
+                        int steps)
+{
+	const sd_plugin *pl = plug.plugin;
+	sd_instance a, b;
+	char err[256];
+	unsigned char cur[64], ka[4 * 64], kb[4 * 64];
+	sd_succ sa[4], sb[4];
+	unsigned seed = 11;
+	int hi = sd_heuristic_index(pl, heur);
+	assert_int_equal(sd_create_instance(pl, P->p, P->n, &a, err,
+	                                    sizeof err), 0);
+	assert_int_equal(sd_create_instance(pl, Q->p, Q->n, &b, err,
+	                                    sizeof err), 0);
+	assert_int_equal(pl->select_heuristic(a.self, hi, err, sizeof err), 0);
+	assert_int_equal(pl->select_heuristic(b.self, hi, err, sizeof err), 0);
+	memset(cur, 0, sizeof cur);
+	pl->initial(a.self, cur);
+	sd_cost h = pl->heuristic(a.self, cur);
+	for (int i = 0; i < steps; i++) {
+		unsigned n = pl->expand(a.self, cur, h, sa, ka, 64);
+		assert_int_equal(pl->expand(b.self, cur, h, sb, kb, 64), n);
+		for (unsigned k = 0; k < n; k++) {
+			int j = find_action(sb, n, sa[k].action);
+			assert_true(j >= 0);
+			assert_int_equal(sb[j].h, sa[k].h);
+			assert_memory_equal(kb + j * 64, ka + k * 64, a.state_size);
+			if (k && sb[j].h == sa[k - 1].h)
+				assert_true(find_action(sb, n, sa[k - 1].action) < j);
+		}
+		for (unsigned k = 1; k < n; k++)
+			assert_true(sb[k - 1].h <= sb[k].h);
+		seed = seed * 1103515245u + 12345u;
+		unsigned pick = (seed >> 16) % n;
+		memcpy(cur, ka + pick * 64, a.state_size);
+		h = sa[pick].h;
+	}
+	pl->destroy(a.self);
+	pl->destroy(b.self);
+}
+
+/* order = h: the children of expand() sorted by h, with their states;
+ * optimal plans on the 8-, 15- and 24-puzzle; a bad value refused. */
+static void test_order_h(void **state)
+{
+	static const char *heur[] = { "manhattan", "linear-conflict", "pdb" };
+	static const int s8[9] = { 8, 0, 6, 5, 4, 7, 2, 3, 1 };
+	static const int g8[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	(void)state;
+	for (int w = 3; w <= 5; w++) {
+		problem P = { .n = 0 };
+		set(&P, "random", w == 3 ? "8" : w == 4 ? "15" : "24");
+		set(&P, "pdb_dir", PDB_DIR);
+		set(&P, "pdb_partition", w == 3 ? "1 2 3 4 / 5 6 7 8" :
+		    w == 4 ? "1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 14 15" :
+		    "1 2 3 / 4 5 6 / 7 8 9 / 10 11 12 / 13 14 15 / "
+		    "16 17 18 / 19 20 21 / 22 23 24");
+		problem Q = P;
+		set(&Q, "order", "h");
+		for (int i = 0; i < 3; i++)
+			order_check(&P, &Q, heur[i], 300);
+		walk_check(&Q, 100);
+	}
+	/* an 8-puzzle of 31 moves and Korf's 15-puzzle 12 (45 moves) */
+	problem E8 = { .n = 0 };
+	set(&E8, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&E8, "order", "h");
+	set(&E8, "pdb_dir", PDB_DIR);
+	expect X8 = { s8, g8, 3, 3, 31, 0, 0 };
+	for (int i = 0; i < 3; i++) {
+		solve(&E8, SD_IDASTAR, heur[i], &X8);
+		solve(&E8, SD_ASTAR, heur[i], &X8);
+	}
+	problem K = { .n = 0 };
+	int v[22] = { 0 }, goal[16];
+	char line[512];
+	FILE *f = fopen(SD_DATA_DIR "/korf100.txt", "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f) && !(line[0] != '#' &&
+	       numbers(line, v, 22) == 22 && v[0] == 12))
+		;
+	fclose(f);
+	assert_int_equal(v[0], 12);
+	for (int c = 0; c < 16; c++)
+		goal[c] = c;
+	expect XK = { v + 6, goal, 4, 4, (sd_cost)v[1], 0, 0 };
+	set(&K, "file", SD_DATA_DIR "/korf100.txt");
+	set(&K, "index", "12");
+	set(&K, "order", "h");
+	set(&K, "pdb_dir", PDB_DIR);
+	set(&K, "pdb_partition", "1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 14 15");
+	for (int i = 0; i < 3; i++)
+		solve(&K, SD_IDASTAR, heur[i], &XK);
+	problem B = { .n = 0 };
+	set(&B, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&B, "order", "random");
+	refused(&B, "test.ini:3: order must be korf or h, not 'random'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1067,6 +1182,7 @@ int main(void)
 		cmocka_unit_test(test_hardest8),
 		cmocka_unit_test(test_korf_short),
 		cmocka_unit_test(test_24puzzle),
+		cmocka_unit_test(test_order_h),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
