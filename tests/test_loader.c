@@ -64,7 +64,7 @@ static void wrong_abi(void **unused)
 	(void)unused;
 	load_fails_with(DIR "/badabi.so", "is built for ABI 2.0",
 	                "searchd supports 1.x");
-	load_fails_with(DIR "/newminor.so", "is built for ABI 1.5",
+	load_fails_with(DIR "/newminor.so", "is built for ABI 1.6",
 	                "newminor.so");
 }
 

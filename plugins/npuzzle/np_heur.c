@@ -198,9 +198,33 @@ np_expand_md(const np_inst *I, uint64_t x, sd_cost h, int bk, sd_succ *succ,
 	return j;
 }
 
+/* A move of IDA*'s kernel (ida_kernel.h): sd_succ without the cost,
+ * which is 1 (SD_IDA_COST), in half the bytes. */
+typedef struct np_kmove {
+	sd_cost h;
+	uint16_t action;
+	uint16_t goal;
+} np_kmove;
+
+/* Set the step cost of a successor record: 1 (an np_kmove has none). */
+static inline void np_cost_succ(sd_succ *m)
+{
+	m->cost = 1;
+}
+
+/* The same for an np_kmove: nothing to set. */
+static inline void np_cost_kmove(np_kmove *m)
+{
+	(void)m;
+}
+
+#define NP_COST_1(p) _Generic((p), sd_succ *: np_cost_succ, \
+                                   np_kmove *: np_cost_kmove)(p)
+
 /* Move number K of the 4x4 fast path: tile t at cell TO slides into the
  * blank at B (compile-time constants, so every shift is a constant);
- * child j, unless TO is bk, its state written unless states is NULL. */
+ * child j, unless TO is bk, its state written unless states is NULL.
+ * succ may be an sd_succ or an np_kmove array. */
 #define NP_KID(B, TO, ACT, K) if ((TO) != bk) { \
 	uint64_t t_ = (x >> ((4 * (TO)) & 63)) & 15; \
 	uint64_t y_ = x + t_ * ((1ULL << (4 * (B))) - \
@@ -208,7 +232,7 @@ np_expand_md(const np_inst *I, uint64_t x, sd_cost h, int bk, sd_succ *succ,
 	if (states) \
 		memcpy(states + j * stride, &y_, 8); \
 	succ[j].action = (ACT); \
-	succ[j].cost = 1; \
+	NP_COST_1(&succ[j]); \
 	succ[j].h = h + (sd_cost)(int)I->dmd[B][K][t_]; \
 	succ[j].goal = y_ == I->goal_word; \
 	j++; \
@@ -224,20 +248,24 @@ np_expand_md(const np_inst *I, uint64_t x, sd_cost h, int bk, sd_succ *succ,
 	                     ((B) >= 4) + ((B) % 4 > 0) + ((B) % 4 < 3)) \
 	return j
 
-/* expand() for the 15-puzzle with Manhattan distance or no heuristic:
- * one case per blank cell, so that all shifts are constants.  bk and
- * states as for np_expand_md. */
+/* The moves of the blank at cell b of the 15-puzzle, one case per cell
+ * (in a function with I, x, h, bk, succ, states, stride and j). */
+#define NP_SWITCH15(b) switch (b) { \
+	NP_CELL4(0); NP_CELL4(1); NP_CELL4(2); NP_CELL4(3); \
+	NP_CELL4(4); NP_CELL4(5); NP_CELL4(6); NP_CELL4(7); \
+	NP_CELL4(8); NP_CELL4(9); NP_CELL4(10); NP_CELL4(11); \
+	NP_CELL4(12); NP_CELL4(13); NP_CELL4(14); NP_CELL4(15); \
+	}
+
+/* expand() for the 15-puzzle with Manhattan distance or no heuristic,
+ * the blank at cell b of x: one case per blank cell, so that all shifts
+ * are constants.  bk and states as for np_expand_md. */
 static inline __attribute__((always_inline)) unsigned
-np_expand_15(const np_inst *I, uint64_t x, sd_cost h, int bk, sd_succ *succ,
-             unsigned char *states, size_t stride)
+np_expand_15(const np_inst *I, uint64_t x, int b, sd_cost h, int bk,
+             sd_succ *succ, unsigned char *states, size_t stride)
 {
 	unsigned j = 0;
-	switch (np_blank_nibble(x)) {
-	NP_CELL4(0); NP_CELL4(1); NP_CELL4(2); NP_CELL4(3);
-	NP_CELL4(4); NP_CELL4(5); NP_CELL4(6); NP_CELL4(7);
-	NP_CELL4(8); NP_CELL4(9); NP_CELL4(10); NP_CELL4(11);
-	NP_CELL4(12); NP_CELL4(13); NP_CELL4(14); NP_CELL4(15);
-	}
+	NP_SWITCH15(b)
 	return j;
 }
 
@@ -448,7 +476,8 @@ np_successors(const np_inst *I, const void *state, sd_cost h, int bk,
 		uint64_t x;
 		memcpy(&x, state, 8);
 		if (I->fast == 2)
-			return np_expand_15(I, x, I->heur < 0 ? 0 : h, bk, succ,
+			return np_expand_15(I, x, np_blank_nibble(x),
+			                    I->heur < 0 ? 0 : h, bk, succ,
 			                    states, stride);
 		return np_expand_md(I, x, I->heur < 0 ? 0 : h, bk, succ, states,
 		                    stride);
@@ -503,7 +532,8 @@ unsigned np_moves(void *self, const void *state, sd_cost h, const void *back,
 		memcpy(&y, back, 8);
 		bk = np_blank_nibble(y);
 	}
-	return np_expand_15(I, x, I->heur < 0 ? 0 : h, bk, succ, NULL, 0);
+	return np_expand_15(I, x, np_blank_nibble(x), I->heur < 0 ? 0 : h, bk,
+	                    succ, NULL, 0);
 }
 
 /* np_apply() for byte-form boards, out of line so that the nibble path
@@ -534,4 +564,74 @@ void np_apply(void *self, const void *state, uint32_t action, void *child)
 		return;
 	}
 	np_apply_bytes(I, state, action, child);
+}
+
+/* ---- IDA*'s kernel (ABI 1.5): searchd/ida_kernel.h instantiated ---- */
+
+/* The kernel's state of the 15-puzzle: the packed board and its blank's
+ * cell, so that no move looks for the blank. */
+typedef struct np_k15 {
+	uint64_t x;
+	unsigned blank;
+} np_k15;
+
+/* SD_IDA_LOAD: the kernel's state of a packed state. */
+static inline void np_k15_load(const np_inst *I, const void *packed,
+                               np_k15 *k)
+{
+	(void)I;
+	memcpy(&k->x, packed, 8);
+	k->blank = (unsigned)np_blank_nibble(k->x);
+}
+
+/* SD_IDA_MOVES: np_moves() of the 15-puzzle, the blank known, into
+ * np_kmove records. */
+static inline __attribute__((always_inline)) unsigned
+np_k15_moves(const np_inst *I, const np_k15 *k, sd_cost h,
+             const np_k15 *back, np_kmove *succ)
+{
+	const uint64_t x = k->x;
+	const int bk = back ? (int)back->blank : NP_NO_CELL;
+	unsigned char *states = NULL;  /* no states: moves only */
+	const size_t stride = 0;
+	unsigned j = 0;
+	if (I->heur < 0)
+		h = 0;
+	NP_SWITCH15(k->blank)
+	return j;
+}
+
+/* SD_IDA_APPLY: np_apply() of the 15-puzzle, the blank known. */
+static inline void np_k15_apply(const np_inst *I, const np_k15 *k,
+                                const np_kmove *m, np_k15 *child)
+{
+	unsigned from = k->blank + (unsigned)I->step[m->action & 3];
+	uint64_t t = (k->x >> (4 * from)) & 15;
+	child->x = k->x + t * ((1ULL << (4 * k->blank)) - (1ULL << (4 * from)));
+	child->blank = from;
+}
+
+#define SD_IDA_NAME np_ida_15
+#define SD_IDA_STATE np_k15
+#define SD_IDA_MAX_MOVES 4
+#define SD_IDA_LOAD(self, packed, k) np_k15_load(self, packed, k)
+#define SD_IDA_MOVES(self, k, h, back, succ) \
+	np_k15_moves(self, k, h, back, succ)
+#define SD_IDA_APPLY(self, k, m, child) np_k15_apply(self, k, m, child)
+#define SD_IDA_MOVE np_kmove
+#define SD_IDA_ACTION(m) ((uint32_t)(m)->action)
+#define SD_IDA_COST(m) ((sd_cost)1)
+#define SD_IDA_H(m) ((m)->h)
+#define SD_IDA_GOAL(m) ((m)->goal)
+#include "searchd/ida_kernel.h"
+
+/* The plugin's ida_iterate() (ABI 1.5): the kernel compiled with the
+ * 15-puzzle's moves for Manhattan distance or a blind search; other
+ * boards and heuristics decline (IDA* then calls np_moves()). */
+int np_ida_iterate(void *self, const void *start, sd_ida_iter *it)
+{
+	const np_inst *I = self;
+	if (I->fast == 2)
+		return np_ida_15(self, start, it);
+	return SD_IDA_DECLINED;
 }

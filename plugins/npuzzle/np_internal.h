@@ -123,6 +123,7 @@ unsigned np_expand(void *self, const void *state, sd_cost h, sd_succ *succ,
 unsigned np_moves(void *self, const void *state, sd_cost h, const void *back,
                   sd_succ *succ);
 void np_apply(void *self, const void *state, uint32_t action, void *child);
+int np_ida_iterate(void *self, const void *start, sd_ida_iter *it);
 
 /* np_pdb.c */
 int np_pdb_setup(np_inst *I, char *err, size_t errlen);
