@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# IDA* by the plugins' in-place moves (moves() and apply(), ABI 1.4) and
-# by expand() (search.in_place = no) must agree exactly: status, length,
-# cost, plan and every node count, also when a node limit stops the
-# search part way.  npuzzle (8-puzzle, 15-puzzles of Korf's 100 with
-# manhattan, linear-conflict and swap, a blind search, a 5x5
-# board in byte form, a pattern database on the 8-puzzle) and pancake.
+# IDA* by the plugins' compiled kernel (ida_iterate(), ABI 1.5: the
+# default), by their in-place moves (moves() and apply(), ABI 1.4:
+# search.in_place = moves) and by expand() (search.in_place = no) must
+# agree exactly: status, length, cost, plan and every node count, also
+# when a node limit stops the search part way.  npuzzle (8-puzzle,
+# 15-puzzles of Korf's 100 with manhattan, linear-conflict and swap,
+# misplaced tiles, a blind search, a 5x5 board in byte form, a pattern
+# database on the 8-puzzle) and pancake.
 # usage: in_place.sh SEARCHD SOURCE_DIR
 set -u
 sd=$1 src=$2
@@ -24,17 +26,19 @@ run() {
 		    -e 's/"nodes_per_second":[0-9.e+-]*//'
 }
 
-# same WANT ARGS...: both paths print the same line, which has WANT.
+# same WANT ARGS...: the three paths print the same line, which has WANT.
 same() {
 	local want=$1
 	shift
-	local a b
+	local a b c
 	a=$(run --set search.in_place=yes "$@")
-	b=$(run --set search.in_place=no "$@")
-	if [ "$a" != "$b" ]; then
-		fail "in place and expand() differ for $*:"
-		echo "  in place: $a"
-		echo "  expand:   $b"
+	b=$(run --set search.in_place=moves "$@")
+	c=$(run --set search.in_place=no "$@")
+	if [ "$a" != "$c" ] || [ "$b" != "$c" ]; then
+		fail "kernel, moves() and expand() differ for $*:"
+		echo "  kernel:   $a"
+		echo "  moves():  $b"
+		echo "  expand(): $c"
 	elif ! grep -qF -- "$want" <<<"$a"; then
 		fail "$* -> $a (wanted to see: $want)"
 	else
@@ -45,8 +49,8 @@ same() {
 k15() { echo --config config/15puzzle.ini --set problem.file="$korf" \
 	--set problem.index="$1" --set search.heuristic="$2"; }
 
-# The 8-puzzle's hardest positions (31 moves), three heuristics.
-for h in manhattan linear-conflict swap; do
+# The 8-puzzle's hardest positions (31 moves), four heuristics.
+for h in manhattan linear-conflict swap misplaced; do
 	same '"length":31' --config config/npuzzle.ini --set search.heuristic=$h
 done
 same '"length":31' --config config/npuzzle.ini --set search.heuristic=pdb \
@@ -56,17 +60,30 @@ same '"length":31' --config config/npuzzle.ini --set search.heuristic=pdb \
 same '"generated":546344' $(k15 12 manhattan)
 # shellcheck disable=SC2046
 same '"expanded":630900' $(k15 19 manhattan)
+# shellcheck disable=SC2046
+same '"generated":1650696' $(k15 9 manhattan)
 for h in linear-conflict swap; do
 	# shellcheck disable=SC2046
 	same '"length":45' $(k15 12 $h)
+	# shellcheck disable=SC2046
+	same '"length":46' $(k15 19 $h)
 done
-# shellcheck disable=SC2046
-same '"length":46' $(k15 9 linear-conflict)
+for h in linear-conflict swap; do
+	# shellcheck disable=SC2046
+	same '"length":46' $(k15 9 $h)
+done
 # Stopped by the node limit: the statistics of a search cut short.
 # shellcheck disable=SC2046
 same '"limit"' $(k15 12 manhattan) --set search.node_limit=100000
 # shellcheck disable=SC2046
 same '"limit"' $(k15 9 swap) --set search.node_limit=5000
+# shellcheck disable=SC2046
+same '"limit"' $(k15 19 linear-conflict) --set search.node_limit=77777
+# A limit at the first expansion, and one past a memory check period.
+# shellcheck disable=SC2046
+same '"expanded":1,' $(k15 12 manhattan) --set search.node_limit=1
+# shellcheck disable=SC2046
+same '"expanded":1025,' $(k15 12 manhattan) --set search.node_limit=1025
 # Blind: h is 0 throughout, the goal flag alone ends the search.
 same '"length":6' --config config/npuzzle.ini --set search.heuristic=zero \
 	--set problem.tiles="1 2 3 4 5 6 0 7 8" --set problem.goal=blank-last \

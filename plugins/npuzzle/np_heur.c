@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "np_internal.h"
+#include "np_moves15.h"
 
 /* 2 x the number of tiles that must leave a line of len cells whose
  * codes are in key (digit j in base len+1 = 1 + the goal place in the
@@ -90,16 +91,12 @@ static sd_cost np_manhattan(const np_inst *I, const uint8_t *cells)
  * its goal cell is next to c and holds the tile whose goal is c. */
 static int np_swap_pair(const np_inst *I, const uint8_t *cells, int t, int c)
 {
-	int g = I->goalpos[t];
-	if (!t || !I->adjacent[c][g])
-		return 0;
-	int u = cells[g];
-	return u && I->goalpos[u] == c;
+	return t && np_swap_with(I, t, c, cells[I->goalpos[t]]);
 }
 
 /* The linear-conflict keys of every row and column of the board. */
-static void np_line_keys(const np_inst *I, const uint8_t *cells,
-                         uint32_t *rk, uint32_t *ck)
+void np_line_keys(const np_inst *I, const uint8_t *cells, uint32_t *rk,
+                  uint32_t *ck)
 {
 	for (int r = 0, c = 0; r < I->h; r++) {
 		uint32_t k = 0;
@@ -157,16 +154,6 @@ sd_cost np_h_scratch(const np_inst *I, int heur, const uint8_t *cells)
 	}
 }
 
-/* The cell of the blank in a nibble-form state: the lowest zero nibble
- * (unused nibbles are above the last cell). */
-static inline int np_blank_nibble(uint64_t x)
-{
-	uint64_t t = x | (x >> 1);
-	t |= t >> 2;
-	uint64_t z = ~t & 0x1111111111111111ULL;
-	return __builtin_ctzll(z) >> 2;
-}
-
 /* expand() for nibble states with Manhattan distance or no heuristic:
  * one table load per child for h.  The move to cell bk is left out (bk
  * NP_NO_CELL: none), and no state is written if states is NULL
@@ -197,65 +184,6 @@ np_expand_md(const np_inst *I, uint64_t x, sd_cost h, int bk, sd_succ *succ,
 	}
 	return j;
 }
-
-/* A move of IDA*'s kernel (ida_kernel.h): sd_succ without the cost,
- * which is 1 (SD_IDA_COST), in half the bytes. */
-typedef struct np_kmove {
-	sd_cost h;
-	uint16_t action;
-	uint16_t goal;
-} np_kmove;
-
-/* Set the step cost of a successor record: 1 (an np_kmove has none). */
-static inline void np_cost_succ(sd_succ *m)
-{
-	m->cost = 1;
-}
-
-/* The same for an np_kmove: nothing to set. */
-static inline void np_cost_kmove(np_kmove *m)
-{
-	(void)m;
-}
-
-#define NP_COST_1(p) _Generic((p), sd_succ *: np_cost_succ, \
-                                   np_kmove *: np_cost_kmove)(p)
-
-/* Move number K of the 4x4 fast path: tile t at cell TO slides into the
- * blank at B (compile-time constants, so every shift is a constant);
- * child j, unless TO is bk, its state written unless states is NULL.
- * succ may be an sd_succ or an np_kmove array. */
-#define NP_KID(B, TO, ACT, K) if ((TO) != bk) { \
-	uint64_t t_ = (x >> ((4 * (TO)) & 63)) & 15; \
-	uint64_t y_ = x + t_ * ((1ULL << (4 * (B))) - \
-	                         (1ULL << ((4 * (TO)) & 63))); \
-	if (states) \
-		memcpy(states + j * stride, &y_, 8); \
-	succ[j].action = (ACT); \
-	NP_COST_1(&succ[j]); \
-	succ[j].h = h + (sd_cost)(int)I->dmd[B][K][t_]; \
-	succ[j].goal = y_ == I->goal_word; \
-	j++; \
-}
-
-/* All moves of the blank at cell B of a 4x4 board, in Korf's order. */
-#define NP_CELL4(B) case B: \
-	if ((B) >= 4) NP_KID(B, (B) - 4, NP_UP, 0) \
-	if ((B) % 4 > 0) NP_KID(B, (B) - 1, NP_LEFT, ((B) >= 4)) \
-	if ((B) % 4 < 3) NP_KID(B, (B) + 1, NP_RIGHT, \
-	                        ((B) >= 4) + ((B) % 4 > 0)) \
-	if ((B) < 12) NP_KID(B, (B) + 4, NP_DOWN, \
-	                     ((B) >= 4) + ((B) % 4 > 0) + ((B) % 4 < 3)) \
-	return j
-
-/* The moves of the blank at cell b of the 15-puzzle, one case per cell
- * (in a function with I, x, h, bk, succ, states, stride and j). */
-#define NP_SWITCH15(b) switch (b) { \
-	NP_CELL4(0); NP_CELL4(1); NP_CELL4(2); NP_CELL4(3); \
-	NP_CELL4(4); NP_CELL4(5); NP_CELL4(6); NP_CELL4(7); \
-	NP_CELL4(8); NP_CELL4(9); NP_CELL4(10); NP_CELL4(11); \
-	NP_CELL4(12); NP_CELL4(13); NP_CELL4(14); NP_CELL4(15); \
-	}
 
 /* expand() for the 15-puzzle with Manhattan distance or no heuristic,
  * the blank at cell b of x: one case per blank cell, so that all shifts
@@ -296,33 +224,6 @@ static void np_parent_pdb(const np_inst *I, np_parent *P)
 		P->rval[g] = I->reflect ? G->dist[P->ridx[g]] : 0;
 		P->rsum += P->rval[g];
 	}
-}
-
-/* The change in linear conflicts when tile t slides from cell `from` to
- * cell `to` of the parent described by P. */
-static int np_lc_delta(const np_inst *I, const np_parent *P, int t,
-                       int from, int to)
-{
-	int rf = I->row[from], rt = I->row[to];
-	int cf = I->col[from], ct = I->col[to];
-	int d = 0;
-
-	if (rf == rt) {
-		uint32_t k = P->rk[rf] - I->rowkey[t][from] + I->rowkey[t][to];
-		d += I->lc_row[k] - I->lc_row[P->rk[rf]];
-		d += I->lc_col[P->ck[cf] - I->colkey[t][from]] -
-		     I->lc_col[P->ck[cf]];
-		d += I->lc_col[P->ck[ct] + I->colkey[t][to]] -
-		     I->lc_col[P->ck[ct]];
-	} else {
-		uint32_t k = P->ck[cf] - I->colkey[t][from] + I->colkey[t][to];
-		d += I->lc_col[k] - I->lc_col[P->ck[cf]];
-		d += I->lc_row[P->rk[rf] - I->rowkey[t][from]] -
-		     I->lc_row[P->rk[rf]];
-		d += I->lc_row[P->rk[rt] + I->rowkey[t][to]] -
-		     I->lc_row[P->rk[rt]];
-	}
-	return d;
 }
 
 /* Find, for each move k of the blank at b, the table entries of the
@@ -387,7 +288,7 @@ static sd_cost np_child_h(const np_inst *I, const np_parent *P, sd_cost h,
 	}
 	case NP_H_LINEAR:
 		return (sd_cost)((int)h + I->md[t][to] - I->md[t][from] +
-		                 np_lc_delta(I, P, t, from, to));
+		                 np_lc_delta(I, P->rk, P->ck, t, from, to));
 	case NP_H_PDB:
 		return np_pdb_child(I, P, t, k);
 	default:
@@ -564,74 +465,4 @@ void np_apply(void *self, const void *state, uint32_t action, void *child)
 		return;
 	}
 	np_apply_bytes(I, state, action, child);
-}
-
-/* ---- IDA*'s kernel (ABI 1.5): searchd/ida_kernel.h instantiated ---- */
-
-/* The kernel's state of the 15-puzzle: the packed board and its blank's
- * cell, so that no move looks for the blank. */
-typedef struct np_k15 {
-	uint64_t x;
-	unsigned blank;
-} np_k15;
-
-/* SD_IDA_LOAD: the kernel's state of a packed state. */
-static inline void np_k15_load(const np_inst *I, const void *packed,
-                               np_k15 *k)
-{
-	(void)I;
-	memcpy(&k->x, packed, 8);
-	k->blank = (unsigned)np_blank_nibble(k->x);
-}
-
-/* SD_IDA_MOVES: np_moves() of the 15-puzzle, the blank known, into
- * np_kmove records. */
-static inline __attribute__((always_inline)) unsigned
-np_k15_moves(const np_inst *I, const np_k15 *k, sd_cost h,
-             const np_k15 *back, np_kmove *succ)
-{
-	const uint64_t x = k->x;
-	const int bk = back ? (int)back->blank : NP_NO_CELL;
-	unsigned char *states = NULL;  /* no states: moves only */
-	const size_t stride = 0;
-	unsigned j = 0;
-	if (I->heur < 0)
-		h = 0;
-	NP_SWITCH15(k->blank)
-	return j;
-}
-
-/* SD_IDA_APPLY: np_apply() of the 15-puzzle, the blank known. */
-static inline void np_k15_apply(const np_inst *I, const np_k15 *k,
-                                const np_kmove *m, np_k15 *child)
-{
-	unsigned from = k->blank + (unsigned)I->step[m->action & 3];
-	uint64_t t = (k->x >> (4 * from)) & 15;
-	child->x = k->x + t * ((1ULL << (4 * k->blank)) - (1ULL << (4 * from)));
-	child->blank = from;
-}
-
-#define SD_IDA_NAME np_ida_15
-#define SD_IDA_STATE np_k15
-#define SD_IDA_MAX_MOVES 4
-#define SD_IDA_LOAD(self, packed, k) np_k15_load(self, packed, k)
-#define SD_IDA_MOVES(self, k, h, back, succ) \
-	np_k15_moves(self, k, h, back, succ)
-#define SD_IDA_APPLY(self, k, m, child) np_k15_apply(self, k, m, child)
-#define SD_IDA_MOVE np_kmove
-#define SD_IDA_ACTION(m) ((uint32_t)(m)->action)
-#define SD_IDA_COST(m) ((sd_cost)1)
-#define SD_IDA_H(m) ((m)->h)
-#define SD_IDA_GOAL(m) ((m)->goal)
-#include "searchd/ida_kernel.h"
-
-/* The plugin's ida_iterate() (ABI 1.5): the kernel compiled with the
- * 15-puzzle's moves for Manhattan distance or a blind search; other
- * boards and heuristics decline (IDA* then calls np_moves()). */
-int np_ida_iterate(void *self, const void *start, sd_ida_iter *it)
-{
-	const np_inst *I = self;
-	if (I->fast == 2)
-		return np_ida_15(self, start, it);
-	return SD_IDA_DECLINED;
 }
