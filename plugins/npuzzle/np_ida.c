@@ -5,9 +5,10 @@
  * Three instantiations, each for the instances it is fastest on, each
  * with the moves, h values and goal flags of np_moves() in the same
  * order (tests/in_place.sh checks that every count and plan is the same):
- *   - np_ida_15: the 15-puzzle with Manhattan distance or blind; the
- *     state is the packed word and the blank's cell, the moves one case
- *     per blank cell (np_moves15.h), 8-byte move records of cost 1;
+ *   - np_ida_15: the 15-puzzle with Manhattan distance; the state is
+ *     the packed word and the blank's cell, the moves one case per
+ *     blank cell (np_moves15.h), 4-byte move records (h and action: the
+ *     cost is 1, the goal the child with h 0);
  *   - np_ida_nib: every other board of up to 16 cells with Manhattan,
  *     linear conflicts, swap, misplaced or blind; the state adds the
  *     linear-conflict keys of its rows and columns, updated by the move;
@@ -18,7 +19,7 @@
 #include "np_internal.h"
 #include "np_moves15.h"
 
-/* ---- the 15-puzzle with Manhattan distance or blind --------------------- */
+/* ---- the 15-puzzle with Manhattan distance ------------------------------ */
 /* The kernel's state of the 15-puzzle: the packed board and its blank's
  * cell, so that no move looks for the blank. */
 typedef struct np_k15 {
@@ -46,8 +47,6 @@ np_k15_moves(const np_inst *I, const np_k15 *k, sd_cost h,
 	unsigned char *states = NULL;  /* no states: moves only */
 	const size_t stride = 0;
 	unsigned j = 0;
-	if (I->heur < 0)
-		h = 0;
 	NP_SWITCH15(k->blank)
 	return j;
 }
@@ -72,8 +71,8 @@ static inline void np_k15_apply(const np_inst *I, const np_k15 *k,
 #define SD_IDA_MOVE np_kmove
 #define SD_IDA_ACTION(m) ((uint32_t)(m)->action)
 #define SD_IDA_COST(m) ((sd_cost)1)
-#define SD_IDA_H(m) ((m)->h)
-#define SD_IDA_GOAL(m) ((m)->goal)
+#define SD_IDA_H(m) ((sd_cost)(m)->h)
+#define SD_IDA_GOAL(m) ((m)->h == 0)
 #include "searchd/ida_kernel.h"
 
 
@@ -208,7 +207,7 @@ static inline unsigned np_kany_moves(void *self, const np_kany *k, sd_cost h,
 int np_ida_iterate(void *self, const void *start, sd_ida_iter *it)
 {
 	const np_inst *I = self;
-	if (I->fast == 2)
+	if (I->fast == 2 && I->heur == NP_H_MANHATTAN)
 		return np_ida_15(self, start, it);
 	if (I->nibble && I->heur != NP_H_PDB)
 		return np_ida_nib(self, start, it);

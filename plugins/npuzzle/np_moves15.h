@@ -14,28 +14,30 @@
 #include <string.h>
 #include "np_internal.h"
 
-/* A move of IDA*'s kernel (ida_kernel.h): sd_succ without the cost,
- * which is 1 (SD_IDA_COST), in half the bytes. */
+/* A move of IDA*'s kernel (ida_kernel.h) on the 15-puzzle with
+ * Manhattan distance: its h (at most 90 here) and action in 4 bytes; the
+ * cost is 1 (SD_IDA_COST) and the goal is the child with h 0. */
 typedef struct np_kmove {
-	sd_cost h;
+	uint16_t h;
 	uint16_t action;
-	uint16_t goal;
 } np_kmove;
 
-/* Set the step cost of a successor record: 1 (an np_kmove has none). */
-static inline void np_cost_succ(sd_succ *m)
+/* Write what an sd_succ holds besides the action and h: cost 1, the
+ * goal flag of child y. */
+static inline void np_rest_succ(sd_succ *m, const np_inst *I, uint64_t y)
 {
 	m->cost = 1;
+	m->goal = y == I->goal_word;
 }
 
-/* The same for an np_kmove: nothing to set. */
-static inline void np_cost_kmove(np_kmove *m)
+/* The same for an np_kmove: nothing (no cost, the goal is h == 0). */
+static inline void np_rest_kmove(np_kmove *m, const np_inst *I, uint64_t y)
 {
-	(void)m;
+	(void)m, (void)I, (void)y;
 }
 
-#define NP_COST_1(p) _Generic((p), sd_succ *: np_cost_succ, \
-                                   np_kmove *: np_cost_kmove)(p)
+#define NP_REST(p, I, y) _Generic((p), sd_succ *: np_rest_succ, \
+                                       np_kmove *: np_rest_kmove)(p, I, y)
 
 /* Move number K of the 4x4 fast path: tile t at cell TO slides into the
  * blank at B (compile-time constants, so every shift is a constant);
@@ -48,9 +50,8 @@ static inline void np_cost_kmove(np_kmove *m)
 	if (states) \
 		memcpy(states + j * stride, &y_, 8); \
 	succ[j].action = (ACT); \
-	NP_COST_1(&succ[j]); \
 	succ[j].h = h + (sd_cost)(int)I->dmd[B][K][t_]; \
-	succ[j].goal = y_ == I->goal_word; \
+	NP_REST(&succ[j], I, y_); \
 	j++; \
 }
 
