@@ -7,9 +7,12 @@
 # 15-puzzles of Korf's 100 with manhattan, linear-conflict and swap,
 # misplaced tiles, a blind search, a 5x5 board in byte form, a pattern
 # database on the 8-puzzle) and pancake.
-# usage: in_place.sh SEARCHD SOURCE_DIR
+# The test plugin kline (a line, tests/plugins/kline.c): a kernel whose
+# stack grows, one that declines, one that returns nonsense, and one
+# offered without moves() and apply().
+# usage: in_place.sh SEARCHD SOURCE_DIR TEST_PLUGIN_DIR
 set -u
-sd=$1 src=$2
+sd=$1 src=$2 plugins=$3
 . "$(dirname "$0")/lib.sh"
 cd "$src" || exit 2
 korf=$PWD/config/levels/korf100.txt
@@ -88,6 +91,10 @@ same '"expanded":1025,' $(k15 12 manhattan) --set search.node_limit=1025
 same '"length":6' --config config/npuzzle.ini --set search.heuristic=zero \
 	--set problem.tiles="1 2 3 4 5 6 0 7 8" --set problem.goal=blank-last \
 	--set problem.tiles="4 1 3 7 2 5 0 8 6"
+# Blind on the 15-puzzle (its board kernel, not the Manhattan one).
+same '"length":6' --config config/npuzzle.ini --set search.heuristic=zero \
+	--set problem.goal=blank-first \
+	--set problem.tiles="1 2 6 3 4 5 10 7 8 9 14 11 12 13 15 0"
 # A 5x5 board (byte states): 1..24 then the blank, scrambled by a walk
 # of 40 moves (40 moves from the goal, as it happens).
 b55="8 7 4 10 9 2 0 13 3 5 1 23 12 14 15 6 21 17 18 20 11 16 22 19 24"
@@ -103,4 +110,19 @@ same '"status":"solved"' --config config/pancake.ini
 same '"status":"solved"' --config config/pancake.ini --set search.heuristic=zero \
 	--set problem.stack="3 1 4 2 5 6"
 same '"limit"' --config config/pancake.ini --set search.node_limit=50
+# kline: 300 steps deep (the kernel's stack grows from 64 frames), a
+# limit deep in an iteration, a kernel that declines.
+kl=$pdb/kline.ini
+printf '[plugin]\npath = %s\n[problem]\nlen = 10\n' "$plugins/kline.so" >"$kl"
+printf '[search]\nheuristic = half\n' >>"$kl"
+same '"length":10' --config "$kl"
+same '"length":300' --config "$kl" --set problem.len=300
+same '"limit"' --config "$kl" --set problem.len=300 --set search.node_limit=5000
+same '"length":300' --config "$kl" --set problem.len=300 \
+	--set problem.kernel=decline
+expect 2 "broke the contract: ida_iterate() returned 7" "$sd" -q \
+	--config "$kl" --set search.algorithm=idastar --set problem.kernel=badrc
+expect 2 "has ida_iterate() without moves() and apply()" "$sd" -q \
+	--config "$kl" --set plugin.path="$plugins/kline_nomoves.so" \
+	--set search.algorithm=idastar
 finish
