@@ -201,7 +201,8 @@ static int SD_IDA_NAME(void *self, const void *start, sd_ida_iter *it)
 		    depth >= mark) {
 			if ((rc = SD_IDA_(slow)(it, &base, depth, c, &k)))
 				break;
-			f = base + depth;
+			f = base + depth;  /* the stack may have moved */
+			c = &f->succ[f->next - 1];
 			if (depth + 2 > k.peak)  /* frames 0..depth + 1 */
 				k.peak = depth + 2;
 			check_at = it->check_at;

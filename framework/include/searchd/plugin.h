@@ -221,8 +221,8 @@ typedef struct sd_ida_iter {
 	sd_cost hmask;          /* a child's f uses h & hmask: 0 in a blind
 	                           search, else all ones */
 	uint64_t bound;         /* f = g + h above this is cut off */
-	uint64_t check_at;      /* call poll() before the descent that
-	                           would make expanded exceed this */
+	uint64_t check_at;      /* call poll() before a descent once
+	                           expanded has reached this */
 	const volatile sig_atomic_t *stop; /* nonzero: call poll() before
 	                           the next descent */
 	void *stack;            /* cap frames of the kernel's, the
