@@ -12,6 +12,11 @@
  * states (the plugin leaves out the one back to the grandparent) and
  * the one state of its own, which apply() writes when the search
  * descends to it: the "in-place" path, with the same counts and plan.
+ * When the plugin also offers ida_iterate() (ABI 1.5), each iteration
+ * is one call of it: the in-place loop of searchd/ida_kernel.h compiled
+ * in the plugin with its own moves; the engine hands it the bound, the
+ * counters, the limits' next check and a stack, and takes back the
+ * counters and the plan.
  */
 #include "error.h"
 #include "profile.h"
