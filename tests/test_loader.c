@@ -83,6 +83,7 @@ static void older_minor(void **unused)
 	assert_null(l.plugin->features);
 	assert_null(l.plugin->moves);  /* 1.4: IDA* falls back to expand() */
 	assert_null(l.plugin->apply);
+	assert_null(l.plugin->ida_iterate);  /* 1.5: nor a kernel */
 	assert_int_equal(sd_create_instance(l.plugin, NULL, 0, &inst, err,
 	                                    sizeof err), 0);
 	sd_search_opts o = SD_SEARCH_OPTS_INIT;
