@@ -7,8 +7,9 @@
 #            tiles15 (bench/tiles15.c, the hand-specialised baseline, built
 #            here with cc -O2): generated and expanded nodes must equal the
 #            measured columns; prints the time ratio searchd / tiles15
-#            (IDA* by the plugin's in-place moves; IN_PLACE=no: by
-#            expand(), for comparison)
+#            per instance, in total and its median (IDA* by the plugin's
+#            compiled kernel; IN_PLACE=moves: by its moves() and apply(),
+#            IN_PLACE=no: by expand(), for comparison)
 #   lc       IDA* + linear-conflict on Korf's 100: lengths and totals
 #   pdb      IDA* + pdb (7-8 + reflection) on Korf's 100: totals; the
 #            tables are built first if they are not cached (build or load
@@ -24,9 +25,10 @@
 # generated count is under 1e8, 60 of Korf's 100, about 7 s of tiles15).
 # Env: SEARCHD (the program, default build/bin/searchd), DATA (default
 # config/levels), PDB_DIR, PARTITION (pdb_partition, default the
-# plugin's), IN_PLACE (search.in_place, default yes), ORDER (problem.order,
-# default korf; h: children smallest h first, which changes the count of
-# IDA*'s last iteration, so md's counts then differ from the measured).
+# plugin's), IN_PLACE (search.in_place: yes, the default, moves or no),
+# ORDER (problem.order, default korf; h: children smallest h first, which
+# changes the count of IDA*'s last iteration, so md's counts then differ
+# from the measured).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 mode=${1:-md}

@@ -514,9 +514,10 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 		if (parse_bytes(v, &o->memory_limit))
 			goto bad;
 	} else if (!strcmp(k, "in_place")) {
-		if ((a = yes_no(v)) < 0)
+		if ((a = strcmp(v, "moves") ? yes_no(v) : 2) < 0)
 			goto bad;
 		o->no_in_place = !a;
+		o->no_ida_kernel = a != 1;
 	} else if (!strcmp(k, "format")) {
 		if (!strcmp(v, "text"))
 			c->format = SD_FMT_TEXT;
@@ -544,7 +545,7 @@ bad:;
 		{ "memory_limit", "bytes, with an optional K, M, G or T suffix" },
 		{ "format", "text, json or csv" },
 		{ "plan", "yes or no" },
-		{ "in_place", "yes or no" },
+		{ "in_place", "yes, moves or no" },
 	};
 	const char *want = "";
 	for (size_t i = 0; i < sizeof wants / sizeof *wants; i++)

@@ -12,7 +12,13 @@
  * states (the plugin leaves out the one back to the grandparent) and
  * the one state of its own, which apply() writes when the search
  * descends to it: the "in-place" path, with the same counts and plan.
+ * When the plugin also offers ida_iterate() (ABI 1.5), each iteration
+ * is one call of it: the in-place loop of searchd/ida_kernel.h compiled
+ * in the plugin with its own moves; the engine hands it the bound, the
+ * counters, the limits' next check and a stack, and takes back the
+ * counters and the plan.
  */
+#include "error.h"
 #include "profile.h"
 #include "search_int.h"
 
@@ -56,6 +62,10 @@ typedef struct ida_stack {
 	int in_place;               /* moves() and apply(), not expand() */
 	size_t kw;                  /* states in a frame's kids: maxs, or 1
 	                               in place */
+	int kernel;                 /* the plugin's ida_iterate() (ABI 1.5) */
+	int kernel_oom;             /* its grow() found no memory */
+	sd_ida_iter kit;            /* what ida_iterate() is handed */
+	search *s;                  /* for the kernel's calls back */
 } ida_stack;
 
 /* Make frame d usable (buffers allocated). */
@@ -95,6 +105,8 @@ static int ida_reserve(search *s, ida_stack *st, size_t d)
 
 static void ida_free(const search *s, ida_stack *st)
 {
+	free(st->kit.stack);
+	free(st->kit.path);
 	for (size_t i = 0; i < st->cap; i++)
 		free(st->f[i].keep);
 	for (size_t i = 0; i < st->n_blk; i++) {
@@ -315,6 +327,17 @@ static void ida_count_rest(const ida_stack *st, ida_pass *ps)
 	}
 }
 
+/* The expansion count at which the limits are looked at next, after a
+ * look at `expanded`: a memory check period later, or the node limit if
+ * it comes first. */
+static uint64_t ida_check_after(const search *s, uint64_t expanded)
+{
+	uint64_t at = expanded + SD_MEMORY_CHECK_PERIOD;
+	if (s->o->node_limit && s->o->node_limit < at)
+		at = s->o->node_limit;
+	return at;
+}
+
 /* Everything but the common case before the descent from the top frame
  * (depth) to its child c: the goal (the plan into the result), the
  * limits (the node limit and the memory at *check_at, the stop flag
@@ -338,9 +361,7 @@ static search_rc ida_slow(search *s, ida_stack *st, size_t depth,
 	if ((expanded >= *check_at || sd_guard_stop()) &&
 	    search_limits_hit(s))
 		rc = SEARCH_STOP;
-	*check_at = expanded + SD_MEMORY_CHECK_PERIOD;
-	if (s->o->node_limit && s->o->node_limit < *check_at)
-		*check_at = s->o->node_limit;
+	*check_at = ida_check_after(s, expanded);
 	if (rc == SEARCH_GO && ida_reserve(s, st, depth + 1))
 		rc = search_out_of_memory(s);
 	if (rc == SEARCH_STOP && st->in_place) {
@@ -360,6 +381,14 @@ typedef struct ida_run {
 	uint64_t expanded, check_at, peak;
 } ida_run;
 
+/* The expansion count at which an iteration whose root is expansion
+ * `expanded` first looks at the limits. */
+static uint64_t ida_first_check(const search *s, uint64_t expanded)
+{
+	return ida_check_after(s, expanded / SD_MEMORY_CHECK_PERIOD *
+	                          SD_MEMORY_CHECK_PERIOD);
+}
+
 /* Start an iteration: its pass (counters from the statistics), the root
  * on top and counted as expanded again, and the first expansion at which
  * ida_slow checks the limits. */
@@ -374,10 +403,7 @@ static void ida_begin(search *s, ida_stack *st, sd_path_cost bound,
 	r->cap = st->cap;
 	r->peak = stats->peak_open;
 	r->expanded = ++stats->expanded;
-	r->check_at = (r->expanded / SD_MEMORY_CHECK_PERIOD + 1) *
-	              SD_MEMORY_CHECK_PERIOD;
-	if (s->o->node_limit && s->o->node_limit < r->check_at)
-		r->check_at = s->o->node_limit;
+	r->check_at = ida_first_check(s, r->expanded);
 }
 
 /* Back up one frame: 0 if the top is the root (the iteration is over). */
@@ -551,6 +577,114 @@ static search_rc ida_iteration_in_place(search *s, ida_stack *st,
 }
 
 
+/* ---- the plugin's kernel (ida_iterate, ABI 1.5) ---------------------- */
+
+/* The kernel's counters into the statistics. */
+static void ida_kernel_sync(search *s, const sd_ida_iter *it)
+{
+	sd_stats *stats = &s->res->stats;
+	stats->expanded = it->expanded;
+	stats->generated = it->generated;
+	stats->pruned = it->pruned;
+	stats->peak_open = it->peak;
+}
+
+/* it->poll(): the limits, as ida_slow looks at them, with the kernel's
+ * counters.  Nonzero (the limit in the result) to stop. */
+static int ida_kernel_poll(sd_ida_iter *it)
+{
+	search *s = ((ida_stack *)it->engine)->s;
+	ida_kernel_sync(s, it);
+	int hit = search_limits_hit(s);
+	it->check_at = ida_check_after(s, it->expanded);
+	return hit;
+}
+
+/* it->grow(): double the kernel's stack of frames and its path, kept;
+ * the bytes counted in the stack's.  -1 (noted) when out of memory. */
+static int ida_kernel_grow(sd_ida_iter *it, size_t frame_bytes)
+{
+	ida_stack *st = it->engine;
+	size_t n = it->cap ? it->cap * 2 : 64;
+	void *stack = realloc(it->stack, n * frame_bytes);
+	if (stack)
+		it->stack = stack;
+	uint32_t *path = stack ? realloc(it->path, n * sizeof *path) : NULL;
+	if (!path) {
+		st->kernel_oom = 1;
+		return -1;
+	}
+	it->path = path;
+	st->bytes += (n - it->cap) * (frame_bytes + sizeof *path);
+	it->cap = n;
+	return 0;
+}
+
+/* The plan the kernel found (it->path, length, cost) into the result,
+ * its states rebuilt from start by the plugin's apply(). */
+static int ida_kernel_plan(search *s, const sd_ida_iter *it,
+                           const unsigned char *start)
+{
+	sd_result *r = s->res;
+	size_t len = it->length;
+	r->actions = malloc(len * sizeof *r->actions);
+	r->states = malloc((len + 1) * s->ssz);
+	if (!r->actions || !r->states)
+		return -1;
+	memcpy(r->actions, it->path, len * sizeof *r->actions);
+	memcpy(r->states, start, s->ssz);
+	for (size_t i = 0; i < len; i++) {
+		sd_guard_enter("apply");
+		s->p->apply(s->self, r->states + i * s->ssz, r->actions[i],
+		            r->states + (i + 1) * s->ssz);
+		sd_guard_leave();
+	}
+	r->length = len;
+	r->cost = it->cost;
+	r->status = SD_SOLVED;
+	return 0;
+}
+
+/* ida_iteration by the plugin's kernel: one call of ida_iterate() with
+ * the counters, the limits' next check and the bound, then its outcome
+ * into the statistics and the result.  SEARCH_GO, SEARCH_STOP or
+ * SEARCH_ERROR as ida_iteration; *declined set (nothing counted) when
+ * the plugin has no kernel for this instance. */
+static search_rc ida_iteration_kernel(search *s, ida_stack *st,
+                                      const unsigned char *start,
+                                      sd_path_cost bound,
+                                      sd_path_cost *next_out, int *declined)
+{
+	sd_stats *stats = &s->res->stats;
+	sd_ida_iter *it = &st->kit;
+	it->bound = bound;
+	it->expanded = stats->expanded + 1;  /* the root, again */
+	it->generated = stats->generated;
+	it->pruned = stats->pruned;
+	it->peak = stats->peak_open;
+	it->check_at = ida_first_check(s, it->expanded);
+	sd_guard_enter("ida_iterate");
+	int k = s->p->ida_iterate(s->self, start, it);
+	sd_guard_leave();
+	*declined = k == SD_IDA_DECLINED;
+	if (*declined)
+		return SEARCH_GO;
+	ida_kernel_sync(s, it);
+	*next_out = it->next;
+	if (k == SD_IDA_EXHAUSTED)
+		return SEARCH_GO;
+	if (k == SD_IDA_FOUND)
+		return ida_kernel_plan(s, it, start) ? search_out_of_memory(s)
+		                                     : SEARCH_STOP;
+	if (k == SD_IDA_STOPPED)
+		return st->kernel_oom ? search_out_of_memory(s) : SEARCH_STOP;
+	char name[600];
+	sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
+	        "ida_iterate() returned %d", sd_guard_plugin_label(s->p->name,
+	        name, sizeof name), k);
+	return SEARCH_ERROR;
+}
+
 /* Expand the root into frame 0.  SEARCH_GO, or SEARCH_STOP if the
  * outcome is already known (the start is a goal, or a dead end), or
  * SEARCH_ERROR. */
@@ -584,6 +718,40 @@ static search_rc ida_root(search *s, ida_stack *stack,
 	return SEARCH_GO;
 }
 
+/* Set up the stack's kernel (ABI 1.5) when the plugin offers one, the
+ * search runs in place and the user has not turned it off. */
+static void ida_kernel_setup(search *s, ida_stack *st)
+{
+	sd_ida_iter *it = &st->kit;
+	st->s = s;
+	st->kernel = st->in_place && s->p->ida_iterate && !s->o->no_ida_kernel;
+	it->size = sizeof *it;
+	it->root_h = st->f[0].h;
+	it->hmask = s->blind ? 0 : ~(sd_cost)0;
+	it->stop = &sd_guard_stopping;
+	it->poll = ida_kernel_poll;
+	it->grow = ida_kernel_grow;
+	it->engine = st;
+}
+
+/* One iteration below bound by the kernel, by moves() and apply() (also
+ * when the kernel declines: then from now on), or by expand(). */
+static search_rc ida_iterate(search *s, ida_stack *st,
+                             const unsigned char *start, sd_path_cost bound,
+                             sd_path_cost *next)
+{
+	if (st->kernel) {
+		int declined;
+		search_rc rc = ida_iteration_kernel(s, st, start, bound, next,
+		                                    &declined);
+		if (!declined)
+			return rc;
+		st->kernel = 0;
+	}
+	return st->in_place ? ida_iteration_in_place(s, st, bound, next)
+	                    : ida_iteration(s, st, bound, next);
+}
+
 int search_idastar(search *s, const unsigned char *start)
 {
 	ida_stack stack = { .kw = s->maxs };
@@ -594,13 +762,13 @@ int search_idastar(search *s, const unsigned char *start)
 	search_rc rc = ida_reserve(s, &stack, 0) ? search_out_of_memory(s)
 	                                         : ida_root(s, &stack, start);
 	sd_path_cost bound = rc == SEARCH_GO ? stack.f[0].h : 0;
+	if (rc == SEARCH_GO)
+		ida_kernel_setup(s, &stack);
 	while (rc == SEARCH_GO) {
 		sd_path_cost next;
 		uint64_t before = s->res->stats.expanded;
 		s->res->stats.iterations++;
-		rc = stack.in_place
-		     ? ida_iteration_in_place(s, &stack, bound, &next)
-		     : ida_iteration(s, &stack, bound, &next);
+		rc = ida_iterate(s, &stack, start, bound, &next);
 		if (s->res->profile)
 			sd_profile_layer(s->res->profile, bound,
 			                 s->res->stats.expanded - before);

@@ -20,7 +20,9 @@ static const size_t descriptor_sizes[SD_ABI_MINOR + 1] = {
 	                                    print_plan */
 	offsetof(sd_plugin, improve_plan), /* 1.3: goal_state,
 	                                      predecessors */
-	sizeof(sd_plugin),               /* 1.4: improve_plan, moves, apply */
+	offsetof(sd_plugin, ida_iterate), /* 1.4: improve_plan, moves,
+	                                     apply */
+	sizeof(sd_plugin),               /* 1.5: ida_iterate */
 };
 
 static size_t descriptor_size(unsigned minor)
@@ -72,6 +74,10 @@ static int check_abi(const sd_plugin *p, const char *path, char *err,
 		               "has %s() without %s() (ABI 1.4: both or "
 		               "neither)", path, p->moves ? "moves" : "apply",
 		               p->moves ? "apply" : "moves");
+	if (p->abi_minor >= 5 && p->ida_iterate && !p->moves)
+		return sd_fail(err, len, "plugin '%s' broke the contract: it "
+		               "has ida_iterate() without moves() and apply() "
+		               "(ABI 1.5)", path);
 	if (p->n_heuristics && !p->heuristic)
 		return sd_fail(err, len, "plugin '%s' lists heuristics but has "
 		             "no heuristic() function", path);

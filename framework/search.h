@@ -131,6 +131,8 @@ typedef struct sd_search_opts {
 	                           improve_plan() (plugin.h, ABI 1.4) */
 	int no_in_place;        /* IDA*: call expand() even when the plugin
 	                           offers moves() and apply() (ABI 1.4) */
+	int no_ida_kernel;      /* IDA*: call moves() and apply() even when
+	                           the plugin offers ida_iterate() (ABI 1.5) */
 } sd_search_opts;
 
 #define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# IDA* by the plugins' in-place moves (moves() and apply(), ABI 1.4) and
-# by expand() (search.in_place = no) must agree exactly: status, length,
-# cost, plan and every node count, also when a node limit stops the
-# search part way.  npuzzle (8-puzzle, 15-puzzles of Korf's 100 with
-# manhattan, linear-conflict and swap, a blind search, a 5x5
-# board in byte form, a pattern database on the 8-puzzle) and pancake.
-# usage: in_place.sh SEARCHD SOURCE_DIR
+# IDA* by the plugins' compiled kernel (ida_iterate(), ABI 1.5: the
+# default), by their in-place moves (moves() and apply(), ABI 1.4:
+# search.in_place = moves) and by expand() (search.in_place = no) must
+# agree exactly: status, length, cost, plan and every node count, also
+# when a node limit stops the search part way.  npuzzle (8-puzzle,
+# 15-puzzles of Korf's 100 with manhattan, linear-conflict and swap,
+# misplaced tiles, a blind search, a 5x5 board in byte form, a pattern
+# database on the 8-puzzle) and pancake.
+# The test plugin kline (a line, tests/plugins/kline.c): a kernel whose
+# stack grows, one that declines, one that returns nonsense, and one
+# offered without moves() and apply().
+# usage: in_place.sh SEARCHD SOURCE_DIR TEST_PLUGIN_DIR
 set -u
-sd=$1 src=$2
+sd=$1 src=$2 plugins=$3
 . "$(dirname "$0")/lib.sh"
 cd "$src" || exit 2
 korf=$PWD/config/levels/korf100.txt
@@ -24,17 +29,19 @@ run() {
 		    -e 's/"nodes_per_second":[0-9.e+-]*//'
 }
 
-# same WANT ARGS...: both paths print the same line, which has WANT.
+# same WANT ARGS...: the three paths print the same line, which has WANT.
 same() {
 	local want=$1
 	shift
-	local a b
+	local a b c
 	a=$(run --set search.in_place=yes "$@")
-	b=$(run --set search.in_place=no "$@")
-	if [ "$a" != "$b" ]; then
-		fail "in place and expand() differ for $*:"
-		echo "  in place: $a"
-		echo "  expand:   $b"
+	b=$(run --set search.in_place=moves "$@")
+	c=$(run --set search.in_place=no "$@")
+	if [ "$a" != "$c" ] || [ "$b" != "$c" ]; then
+		fail "kernel, moves() and expand() differ for $*:"
+		echo "  kernel:   $a"
+		echo "  moves():  $b"
+		echo "  expand(): $c"
 	elif ! grep -qF -- "$want" <<<"$a"; then
 		fail "$* -> $a (wanted to see: $want)"
 	else
@@ -45,8 +52,8 @@ same() {
 k15() { echo --config config/15puzzle.ini --set problem.file="$korf" \
 	--set problem.index="$1" --set search.heuristic="$2"; }
 
-# The 8-puzzle's hardest positions (31 moves), three heuristics.
-for h in manhattan linear-conflict swap; do
+# The 8-puzzle's hardest positions (31 moves), four heuristics.
+for h in manhattan linear-conflict swap misplaced; do
 	same '"length":31' --config config/npuzzle.ini --set search.heuristic=$h
 done
 same '"length":31' --config config/npuzzle.ini --set search.heuristic=pdb \
@@ -56,21 +63,38 @@ same '"length":31' --config config/npuzzle.ini --set search.heuristic=pdb \
 same '"generated":546344' $(k15 12 manhattan)
 # shellcheck disable=SC2046
 same '"expanded":630900' $(k15 19 manhattan)
+# shellcheck disable=SC2046
+same '"generated":1650696' $(k15 9 manhattan)
 for h in linear-conflict swap; do
 	# shellcheck disable=SC2046
 	same '"length":45' $(k15 12 $h)
+	# shellcheck disable=SC2046
+	same '"length":46' $(k15 19 $h)
 done
-# shellcheck disable=SC2046
-same '"length":46' $(k15 9 linear-conflict)
+for h in linear-conflict swap; do
+	# shellcheck disable=SC2046
+	same '"length":46' $(k15 9 $h)
+done
 # Stopped by the node limit: the statistics of a search cut short.
 # shellcheck disable=SC2046
 same '"limit"' $(k15 12 manhattan) --set search.node_limit=100000
 # shellcheck disable=SC2046
 same '"limit"' $(k15 9 swap) --set search.node_limit=5000
+# shellcheck disable=SC2046
+same '"limit"' $(k15 19 linear-conflict) --set search.node_limit=77777
+# A limit at the first expansion, and one past a memory check period.
+# shellcheck disable=SC2046
+same '"expanded":1,' $(k15 12 manhattan) --set search.node_limit=1
+# shellcheck disable=SC2046
+same '"expanded":1025,' $(k15 12 manhattan) --set search.node_limit=1025
 # Blind: h is 0 throughout, the goal flag alone ends the search.
 same '"length":6' --config config/npuzzle.ini --set search.heuristic=zero \
 	--set problem.tiles="1 2 3 4 5 6 0 7 8" --set problem.goal=blank-last \
 	--set problem.tiles="4 1 3 7 2 5 0 8 6"
+# Blind on the 15-puzzle (its board kernel, not the Manhattan one).
+same '"length":6' --config config/npuzzle.ini --set search.heuristic=zero \
+	--set problem.goal=blank-first \
+	--set problem.tiles="1 2 6 3 4 5 10 7 8 9 14 11 12 13 15 0"
 # A 5x5 board (byte states): 1..24 then the blank, scrambled by a walk
 # of 40 moves (40 moves from the goal, as it happens).
 b55="8 7 4 10 9 2 0 13 3 5 1 23 12 14 15 6 21 17 18 20 11 16 22 19 24"
@@ -86,4 +110,19 @@ same '"status":"solved"' --config config/pancake.ini
 same '"status":"solved"' --config config/pancake.ini --set search.heuristic=zero \
 	--set problem.stack="3 1 4 2 5 6"
 same '"limit"' --config config/pancake.ini --set search.node_limit=50
+# kline: 300 steps deep (the kernel's stack grows from 64 frames), a
+# limit deep in an iteration, a kernel that declines.
+kl=$pdb/kline.ini
+printf '[plugin]\npath = %s\n[problem]\nlen = 10\n' "$plugins/kline.so" >"$kl"
+printf '[search]\nheuristic = half\n' >>"$kl"
+same '"length":10' --config "$kl"
+same '"length":300' --config "$kl" --set problem.len=300
+same '"limit"' --config "$kl" --set problem.len=300 --set search.node_limit=5000
+same '"length":300' --config "$kl" --set problem.len=300 \
+	--set problem.kernel=decline
+expect 2 "broke the contract: ida_iterate() returned 7" "$sd" -q \
+	--config "$kl" --set search.algorithm=idastar --set problem.kernel=badrc
+expect 2 "has ida_iterate() without moves() and apply()" "$sd" -q \
+	--config "$kl" --set plugin.path="$plugins/kline_nomoves.so" \
+	--set search.algorithm=idastar
 finish

@@ -2,9 +2,10 @@
 # Install searchd with DESTDIR into a fresh prefix; check that every part
 # is there (program, plugins, header, pc file, man pages, example configs
 # and levels, docs, completion); run the installed program on an
-# installed example config named bare; render the man pages; build a
-# plugin out of tree with nothing but the installed header (found through
-# pkg-config) and run it with the installed program.
+# installed example config named bare; render the man pages; build
+# plugins out of tree with nothing but the installed headers (found
+# through pkg-config; one with an IDA* kernel) and run them with the
+# installed program.
 # usage: install.sh BUILD_DIR SOURCE_DIR
 set -eu
 build=$1 src=$2
@@ -14,7 +15,8 @@ prefix=/opt/searchd-test
 DESTDIR="$tmp/dest" cmake --install "$build" --prefix "$prefix" >/dev/null
 root=$tmp/dest$prefix
 sd=$root/bin/searchd
-for f in bin/searchd include/searchd/plugin.h share/pkgconfig/searchd.pc \
+for f in bin/searchd include/searchd/plugin.h include/searchd/ida_kernel.h \
+	share/pkgconfig/searchd.pc \
 	share/man/man1/searchd.1 share/man/man7/searchd-plugin.7 \
 	share/searchd/sokoban.ini share/searchd/npuzzle.ini \
 	share/searchd/levels/blog.txt share/searchd/levels/microban.xsb \
@@ -61,6 +63,14 @@ out=$("$sd" --format json \
 	--set problem.goal=G)
 echo "$out"
 grep -q '"plan":"S>A A>G"' <<<"$out"
+# a plugin with an IDA* kernel, built the same way (the installed
+# searchd/ida_kernel.h), solves by it
+cc -std=c11 -Wall -Wextra -Werror -shared -fPIC $cflags \
+	-o "$tmp/kline.so" "$src/tests/plugins/kline.c"
+out=$("$sd" --format json -q --set plugin.path="$tmp/kline.so" \
+	--set search.algorithm=idastar --set problem.len=80)
+grep -q '"status":"solved","cost":80' <<<"$out" || {
+	echo "out-of-tree kernel plugin: $out"; exit 1; }
 # the installed program finds the installed plugins
 cp "$tmp/graph.so" "$plugindir/"
 "$sd" --list-plugins | grep -q "$plugindir/graph.so" || {

@@ -64,7 +64,7 @@ static void wrong_abi(void **unused)
 	(void)unused;
 	load_fails_with(DIR "/badabi.so", "is built for ABI 2.0",
 	                "searchd supports 1.x");
-	load_fails_with(DIR "/newminor.so", "is built for ABI 1.5",
+	load_fails_with(DIR "/newminor.so", "is built for ABI 1.6",
 	                "newminor.so");
 }
 
@@ -83,6 +83,7 @@ static void older_minor(void **unused)
 	assert_null(l.plugin->features);
 	assert_null(l.plugin->moves);  /* 1.4: IDA* falls back to expand() */
 	assert_null(l.plugin->apply);
+	assert_null(l.plugin->ida_iterate);  /* 1.5: nor a kernel */
 	assert_int_equal(sd_create_instance(l.plugin, NULL, 0, &inst, err,
 	                                    sizeof err), 0);
 	sd_search_opts o = SD_SEARCH_OPTS_INIT;

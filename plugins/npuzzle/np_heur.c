@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "np_internal.h"
+#include "np_moves15.h"
 
 /* 2 x the number of tiles that must leave a line of len cells whose
  * codes are in key (digit j in base len+1 = 1 + the goal place in the
@@ -90,16 +91,12 @@ static sd_cost np_manhattan(const np_inst *I, const uint8_t *cells)
  * its goal cell is next to c and holds the tile whose goal is c. */
 static int np_swap_pair(const np_inst *I, const uint8_t *cells, int t, int c)
 {
-	int g = I->goalpos[t];
-	if (!t || !I->adjacent[c][g])
-		return 0;
-	int u = cells[g];
-	return u && I->goalpos[u] == c;
+	return t && np_swap_with(I, t, c, cells[I->goalpos[t]]);
 }
 
 /* The linear-conflict keys of every row and column of the board. */
-static void np_line_keys(const np_inst *I, const uint8_t *cells,
-                         uint32_t *rk, uint32_t *ck)
+void np_line_keys(const np_inst *I, const uint8_t *cells, uint32_t *rk,
+                  uint32_t *ck)
 {
 	for (int r = 0, c = 0; r < I->h; r++) {
 		uint32_t k = 0;
@@ -157,16 +154,6 @@ sd_cost np_h_scratch(const np_inst *I, int heur, const uint8_t *cells)
 	}
 }
 
-/* The cell of the blank in a nibble-form state: the lowest zero nibble
- * (unused nibbles are above the last cell). */
-static inline int np_blank_nibble(uint64_t x)
-{
-	uint64_t t = x | (x >> 1);
-	t |= t >> 2;
-	uint64_t z = ~t & 0x1111111111111111ULL;
-	return __builtin_ctzll(z) >> 2;
-}
-
 /* expand() for nibble states with Manhattan distance or no heuristic:
  * one table load per child for h.  The move to cell bk is left out (bk
  * NP_NO_CELL: none), and no state is written if states is NULL
@@ -198,46 +185,15 @@ np_expand_md(const np_inst *I, uint64_t x, sd_cost h, int bk, sd_succ *succ,
 	return j;
 }
 
-/* Move number K of the 4x4 fast path: tile t at cell TO slides into the
- * blank at B (compile-time constants, so every shift is a constant);
- * child j, unless TO is bk, its state written unless states is NULL. */
-#define NP_KID(B, TO, ACT, K) if ((TO) != bk) { \
-	uint64_t t_ = (x >> ((4 * (TO)) & 63)) & 15; \
-	uint64_t y_ = x + t_ * ((1ULL << (4 * (B))) - \
-	                         (1ULL << ((4 * (TO)) & 63))); \
-	if (states) \
-		memcpy(states + j * stride, &y_, 8); \
-	succ[j].action = (ACT); \
-	succ[j].cost = 1; \
-	succ[j].h = h + (sd_cost)(int)I->dmd[B][K][t_]; \
-	succ[j].goal = y_ == I->goal_word; \
-	j++; \
-}
-
-/* All moves of the blank at cell B of a 4x4 board, in Korf's order. */
-#define NP_CELL4(B) case B: \
-	if ((B) >= 4) NP_KID(B, (B) - 4, NP_UP, 0) \
-	if ((B) % 4 > 0) NP_KID(B, (B) - 1, NP_LEFT, ((B) >= 4)) \
-	if ((B) % 4 < 3) NP_KID(B, (B) + 1, NP_RIGHT, \
-	                        ((B) >= 4) + ((B) % 4 > 0)) \
-	if ((B) < 12) NP_KID(B, (B) + 4, NP_DOWN, \
-	                     ((B) >= 4) + ((B) % 4 > 0) + ((B) % 4 < 3)) \
-	return j
-
-/* expand() for the 15-puzzle with Manhattan distance or no heuristic:
- * one case per blank cell, so that all shifts are constants.  bk and
- * states as for np_expand_md. */
+/* expand() for the 15-puzzle with Manhattan distance or no heuristic,
+ * the blank at cell b of x: one case per blank cell, so that all shifts
+ * are constants.  bk and states as for np_expand_md. */
 static inline __attribute__((always_inline)) unsigned
-np_expand_15(const np_inst *I, uint64_t x, sd_cost h, int bk, sd_succ *succ,
-             unsigned char *states, size_t stride)
+np_expand_15(const np_inst *I, uint64_t x, int b, sd_cost h, int bk,
+             sd_succ *succ, unsigned char *states, size_t stride)
 {
 	unsigned j = 0;
-	switch (np_blank_nibble(x)) {
-	NP_CELL4(0); NP_CELL4(1); NP_CELL4(2); NP_CELL4(3);
-	NP_CELL4(4); NP_CELL4(5); NP_CELL4(6); NP_CELL4(7);
-	NP_CELL4(8); NP_CELL4(9); NP_CELL4(10); NP_CELL4(11);
-	NP_CELL4(12); NP_CELL4(13); NP_CELL4(14); NP_CELL4(15);
-	}
+	NP_SWITCH15(b)
 	return j;
 }
 
@@ -268,33 +224,6 @@ static void np_parent_pdb(const np_inst *I, np_parent *P)
 		P->rval[g] = I->reflect ? G->dist[P->ridx[g]] : 0;
 		P->rsum += P->rval[g];
 	}
-}
-
-/* The change in linear conflicts when tile t slides from cell `from` to
- * cell `to` of the parent described by P. */
-static int np_lc_delta(const np_inst *I, const np_parent *P, int t,
-                       int from, int to)
-{
-	int rf = I->row[from], rt = I->row[to];
-	int cf = I->col[from], ct = I->col[to];
-	int d = 0;
-
-	if (rf == rt) {
-		uint32_t k = P->rk[rf] - I->rowkey[t][from] + I->rowkey[t][to];
-		d += I->lc_row[k] - I->lc_row[P->rk[rf]];
-		d += I->lc_col[P->ck[cf] - I->colkey[t][from]] -
-		     I->lc_col[P->ck[cf]];
-		d += I->lc_col[P->ck[ct] + I->colkey[t][to]] -
-		     I->lc_col[P->ck[ct]];
-	} else {
-		uint32_t k = P->ck[cf] - I->colkey[t][from] + I->colkey[t][to];
-		d += I->lc_col[k] - I->lc_col[P->ck[cf]];
-		d += I->lc_row[P->rk[rf] - I->rowkey[t][from]] -
-		     I->lc_row[P->rk[rf]];
-		d += I->lc_row[P->rk[rt] + I->rowkey[t][to]] -
-		     I->lc_row[P->rk[rt]];
-	}
-	return d;
 }
 
 /* Find, for each move k of the blank at b, the table entries of the
@@ -359,7 +288,7 @@ static sd_cost np_child_h(const np_inst *I, const np_parent *P, sd_cost h,
 	}
 	case NP_H_LINEAR:
 		return (sd_cost)((int)h + I->md[t][to] - I->md[t][from] +
-		                 np_lc_delta(I, P, t, from, to));
+		                 np_lc_delta(I, P->rk, P->ck, t, from, to));
 	case NP_H_PDB:
 		return np_pdb_child(I, P, t, k);
 	default:
@@ -473,7 +402,8 @@ np_successors(const np_inst *I, const void *state, sd_cost h, int bk,
 		uint64_t x;
 		memcpy(&x, state, 8);
 		if (I->fast == 2)
-			return np_expand_15(I, x, I->heur < 0 ? 0 : h, bk, succ,
+			return np_expand_15(I, x, np_blank_nibble(x),
+			                    I->heur < 0 ? 0 : h, bk, succ,
 			                    states, stride);
 		return np_expand_md(I, x, I->heur < 0 ? 0 : h, bk, succ, states,
 		                    stride);
@@ -528,7 +458,8 @@ unsigned np_moves(void *self, const void *state, sd_cost h, const void *back,
 		memcpy(&y, back, 8);
 		bk = np_blank_nibble(y);
 	}
-	return np_expand_15(I, x, I->heur < 0 ? 0 : h, bk, succ, NULL, 0);
+	return np_expand_15(I, x, np_blank_nibble(x), I->heur < 0 ? 0 : h, bk,
+	                    succ, NULL, 0);
 }
 
 /* np_apply() for byte-form boards, out of line so that the nibble path

@@ -125,6 +125,12 @@ unsigned np_moves(void *self, const void *state, sd_cost h, const void *back,
                   sd_succ *succ);
 void np_apply(void *self, const void *state, uint32_t action, void *child);
 
+void np_line_keys(const np_inst *I, const uint8_t *cells, uint32_t *rk,
+                  uint32_t *ck);
+
+/* np_ida.c */
+int np_ida_iterate(void *self, const void *start, sd_ida_iter *it);
+
 /* np_pdb.c */
 int np_pdb_setup(np_inst *I, char *err, size_t errlen);
 void np_pdb_free(np_inst *I);
@@ -134,6 +140,52 @@ sd_cost np_pdb_h(const np_inst *I, const uint8_t *pos);
 enum { NP_BUILT = 0, NP_NO_MEMORY = -1, NP_STOPPED = 1 };
 int np_pdb_build(const np_inst *I, np_pdb_group *G, int g);
 
+
+/* The cell of the blank in a nibble-form state: the lowest zero nibble
+ * (unused nibbles are above the last cell). */
+static inline int np_blank_nibble(uint64_t x)
+{
+	uint64_t t = x | (x >> 1);
+	t |= t >> 2;
+	uint64_t z = ~t & 0x1111111111111111ULL;
+	return __builtin_ctzll(z) >> 2;
+}
+
+/* Nonzero iff tile t (not the blank), standing at cell c, forms a swap
+ * pair with u, the tile at t's goal cell: that cell is next to c and u's
+ * goal is c. */
+static inline int np_swap_with(const np_inst *I, int t, int c, int u)
+{
+	return I->adjacent[c][I->goalpos[t]] && u && I->goalpos[u] == c;
+}
+
+/* The change in linear conflicts when tile t slides from cell `from` to
+ * cell `to` of a board whose row and column keys are rk and ck (inline:
+ * once per child). */
+static inline int np_lc_delta(const np_inst *I, const uint32_t *rk,
+                              const uint32_t *ck, int t, int from, int to)
+{
+	int rf = I->row[from], rt = I->row[to];
+	int cf = I->col[from], ct = I->col[to];
+	int d = 0;
+
+	if (rf == rt) {
+		uint32_t k = rk[rf] - I->rowkey[t][from] + I->rowkey[t][to];
+		d += I->lc_row[k] - I->lc_row[rk[rf]];
+		d += I->lc_col[ck[cf] - I->colkey[t][from]] -
+		     I->lc_col[ck[cf]];
+		d += I->lc_col[ck[ct] + I->colkey[t][to]] -
+		     I->lc_col[ck[ct]];
+	} else {
+		uint32_t k = ck[cf] - I->colkey[t][from] + I->colkey[t][to];
+		d += I->lc_col[k] - I->lc_col[ck[cf]];
+		d += I->lc_row[rk[rf] - I->rowkey[t][from]] -
+		     I->lc_row[rk[rf]];
+		d += I->lc_row[rk[rt] + I->rowkey[t][to]] -
+		     I->lc_row[rk[rt]];
+	}
+	return d;
+}
 
 /* Pattern-database indexes, inline: they are on the hot path. */
 

@@ -675,6 +675,7 @@ static const sd_plugin np_plugin = {
 	.predecessors = np_predecessors,
 	.moves = np_moves,
 	.apply = np_apply,
+	.ida_iterate = np_ida_iterate,
 };
 
 /* The plugin's entry point. */

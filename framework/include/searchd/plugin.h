@@ -49,6 +49,10 @@
  *   apply() for each child it descends to, when the plugin offers both
  *   (ABI 1.4) and the user has not turned them off; it still calls
  *   expand() to trace a search
+ *   IDA* calls ida_iterate() (ABI 1.5, optional) once per iteration
+ *   instead of moves() and apply(), when the plugin offers it and
+ *   the user has not turned it off; then apply() once per step of the
+ *   plan found, to rebuild its states
  *   destroy()           once, last.
  *
  * The engine never relies on "the result of the last call": every call
@@ -96,6 +100,7 @@
 #define SEARCHD_PLUGIN_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -110,7 +115,7 @@ extern "C" {
 /* ABI version.  The host refuses a plugin with another major, or with a
  * newer minor than its own.  Minor versions only append fields. */
 #define SD_ABI_MAJOR 1
-#define SD_ABI_MINOR 4
+#define SD_ABI_MINOR 5
 
 /* Name of the one symbol a plugin exports. */
 #define SD_PLUGIN_ENTRY "searchd_plugin"
@@ -203,6 +208,56 @@ typedef struct sd_host {
 	 * reports the limit, not an error. */
 	int (*stop_requested)(void);
 } sd_host;
+
+/* ABI 1.5: one IDA* iteration handed to a plugin's ida_iterate(), the
+ * kernel the plugin compiled from searchd/ida_kernel.h (the engine's
+ * code, instantiated with the plugin's own inline moves and apply).
+ * The engine fills it before each call; the kernel reads it, counts in
+ * it and calls back through it.  Fields may be appended in later minor
+ * versions; size says how many there are. */
+typedef struct sd_ida_iter {
+	uint32_t size;          /* sizeof(sd_ida_iter) of the engine */
+	sd_cost root_h;         /* h of the start state (the root) */
+	sd_cost hmask;          /* a child's f uses h & hmask: 0 in a blind
+	                           search, else all ones */
+	uint64_t bound;         /* f = g + h above this is cut off */
+	uint64_t check_at;      /* call poll() before a descent once
+	                           expanded has reached this */
+	const volatile sig_atomic_t *stop; /* nonzero: call poll() before
+	                           the next descent */
+	void *stack;            /* cap frames of the kernel's, the
+	                           engine's memory, kept from call to call */
+	uint32_t *path;         /* cap entries: the plan's actions, written
+	                           by the kernel when it finds a goal */
+	size_t cap;             /* frames in stack, entries in path */
+	/* The engine's: 0 to go on (it may have moved check_at), nonzero
+	 * when a limit ends the search.  The counters must be current. */
+	int (*poll)(struct sd_ida_iter *it);
+	/* The engine's: at least double cap, keeping the contents of stack
+	 * (frame_bytes each) and path; 0, or -1 when out of memory (the
+	 * search then ends). */
+	int (*grow)(struct sd_ida_iter *it, size_t frame_bytes);
+	void *engine;           /* the engine's, for poll() and grow() */
+	/* Counters: the engine's totals before the call (the root counted
+	 * as expanded for this iteration), the kernel's after it. */
+	uint64_t expanded, generated, pruned;
+	/* The kernel's, after the call: */
+	uint64_t next;          /* smallest f seen above the bound, or
+	                           UINT64_MAX if none */
+	uint64_t cost;          /* SD_IDA_FOUND: the plan's cost, */
+	size_t length;          /* its number of actions (in path) */
+	size_t peak;            /* most frames on the stack (in and out) */
+} sd_ida_iter;
+
+/* What ida_iterate() returns. */
+enum sd_ida_status {
+	SD_IDA_EXHAUSTED = 0, /* no goal within the bound */
+	SD_IDA_FOUND = 1,     /* a goal: the plan in path, length, cost */
+	SD_IDA_STOPPED = 2,   /* poll() or grow() ended the search; the
+	                         children not yet reached were counted */
+	SD_IDA_DECLINED = 3   /* no kernel for this instance (nothing
+	                         done, nothing counted): use moves() */
+};
 
 /* The descriptor.  Fields marked optional may be NULL. */
 typedef struct sd_plugin {
@@ -389,6 +444,19 @@ typedef struct sd_plugin {
 	 * distinct buffers of the engine's, valid during the call. */
 	void (*apply)(void *self, const void *state, uint32_t action,
 	              void *child);
+
+	/* ABI 1.5.  Optional; needs moves() and apply().  Run one IDA*
+	 * iteration from the packed start state, as IDA* by moves() and
+	 * apply() would, with the same counts, the same first plan found
+	 * and the same limits: define it with searchd/ida_kernel.h (the
+	 * engine's iteration, compiled with the plugin's own inline
+	 * functions), not by hand.  Called once per iteration (bound) of
+	 * an untraced IDA* unless the user turned it off (in_place = moves
+	 * or no), from the engine's thread, after select_heuristic(); it
+	 * calls back it->poll() and it->grow() only.  Return an
+	 * sd_ida_status; SD_IDA_DECLINED (at the first call of a search)
+	 * has the engine use moves() and apply() instead. */
+	int (*ida_iterate)(void *self, const void *start, sd_ida_iter *it);
 } sd_plugin;
 
 /* Start a descriptor: the ABI fields filled in.  Use as

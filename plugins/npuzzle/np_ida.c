@@ -1,0 +1,215 @@
+/*
+ * np_ida.c -- IDA*'s kernel (ABI 1.5): the engine's iteration of
+ * searchd/ida_kernel.h compiled with the sliding-tile puzzle's own moves.
+ *
+ * Three instantiations, each for the instances it is fastest on, each
+ * with the moves, h values and goal flags of np_moves() in the same
+ * order (tests/in_place.sh checks that every count and plan is the same):
+ *   - np_ida_15: the 15-puzzle with Manhattan distance; the state is
+ *     the packed word and the blank's cell, the moves one case per
+ *     blank cell (np_moves15.h), 4-byte move records (h and action: the
+ *     cost is 1, the goal the child with h 0);
+ *   - np_ida_nib: every other board of up to 16 cells with Manhattan,
+ *     linear conflicts, swap, misplaced or blind; the state adds the
+ *     linear-conflict keys of its rows and columns, updated by the move;
+ *   - np_ida_any: the rest (25 or more cells, pattern databases): the
+ *     packed state, and np_moves() and np_apply() called directly.
+ */
+#include <string.h>
+#include "np_internal.h"
+#include "np_moves15.h"
+
+/* ---- the 15-puzzle with Manhattan distance ------------------------------ */
+/* The kernel's state of the 15-puzzle: the packed board and its blank's
+ * cell, so that no move looks for the blank. */
+typedef struct np_k15 {
+	uint64_t x;
+	unsigned blank;
+} np_k15;
+
+/* SD_IDA_LOAD: the kernel's state of a packed state. */
+static inline void np_k15_load(const np_inst *I, const void *packed,
+                               np_k15 *k)
+{
+	(void)I;
+	memcpy(&k->x, packed, 8);
+	k->blank = (unsigned)np_blank_nibble(k->x);
+}
+
+/* SD_IDA_MOVES: np_moves() of the 15-puzzle, the blank known, into
+ * np_kmove records. */
+static inline __attribute__((always_inline)) unsigned
+np_k15_moves(const np_inst *I, const np_k15 *k, sd_cost h,
+             const np_k15 *back, np_kmove *succ)
+{
+	const uint64_t x = k->x;
+	const int bk = back ? (int)back->blank : NP_NO_CELL;
+	unsigned char *states = NULL;  /* no states: moves only */
+	const size_t stride = 0;
+	unsigned j = 0;
+	NP_SWITCH15(k->blank)
+	return j;
+}
+
+/* SD_IDA_APPLY: np_apply() of the 15-puzzle, the blank known. */
+static inline void np_k15_apply(const np_inst *I, const np_k15 *k,
+                                const np_kmove *m, np_k15 *child)
+{
+	unsigned from = k->blank + (unsigned)I->step[m->action & 3];
+	uint64_t t = (k->x >> (4 * from)) & 15;
+	child->x = k->x + t * ((1ULL << (4 * k->blank)) - (1ULL << (4 * from)));
+	child->blank = from;
+}
+
+#define SD_IDA_NAME np_ida_15
+#define SD_IDA_STATE np_k15
+#define SD_IDA_MAX_MOVES 4
+#define SD_IDA_LOAD(self, packed, k) np_k15_load(self, packed, k)
+#define SD_IDA_MOVES(self, k, h, back, succ) \
+	np_k15_moves(self, k, h, back, succ)
+#define SD_IDA_APPLY(self, k, m, child) np_k15_apply(self, k, m, child)
+#define SD_IDA_MOVE np_kmove
+#define SD_IDA_ACTION(m) ((uint32_t)(m)->action)
+#define SD_IDA_COST(m) ((sd_cost)1)
+#define SD_IDA_H(m) ((sd_cost)(m)->h)
+#define SD_IDA_GOAL(m) ((m)->h == 0)
+#include "searchd/ida_kernel.h"
+
+
+/* ---- other boards of up to 16 cells, all heuristics but pdb ------------- */
+
+/* The kernel's state of a board of up to 16 cells: the packed word, the
+ * blank's cell and, for linear conflicts only, the row and column keys
+ * (np_line_keys). */
+typedef struct np_knib {
+	uint64_t x;
+	unsigned blank;
+	uint32_t rk[NP_MAX_SIDE], ck[NP_MAX_SIDE];
+} np_knib;
+
+/* The tile at cell c of a packed word. */
+static inline int np_nib(uint64_t x, int c)
+{
+	return (int)((x >> (4 * c)) & 15);
+}
+
+/* SD_IDA_LOAD: the kernel's state of a packed state. */
+static void np_knib_load(const np_inst *I, const void *packed, np_knib *k)
+{
+	uint8_t cells[NP_MAX_CELLS];
+	memcpy(&k->x, packed, 8);
+	k->blank = (unsigned)np_blank_nibble(k->x);
+	if (I->heur != NP_H_LINEAR)
+		return;
+	np_unpack(I, packed, cells);
+	np_line_keys(I, cells, k->rk, k->ck);
+}
+
+/* The h of the child y of k where tile t slid from cell `from` into the
+ * blank, given k's h: np_heur.c's np_child_h for these heuristics. */
+static inline sd_cost np_knib_h(const np_inst *I, const np_knib *k, sd_cost h,
+                                int t, int from, uint64_t y)
+{
+	int to = (int)k->blank, g = I->goalpos[t];
+	sd_cost md = h + I->md[t][to] - I->md[t][from];
+	switch (I->heur) {
+	case NP_H_MANHATTAN:
+		return md;
+	case NP_H_LINEAR:
+		return md + (sd_cost)np_lc_delta(I, k->rk, k->ck, t, from, to);
+	case NP_H_SWAP:
+		return md + 2 * (sd_cost)np_swap_with(I, t, to, np_nib(y, g)) -
+		       2 * (sd_cost)np_swap_with(I, t, from, np_nib(k->x, g));
+	case NP_H_MISPLACED:
+		return h + (t != I->goal[to]) - (t != I->goal[from]);
+	default:
+		return 0;
+	}
+}
+
+/* SD_IDA_MOVES: np_moves() of a board of up to 16 cells. */
+static inline unsigned np_knib_moves(const np_inst *I, const np_knib *k,
+                                     sd_cost h, const np_knib *back,
+                                     sd_succ *succ)
+{
+	const int b = (int)k->blank, bk = back ? (int)back->blank : NP_NO_CELL;
+	unsigned j = 0;
+	for (unsigned m = 0; m < I->nmoves[b]; m++) {
+		int from = I->move_to[b][m];
+		if (from == bk)
+			continue;
+		int t = np_nib(k->x, from);
+		uint64_t y = k->x - ((uint64_t)t << (4 * from)) +
+		             ((uint64_t)t << (4 * b));
+		succ[j].action = I->move_act[b][m];
+		succ[j].cost = 1;
+		succ[j].h = np_knib_h(I, k, h, t, from, y);
+		succ[j++].goal = y == I->goal_word;
+	}
+	return j;
+}
+
+/* SD_IDA_APPLY: the child of k by move m, its line keys updated for the
+ * one tile that moved. */
+static inline void np_knib_apply(const np_inst *I, const np_knib *k,
+                                 const sd_succ *m, np_knib *child)
+{
+	int to = (int)k->blank, from = to + I->step[m->action & 3];
+	uint64_t t = (uint64_t)np_nib(k->x, from);
+	child->x = k->x - (t << (4 * from)) + (t << (4 * to));
+	child->blank = (unsigned)from;
+	if (I->heur != NP_H_LINEAR)
+		return;
+	memcpy(child->rk, k->rk, sizeof child->rk);
+	memcpy(child->ck, k->ck, sizeof child->ck);
+	child->rk[I->row[from]] -= I->rowkey[t][from];
+	child->rk[I->row[to]] += I->rowkey[t][to];
+	child->ck[I->col[from]] -= I->colkey[t][from];
+	child->ck[I->col[to]] += I->colkey[t][to];
+}
+
+#define SD_IDA_NAME np_ida_nib
+#define SD_IDA_STATE np_knib
+#define SD_IDA_MAX_MOVES 4
+#define SD_IDA_LOAD(self, packed, k) np_knib_load(self, packed, k)
+#define SD_IDA_MOVES(self, k, h, back, succ) \
+	np_knib_moves(self, k, h, back, succ)
+#define SD_IDA_APPLY(self, k, m, child) np_knib_apply(self, k, m, child)
+#include "searchd/ida_kernel.h"
+
+/* ---- every other instance: the plugin's moves() and apply() ------------- */
+
+/* The kernel's state: the packed state itself. */
+typedef struct np_kany {
+	unsigned char s[NP_MAX_CELLS + 1];
+} np_kany;
+
+/* SD_IDA_MOVES: np_moves(). */
+static inline unsigned np_kany_moves(void *self, const np_kany *k, sd_cost h,
+                                     const np_kany *back, sd_succ *succ)
+{
+	return np_moves(self, k->s, h, back ? back->s : NULL, succ);
+}
+
+#define SD_IDA_NAME np_ida_any
+#define SD_IDA_STATE np_kany
+#define SD_IDA_MAX_MOVES 4
+#define SD_IDA_LOAD(self, packed, k) \
+	memcpy((k)->s, packed, ((const np_inst *)(self))->state_size)
+#define SD_IDA_MOVES(self, k, h, back, succ) \
+	np_kany_moves(self, k, h, back, succ)
+#define SD_IDA_APPLY(self, k, m, child) \
+	np_apply(self, (k)->s, (m)->action, (child)->s)
+#include "searchd/ida_kernel.h"
+
+/* The plugin's ida_iterate() (ABI 1.5): the kernel of the instance's
+ * board and heuristic. */
+int np_ida_iterate(void *self, const void *start, sd_ida_iter *it)
+{
+	const np_inst *I = self;
+	if (I->fast == 2 && I->heur == NP_H_MANHATTAN)
+		return np_ida_15(self, start, it);
+	if (I->nibble && I->heur != NP_H_PDB)
+		return np_ida_nib(self, start, it);
+	return np_ida_any(self, start, it);
+}
