@@ -75,6 +75,11 @@ for h in linear-conflict swap; do
 	# shellcheck disable=SC2046
 	same '"length":46' $(k15 9 $h)
 done
+# Children smallest h first (order = h): every path sorts them alike.
+for h in manhattan linear-conflict; do
+	# shellcheck disable=SC2046
+	same '"length":45' $(k15 12 $h) --set problem.order=h
+done
 # Stopped by the node limit: the statistics of a search cut short.
 # shellcheck disable=SC2046
 same '"limit"' $(k15 12 manhattan) --set search.node_limit=100000

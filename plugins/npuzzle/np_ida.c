@@ -203,10 +203,13 @@ static inline unsigned np_kany_moves(void *self, const np_kany *k, sd_cost h,
 #include "searchd/ida_kernel.h"
 
 /* The plugin's ida_iterate() (ABI 1.5): the kernel of the instance's
- * board and heuristic. */
+ * board and heuristic.  Under order = h only the general kernel sorts
+ * the children (by np_moves()), so it takes every such instance. */
 int np_ida_iterate(void *self, const void *start, sd_ida_iter *it)
 {
 	const np_inst *I = self;
+	if (I->order_h)
+		return np_ida_any(self, start, it);
 	if (I->fast == 2 && I->heur == NP_H_MANHATTAN)
 		return np_ida_15(self, start, it);
 	if (I->nibble && I->heur != NP_H_PDB)
