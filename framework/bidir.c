@@ -56,7 +56,7 @@ static long side_expand(side *d, const void *state)
 	unsigned n = s->p->predecessors(s->self, state, s->succ, s->kids,
 	                                s->stride);
 	sd_guard_leave();
-	return n > s->maxs ? search_too_many(s, n) : (long)n;
+	return n > s->maxs ? search_too_many(s, "predecessors", n) : (long)n;
 }
 
 /* Child i of node id on side d was stored with g (as node c): if the

@@ -500,7 +500,7 @@ static search_rc ida_iteration(search *s, ida_stack *st,
 		f->n = expand(self, f->state, f->h, f->succ, f->kids, r.ps.stride);
 		sd_guard_leave();
 		if (f->n > maxs) {
-			rc = search_too_many(s, f->n);
+			rc = search_too_many(s, "expand", f->n);
 			break;
 		}
 		ida_filter(f, f[-1].state, &r.ps);
@@ -569,7 +569,7 @@ static search_rc ida_iteration_in_place(search *s, ida_stack *st,
 		f->n = moves(self, f->state, h, f[-1].state, f->succ);
 		sd_guard_leave();
 		if (f->n > s->maxs) {
-			rc = search_too_many(s, f->n);
+			rc = search_too_many(s, "moves", f->n);
 			break;
 		}
 	}
@@ -712,7 +712,8 @@ static search_rc ida_root(search *s, ida_stack *stack,
 	}
 	root->n = ida_expand(s, stack, root, NULL);
 	if (root->n > s->maxs) {
-		search_too_many(s, root->n);
+		search_too_many(s, stack->in_place ? "moves" : "expand",
+		                root->n);
 		return SEARCH_ERROR;
 	}
 	return SEARCH_GO;

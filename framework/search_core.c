@@ -102,14 +102,14 @@ search_rc search_out_of_memory(search *s)
 	return SEARCH_STOP;
 }
 
-int search_too_many(search *s, unsigned n)
+int search_too_many(search *s, const char *call, unsigned n)
 {
 	char name[600];
 	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
-	               "expand() returned %u successors, more than the "
+	               "%s() returned %u successors, more than the "
 	               "max_successors (%u) its instance declared",
-	               sd_guard_plugin_label(s->p->name, name, sizeof name), n,
-	               s->maxs);
+	               sd_guard_plugin_label(s->p->name, name, sizeof name),
+	               call, n, s->maxs);
 }
 
 long search_plugin_expand(search *s, const void *state, sd_cost h,
@@ -118,7 +118,7 @@ long search_plugin_expand(search *s, const void *state, sd_cost h,
 	sd_guard_enter("expand");
 	unsigned n = s->p->expand(s->self, state, h, succ, kids, s->stride);
 	sd_guard_leave();
-	return n > s->maxs ? search_too_many(s, n) : (long)n;
+	return n > s->maxs ? search_too_many(s, "expand", n) : (long)n;
 }
 
 long search_expand(search *s, const void *state, sd_cost h)

@@ -119,9 +119,10 @@ void search_own_bytes(search *s, size_t bytes);
 /* Out of memory ends the search like the memory limit: SEARCH_STOP. */
 search_rc search_out_of_memory(search *s);
 
-/* The plugin returned n successors where at most s->maxs fit: -1 with a
- * message naming it. */
-int search_too_many(search *s, unsigned n);
+/* The plugin's call (a name such as "expand") returned n successors
+ * where at most s->maxs fit: -1 with a message naming the plugin and
+ * the call. */
+int search_too_many(search *s, const char *call, unsigned n);
 
 /* The plugin's goal test and h of a state from scratch (0 when blind). */
 int search_is_goal(search *s, const void *state);

@@ -127,6 +127,9 @@ same '"length":300' --config "$kl" --set problem.len=300 \
 	--set problem.kernel=decline
 expect 2 "broke the contract: ida_iterate() returned 7" "$sd" -q \
 	--config "$kl" --set search.algorithm=idastar --set problem.kernel=badrc
+expect 2 "kline' ($plugins/kline.so) broke the contract: moves() returned 100000 successors, more than the max_successors (2)" \
+	"$sd" -q --config "$kl" --set search.algorithm=idastar \
+	--set problem.kernel=toomany
 expect 2 "has ida_iterate() without moves() and apply()" "$sd" -q \
 	--config "$kl" --set plugin.path="$plugins/kline_nomoves.so" \
 	--set search.algorithm=idastar

@@ -10,6 +10,8 @@
  *   yes       the kernel
  *   decline   SD_IDA_DECLINED: the engine must use moves() and apply()
  *   badrc     returns 7, which no sd_ida_status is
+ *   toomany   declines, and moves() claims 100000 successors (more
+ *             than the 2 declared) without writing them
  *
  * Built a second time with KLINE_NO_MOVES (kline_nomoves.so): ida_iterate
  * without moves() and apply(), which the loader must refuse.
@@ -19,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kmode { KERNEL, DECLINE, BADRC };
+enum kmode { KERNEL, DECLINE, BADRC, TOOMANY };
 
 typedef struct kline {
 	uint32_t len;
@@ -42,6 +44,9 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 		else if (!strcmp(p[i].key, "kernel") &&
 		         !strcmp(p[i].value, "badrc"))
 			k->mode = BADRC;
+		else if (!strcmp(p[i].key, "kernel") &&
+		         !strcmp(p[i].value, "toomany"))
+			k->mode = TOOMANY;
 	}
 	inst->self = k;
 	inst->state_size = sizeof(uint32_t);
@@ -115,6 +120,8 @@ static unsigned moves(void *self, const void *state, sd_cost h,
                       const void *back, sd_succ *succ)
 {
 	(void)h;
+	if (((kline *)self)->mode == TOOMANY)
+		return 100000;
 	return line_moves(self, at(state), back ? (int64_t)at(back) : -1, succ,
 	                  NULL);
 }
@@ -156,7 +163,7 @@ static inline void k_apply(const uint32_t *s, const sd_succ *m, uint32_t *c)
 static int ida_iterate(void *self, const void *start, sd_ida_iter *it)
 {
 	const kline *k = self;
-	if (k->mode == DECLINE)
+	if (k->mode == DECLINE || k->mode == TOOMANY)
 		return SD_IDA_DECLINED;
 	if (k->mode == BADRC)
 		return 7;
