@@ -189,7 +189,21 @@ static int stop_requested(void)
 	return sd_guard_stop();
 }
 
-static const sd_host host = { sizeof(sd_host), stop_requested };
+/* Set by sd_loader_quiet(); what sd_host.quiet() answers. */
+static int quiet_wanted;
+
+void sd_loader_quiet(int on)
+{
+	quiet_wanted = on;
+}
+
+/* Nonzero when the user asked for no progress on stderr (-q). */
+static int host_quiet(void)
+{
+	return quiet_wanted;
+}
+
+static const sd_host host = { sizeof(sd_host), stop_requested, host_quiet };
 
 int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
                        sd_instance *inst, char *err, size_t len)

@@ -33,6 +33,10 @@ int sd_find_plugin(const char *name, const char *search_path, sd_loaded *out,
 
 void sd_unload_plugin(sd_loaded *p);
 
+/* Whether the host tells the plugins to be quiet (sd_host.quiet(), -q).
+ * Call before the first instance is created. */
+void sd_loader_quiet(int on);
+
 /* Create an instance and hand it the host (set_host); returns 0, or -1
  * with the plugin's message in err.  On failure inst->collection_size
  * keeps what the plugin set, so that a batch can go on past a broken

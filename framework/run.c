@@ -126,6 +126,7 @@ int sd_run(const sd_cli *cli)
 	sd_config c = SD_CONFIG_INIT;
 	sd_loaded pl = { 0 };
 	int rc = EXIT_ERROR;
+	sd_loader_quiet(cli->quiet);
 	if (cli->list_plugins)      /* once under mpirun: rank 0 lists */
 		return sd_mpi_rank() ? EXIT_SOLVED
 		                     : sd_list_plugins(cli->plugin_path);

@@ -121,4 +121,20 @@ expect 0 '"algorithm":"iddfs","heuristic":"zero"' "$sd" -c "$tmp/g.ini" \
 expect 2 "--dot needs a search that keeps its tree" "$sd" -c "$tmp/g.ini" \
 	-s search.algorithm=idastar --dot "$tmp/t2.dot"
 
+# -q reaches the plugin (sd_host.quiet): the 8-puzzle's pattern database
+# is built without its progress lines; without -q they are there
+for q in -q ""; do
+	rm -rf "$tmp/pdb"
+	# shellcheck disable=SC2086 # $q is one word or none
+	"$sd" $q -c "$src/config/npuzzle.ini" -s search.heuristic=pdb \
+		-s problem.pdb_dir="$tmp/pdb" >"$tmp/q.out" 2>"$tmp/q.err"
+	rc=$?
+	n=$(grep -c "pattern database" "$tmp/q.err")
+	want=2
+	[ -n "$q" ] && want=0
+	if [ $rc = 0 ] && { [ "$n" = "$want" ] || [ "$want" != 0 ] &&
+	                    [ "$n" -ge "$want" ]; }; then pass; else
+		fail "pdb build with '$q': exit $rc, stderr:"; cat "$tmp/q.err"; fi
+done
+
 finish

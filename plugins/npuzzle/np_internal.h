@@ -103,6 +103,7 @@ typedef struct np_inst {
 	int heur; /* selected heuristic, or SD_NO_HEURISTIC */
 	int fast; /* nibble board with Manhattan or no heuristic */
 	int order_h; /* children in the order of their h (order = h) */
+	int quiet;   /* the host said -q: no progress lines or bar */
 } np_inst;
 
 /* np_board.c */

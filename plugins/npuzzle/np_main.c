@@ -569,14 +569,18 @@ static int np_select_heuristic(void *self, int index, char *err,
 }
 
 /* Keep what the engine offers: its stop_requested() is polled while
- * pattern databases are built.  A host without it is as none. */
+ * pattern databases are built (a host without it is as none), and its
+ * quiet() (ABI 1.5) silences the build's progress lines and bar. */
 static void np_set_host(void *self, const sd_host *host)
 {
 	np_inst *I = self;
 	size_t need = offsetof(sd_host, stop_requested) +
 	              sizeof host->stop_requested;
+	size_t need_quiet = offsetof(sd_host, quiet) + sizeof host->quiet;
 	I->host = host && host->size >= need && host->stop_requested ? host :
 	          NULL;
+	I->quiet = host && host->size >= need_quiet && host->quiet &&
+	           host->quiet();
 }
 
 /* Write the start state. */

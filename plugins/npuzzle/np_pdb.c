@@ -396,6 +396,8 @@ static void np_cache_save(const np_inst *I, const np_pdb_group *G,
 static void np_build_message(const np_inst *I, int g, const char *path)
 {
 	const np_pdb_group *G = &I->groups[g];
+	if (I->quiet)
+		return;
 	fprintf(stderr, "npuzzle: building pattern database %d/%d (tiles",
 	        g + 1, I->ngroups);
 	for (int i = 0; i < G->k; i++)

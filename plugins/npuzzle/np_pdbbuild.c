@@ -514,9 +514,10 @@ static int np_pb_search(np_pb *B)
 	}
 	if (B->tty)
 		fprintf(stderr, "\r%*s\r", 79, "");
-	fprintf(stderr, "npuzzle: pattern database %d/%d done: max %d moves, "
-	        "%.1f s\n", B->g + 1, B->I->ngroups, B->d - 1,
-	        np_pb_now() - B->t0);
+	if (!B->I->quiet)
+		fprintf(stderr, "npuzzle: pattern database %d/%d done: max %d "
+		        "moves, %.1f s\n", B->g + 1, B->I->ngroups, B->d - 1,
+		        np_pb_now() - B->t0);
 	return NP_BUILT;
 }
 
@@ -545,7 +546,7 @@ static void np_pb_sparse(const np_pb *B, np_pdb_group *G, const uint8_t *rd)
 int np_pdb_build(const np_inst *I, np_pdb_group *G, int g)
 {
 	np_pb B = { .I = I, .n = I->n, .k = G->k, .F = I->n - G->k, .g = g,
-	            .tty = isatty(2), .t0 = np_pb_now() };
+	            .tty = isatty(2) && !I->quiet, .t0 = np_pb_now() };
 	int rc = NP_NO_MEMORY;
 #ifdef NP_PB_X86
 	/* SEARCHD_NPUZZLE_NO_POPCNT=1: the portable code (the tests compare

@@ -835,7 +835,7 @@ static int fake_stop(void)
 	return ++stop_calls > stop_after;
 }
 
-static const sd_host fake_host = { sizeof(sd_host), fake_stop };
+static const sd_host fake_host = { sizeof(sd_host), fake_stop, NULL };
 
 /* Build the tables of partition in dir with the fake host stopping
  * after `after` polls; returns select_heuristic()'s result, err in err. */

@@ -207,6 +207,11 @@ typedef struct sd_host {
 	 * and, when it says so, stop and return -1.  The engine then
 	 * reports the limit, not an error. */
 	int (*stop_requested)(void);
+	/* ABI 1.5 (present when size reaches past it): nonzero when the
+	 * user asked for quiet (-q): write no progress lines or bars to
+	 * stderr (warnings about a real problem may still be written).
+	 * Fixed for the process: it may be read once, in set_host(). */
+	int (*quiet)(void);
 } sd_host;
 
 /* ABI 1.5: one IDA* iteration handed to a plugin's ida_iterate(), the
