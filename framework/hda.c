@@ -12,11 +12,20 @@
  *              HDA_BATCH_BYTES or the sender has nothing left to expand
  *   INCUMBENT  a cheaper goal was stored by the sender: its cost
  *   STOP       the sender reached a limit (or saw Ctrl-C): which
+ *   FLOOR      the smallest key the sender may still expand (its
+ *              best open node's), when it changed; sent at most every
+ *              HDA_POLL_EVERY expansions, and when it waits or is idle
  *   TOKEN      Safra's termination token, passed around the ring
  *   END        from rank 0: the search is over
  *
  * A rank expands a state only if its queue key (g, g + h or g + w * h)
- * is below the incumbent; goals are not expanded.  Termination: each
+ * is below the incumbent, and not above any other rank's floor: a rank
+ * that has run out of work in the current layer waits for the others
+ * rather than run ahead into states that a cheaper path, still on its
+ * way, would re-open or the incumbent would prune (the search overhead
+ * that timing otherwise adds, large when ranks share cores).  The rank
+ * with the smallest key always goes on, so no rank waits for ever.
+ * Goals are not expanded.  Termination: each
  * rank counts the NODES, INCUMBENT and STOP messages it sent minus those
  * it received, and turns black when it receives one.  Rank 0, passive,
  * sends a white token with count 0 around the ring 0, 1, ..., N-1, 0;
@@ -37,13 +46,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TAG_NODES = 21, TAG_INCUMBENT, TAG_STOP, TAG_TOKEN, TAG_END };
+enum { TAG_NODES = 21, TAG_INCUMBENT, TAG_STOP, TAG_FLOOR, TAG_TOKEN,
+       TAG_END };
 
 /* A batch is sent once it holds this many bytes. */
 #define HDA_BATCH_BYTES 32768
 
-/* Expansions between two looks at the incoming messages. */
-#define HDA_POLL_EVERY 32
+/* Expansions between two looks at the incoming messages, and two
+ * sendings of the batches (fewer: more messages of overhead; more: the
+ * states a goal is reached through wait longer in batches, and the
+ * ranks expand more of the last layer before the goal is found). */
+#define HDA_POLL_EVERY 128
 
 /* No goal found yet. */
 #define HDA_NO_COST UINT64_MAX
@@ -91,7 +104,9 @@ typedef struct hda {
 	hda_sends sends;
 	uint16_t *prank;         /* parent's rank per node */
 	size_t prank_cap;
-	unsigned char *scratch;  /* an aligned copy of a received state */
+	unsigned char *scratch;  /* aligned copies of a batch's states,
+	                            stride bytes apart */
+	uint64_t *xs;            /* and their registry hashes */
 	unsigned char *in;       /* the message being read: room for the
 	                            longest, a full batch */
 	sd_path_cost incumbent;  /* best goal cost known, HDA_NO_COST */
@@ -104,7 +119,15 @@ typedef struct hda {
 	int black;               /* Safra: received one since passing on */
 	int has_token;
 	int round;               /* rank 0: a round is under way */
+	uint64_t *floor;         /* each rank's last FLOOR (own: told) */
+	uint64_t others;         /* the smallest floor of the other ranks */
+	int held;                /* a node popped, waiting for the floor */
+	uint32_t held_id;
+	uint64_t held_k1;
+	uint64_t held_g;         /* its g when popped (a cheaper path since
+	                            makes the held entry stale) */
 	hda_token tok;
+	long nap;                /* the last idle wait, ns */
 	sd_rank_stats st;        /* sent, received, messages, bytes_sent */
 	hda_step *step;          /* one step of the plan's walk */
 } hda;
@@ -400,26 +423,79 @@ static int pop_open(hda *h, uint32_t *id, uint64_t *k1)
 	return 0;
 }
 
+/* ---- pacing ------------------------------------------------------------ */
+
+/* Rank src's floor is now key. */
+static void heard_floor(hda *h, int src, uint64_t key)
+{
+	h->floor[src] = key;
+	h->others = HDA_NO_COST;
+	for (int r = 0; r < h->ranks; r++)
+		if (r != h->rank && h->floor[r] < h->others)
+			h->others = h->floor[r];
+}
+
+/* The smallest key this rank may still expand: its held node's (one is
+ * popped if none is held), HDA_NO_COST if it has none. */
+static uint64_t own_floor(hda *h)
+{
+	const sd_nodes *nd = &h->s->nd;
+	if (h->held && (h->held_k1 >= h->incumbent ||
+	                sd_node_g(nd, h->held_id) != h->held_g))
+		h->held = 0;  /* pruned, or a cheaper entry is on the list */
+	if (!h->held && !h->stopped) {
+		h->held = pop_open(h, &h->held_id, &h->held_k1);
+		h->held_g = h->held ? sd_node_g(nd, h->held_id) : 0;
+	}
+	return h->held && !h->stopped ? h->held_k1 : HDA_NO_COST;
+}
+
+/* Tell the other ranks this rank's floor if it changed.  0, or -1 if
+ * out of memory. */
+static int tell_floor(hda *h)
+{
+	uint64_t key = own_floor(h);
+	if (key == h->floor[h->rank])
+		return 0;
+	h->floor[h->rank] = key;
+	return post_all(h, TAG_FLOOR, &key, sizeof key);
+}
+
 /* ---- receiving --------------------------------------------------------- */
+
+/* Copy the n states of the batch in h->in to h->scratch (aligned, as
+ * the plugin's hash expects), hash them and prefetch their groups, so
+ * that the cache misses of their lookups overlap. */
+static void prepare_batch(hda *h, size_t n)
+{
+	search *s = h->s;
+	for (size_t k = 0; k < n; k++) {
+		unsigned char *st = h->scratch + k * s->stride;
+		memcpy(st, h->in + k * h->rec, s->ssz);
+		h->xs[k] = sd_registry_hash(&s->reg, st);
+		sd_registry_prefetch(&s->reg, h->xs[k]);
+	}
+}
 
 /* Store the n states of a NODES batch from rank src (ignored once
  * stopped).  SEARCH_GO or SEARCH_STOP (out of memory). */
 static search_rc take_batch(hda *h, int src, size_t n)
 {
 	search *s = h->s;
-	for (size_t k = 0; k < n && !h->stopped; k++) {
-		const unsigned char *r = h->in + k * h->rec;
+	if (h->stopped)
+		return SEARCH_GO;
+	prepare_batch(h, n);
+	for (size_t k = 0; k < n; k++) {
+		const unsigned char *r = h->in + k * h->rec + s->ssz;
 		uint64_t g;
 		uint32_t hv, pid;
 		uint16_t via;
-		memcpy(h->scratch, r, s->ssz);
-		memcpy(&g, r + s->ssz, 8);
-		memcpy(&hv, r + s->ssz + 8, 4);
-		memcpy(&pid, r + s->ssz + 12, 4);
-		memcpy(&via, r + s->ssz + 16, 2);
-		uint64_t x = sd_registry_hash(&s->reg, h->scratch);
-		if (relax(h, h->scratch, x, g, s->blind ? 0 : hv, src, pid,
-		          via) != SEARCH_GO)
+		memcpy(&g, r, 8);
+		memcpy(&hv, r + 8, 4);
+		memcpy(&pid, r + 12, 4);
+		memcpy(&via, r + 16, 2);
+		if (relax(h, h->scratch + k * s->stride, h->xs[k], g,
+		          s->blind ? 0 : hv, src, pid, via) != SEARCH_GO)
 			return SEARCH_STOP;
 	}
 	h->st.received += n;
@@ -457,6 +533,9 @@ static void handle(hda *h, const MPI_Status *st, int len)
 	} else if (st->MPI_TAG == TAG_STOP) {
 		memcpy(&l, h->in, sizeof l);
 		stop_all(h, (sd_limit)l);
+	} else if (st->MPI_TAG == TAG_FLOOR) {
+		memcpy(&c, h->in, sizeof c);
+		heard_floor(h, src, c);
 	} else if (take_batch(h, src, (size_t)len / h->rec) != SEARCH_GO) {
 		stop_all(h, SD_LIMIT_MEMORY);
 	}
@@ -548,11 +627,49 @@ static int limit_here(hda *h, int idle)
 }
 
 /* Wait a little for messages when there is nothing to do, so that an
- * idle rank leaves the processor to the others. */
-static void idle_wait(void)
+ * idle rank leaves the processor to the others: 10 us the first time,
+ * twice as long each time after, up to 1 ms (h->nap, reset to 0 when a
+ * message comes). */
+static void idle_wait(hda *h)
 {
-	const struct timespec nap = { 0, 20000 };
-	nanosleep(&nap, NULL);
+	h->nap = h->nap ? h->nap * 2 : 10000;
+	if (h->nap > 1000000)
+		h->nap = 1000000;
+	struct timespec t = { 0, h->nap };
+	nanosleep(&t, NULL);
+}
+
+/* Expand the held node if its key is within the others' floors.
+ * SEARCH_GO if it did, SEARCH_STOP if it must wait (or has none),
+ * SEARCH_ERROR. */
+static search_rc expand_held(hda *h)
+{
+	if (own_floor(h) > h->others || !h->held || limit_here(h, 0))
+		return SEARCH_STOP;
+	h->held = 0;
+	search_rc rc = expand(h, h->held_id, h->held_k1);
+	if (rc == SEARCH_STOP)
+		stop_all(h, SD_LIMIT_MEMORY);
+	return rc == SEARCH_ERROR ? SEARCH_ERROR : SEARCH_GO;
+}
+
+/* Nothing to expand now (none left below the incumbent, or waiting for
+ * the others' floors): send the batches and the floor, take part in the
+ * termination detection if there is nothing at all, and wait for
+ * messages. */
+static void wait_for_work(hda *h)
+{
+	if (flush_all(h) || tell_floor(h))
+		stop_all(h, SD_LIMIT_MEMORY);
+	if (!h->held || h->stopped)
+		passive(h);
+	if (receive(h) || h->ended) {
+		h->nap = 0;
+		return;
+	}
+	limit_here(h, 1);
+	reap(h);
+	idle_wait(h);
 }
 
 /* Expand, receive and send until rank 0 says the search is over.
@@ -560,30 +677,19 @@ static void idle_wait(void)
 static int hda_loop(hda *h)
 {
 	unsigned since = 0;
-	uint32_t id;
-	uint64_t k1;
 	while (!h->ended) {
 		if (++since >= HDA_POLL_EVERY) {
 			receive(h);
 			reap(h);
+			if (flush_all(h) || tell_floor(h))
+				stop_all(h, SD_LIMIT_MEMORY);
 			since = 0;
 		}
-		if (!limit_here(h, 0) && pop_open(h, &id, &k1)) {
-			search_rc rc = expand(h, id, k1);
-			if (rc == SEARCH_ERROR)
-				return -1;
-			if (rc == SEARCH_STOP)
-				stop_all(h, SD_LIMIT_MEMORY);
-			continue;
-		}
-		if (flush_all(h))
-			stop_all(h, SD_LIMIT_MEMORY);
-		passive(h);
-		if (!receive(h) && !h->ended) {
-			limit_here(h, 1);
-			reap(h);
-			idle_wait();
-		}
+		search_rc rc = h->stopped ? SEARCH_STOP : expand_held(h);
+		if (rc == SEARCH_ERROR)
+			return -1;
+		if (rc == SEARCH_STOP)
+			wait_for_work(h);
 	}
 	return 0;
 }
@@ -653,10 +759,14 @@ static int hda_init(hda *h, search *s)
 	h->incumbent = HDA_NO_COST;
 	h->holder = h->ranks;
 	h->out = calloc((size_t)h->ranks, sizeof *h->out);
-	h->scratch = malloc(s->stride);
+	size_t most = HDA_BATCH_BYTES / h->rec + 2;  /* states in a batch */
+	h->scratch = malloc(most * s->stride);
+	h->xs = malloc(most * sizeof *h->xs);
 	h->in = malloc(HDA_BATCH_BYTES + 2 * h->rec);
 	h->step = malloc(sizeof *h->step + s->ssz);
-	return h->out && h->scratch && h->in && h->step ? 0 : -1;
+	h->floor = calloc((size_t)h->ranks, sizeof *h->floor);
+	return h->out && h->scratch && h->xs && h->in && h->step && h->floor
+	       ? 0 : -1;
 }
 
 /* Wait for the sends still in flight (at the end every message has been
@@ -674,8 +784,10 @@ static void hda_free(hda *h)
 	free(h->out);
 	free(h->prank);
 	free(h->scratch);
+	free(h->xs);
 	free(h->in);
 	free(h->step);
+	free(h->floor);
 }
 
 /* Every rank meets here, ready (ok) or not (a limit or out of memory
