@@ -56,16 +56,12 @@ EOF
 # prints its line.
 declare -A base_wall base_exp
 run() {
-	local name=$1 np=$2 t0 t1 wall
+	local name=$1 np=$2 wall
 	shift 2
-	t0=$(date +%s.%N)
-	if [ "$np" = 1 ]; then
-		"$sd" "$@" >"$tmp/out" 2>/dev/null
-	else
-		mpirun --oversubscribe -np "$np" "$sd" "$@" >"$tmp/out" 2>/dev/null
-	fi
-	t1=$(date +%s.%N)
-	wall=$(echo "$t1 - $t0" | bc -l)
+	local cmd=("$sd" "$@")
+	[ "$np" = 1 ] || cmd=(mpirun --oversubscribe -np "$np" "${cmd[@]}")
+	TIMEFORMAT=%R
+	wall=$( { time "${cmd[@]}" >"$tmp/out" 2>/dev/null; } 2>&1 )
 	if [ "$np" = 1 ]; then
 		base_wall[$name]=$wall
 		base_exp[$name]=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["stats"]["expanded"])' "$tmp/out")

@@ -237,13 +237,28 @@ static int add_string(cJSON *o, const char *k, const char *v)
 	return ok;
 }
 
+/* A JSON field that is a number. */
+typedef struct json_number {
+	const char *k;
+	double v;
+} json_number;
+
+/* The n numbers of f as a JSON object, or NULL if out of memory. */
+static cJSON *numbers_json(const json_number *f, size_t n)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (size_t i = 0; o && i < n; i++)
+		if (!cJSON_AddNumberToObject(o, f[i].k, f[i].v)) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	return o;
+}
+
 /* The counters, as a JSON object. */
 static cJSON *stats_json(const sd_stats *s)
 {
-	cJSON *o = cJSON_CreateObject();
-	if (!o)
-		return NULL;
-	const struct { const char *k; double v; } f[] = {
+	const json_number f[] = {
 		{ "expanded", (double)s->expanded },
 		{ "generated", (double)s->generated },
 		{ "duplicates", (double)s->duplicates },
@@ -259,19 +274,13 @@ static cJSON *stats_json(const sd_stats *s)
 		{ "cpu_seconds", s->cpu_seconds },
 		{ "nodes_per_second", s->nodes_per_second },
 	};
-	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-		if (!cJSON_AddNumberToObject(o, f[i].k, f[i].v)) {
-			cJSON_Delete(o);
-			return NULL;
-		}
-	return o;
+	return numbers_json(f, sizeof f / sizeof *f);
 }
 
 /* One rank's figures as a JSON object, or NULL if out of memory. */
 static cJSON *rank_json(const sd_rank_stats *q)
 {
-	cJSON *o = cJSON_CreateObject();
-	const struct { const char *k; double v; } f[] = {
+	const json_number f[] = {
 		{ "expanded", (double)q->expanded },
 		{ "generated", (double)q->generated },
 		{ "stored", (double)q->stored },
@@ -283,12 +292,7 @@ static cJSON *rank_json(const sd_rank_stats *q)
 		{ "peak_rss", (double)q->peak_rss },
 		{ "cpu_seconds", q->cpu_seconds },
 	};
-	for (size_t i = 0; o && i < sizeof f / sizeof *f; i++)
-		if (!cJSON_AddNumberToObject(o, f[i].k, f[i].v)) {
-			cJSON_Delete(o);
-			return NULL;
-		}
-	return o;
+	return numbers_json(f, sizeof f / sizeof *f);
 }
 
 /* Add a distributed search's "load_balance" and "ranks" (an object per
