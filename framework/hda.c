@@ -58,6 +58,9 @@ enum { TAG_NODES = 21, TAG_INCUMBENT, TAG_STOP, TAG_FLOOR, TAG_TOKEN,
  * ranks expand more of the last layer before the goal is found). */
 #define HDA_POLL_EVERY 128
 
+/* Messages read at most by one look at the incoming ones. */
+#define HDA_RECEIVE_MAX 16
+
 /* No goal found yet. */
 #define HDA_NO_COST UINT64_MAX
 
@@ -541,36 +544,41 @@ static void handle(hda *h, const MPI_Status *st, int len)
 	}
 }
 
-/* Read and act on every message waiting.  Returns how many there were. */
+/* Read and act on the messages waiting, at most HDA_RECEIVE_MAX of
+ * them (so that a rank that others flood still expands and tells its
+ * floor between two calls).  Returns how many there were. */
 static int receive(hda *h)
 {
 	int n = 0, flag, len;
 	MPI_Status st;
-	for (;;) {
+	while (n < HDA_RECEIVE_MAX) {
 		MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
 		if (!flag)
-			return n;
+			break;
 		MPI_Get_count(&st, MPI_BYTE, &len);
 		read_message(h, &st, len);
 		handle(h, &st, len);
 		n++;
 	}
+	return n;
 }
 
 /* ---- termination (Safra) ----------------------------------------------- */
 
-/* Send the token (count, black) on to the next rank of the ring. */
+/* Send the token (count, black) on to the next rank of the ring; this
+ * rank no longer holds it, and turns white. */
 static void pass_token(hda *h, int64_t count, int black)
 {
+	hda_token tk = { count, black, 0 };
+	int next = (h->rank + 1) % h->ranks;
 	hda_token *t = malloc(sizeof *t);
-	if (!t) {   /* cannot happen in practice; wait for the send instead */
-		hda_token tk = { count, black, 0 };
-		MPI_Send(&tk, sizeof tk, MPI_BYTE, (h->rank + 1) % h->ranks,
-		         TAG_TOKEN, MPI_COMM_WORLD);
-		return;
+	if (t) {
+		*t = tk;
+		post(h, next, TAG_TOKEN, t, sizeof *t);
+	} else {       /* out of memory: wait for this one send instead */
+		MPI_Send(&tk, sizeof tk, MPI_BYTE, next, TAG_TOKEN,
+		         MPI_COMM_WORLD);
 	}
-	*t = (hda_token){ count, black, 0 };
-	post(h, (h->rank + 1) % h->ranks, TAG_TOKEN, t, sizeof *t);
 	h->has_token = 0;
 	h->black = 0;
 }
