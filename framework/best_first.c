@@ -243,3 +243,19 @@ int search_keeps_h(sd_algorithm algorithm)
 	return algorithm < sizeof policies / sizeof *policies &&
 	       policies[algorithm].h_from == H_STORED;
 }
+
+void search_bf_keys(const search *s, sd_path_cost g, sd_cost h,
+                    uint64_t *k1, uint64_t *k2)
+{
+	keys(s, &policies[s->o->algorithm], g, h, k1, k2);
+}
+
+search_rc search_bf_push(search *s, uint32_t id, sd_cost h)
+{
+	return push(s, &policies[s->o->algorithm], id, h);
+}
+
+sd_cost search_bf_popped_h(const search *s, uint32_t id, uint64_t k1)
+{
+	return popped_h(s, &policies[s->o->algorithm], id, k1);
+}

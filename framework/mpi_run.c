@@ -36,7 +36,7 @@ static struct {
 	int on;        /* MPI_Init was called */
 	int threads;   /* MPI_THREAD_SERIALIZED given: rank 0 computes too */
 	int rank, ranks;
-	int rows_run;  /* sd_mpi_rows was entered */
+	int rows_run;  /* sd_mpi_rows or sd_mpi_all_ready was entered */
 	struct {
 		unsigned rows;
 		uint64_t expanded;
@@ -335,6 +335,52 @@ void sd_mpi_rank_summary(FILE *out)
 		        "RSS %.1f MiB\n", r, job.per[r].rows,
 		        (unsigned long long)job.per[r].expanded,
 		        job.per[r].seconds, job.per[r].peak_kib / 1024.0);
+}
+
+/* While waiting for the others to be ready: rank 0 looks for a rank
+ * that ended before (it sent FAIL: name it, end the job); another rank
+ * looks for rank 0 having ended before (it released the ranks with a
+ * "no more" JOB, its message printed: end the job). */
+static void watch_failures(void)
+{
+	int flag;
+	MPI_Status st;
+	MPI_Iprobe(MPI_ANY_SOURCE, job.rank ? TAG_JOB : TAG_FAIL,
+	           MPI_COMM_WORLD, &flag, &st);
+	if (flag && !job.rank)
+		rank_failed(st.MPI_SOURCE);
+	if (flag && st.MPI_SOURCE == 0) {
+		fflush(NULL);
+		MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
+	}
+}
+
+int sd_mpi_all_ready(int ok, int *first)
+{
+	const struct timespec nap = { 0, 1000000 };
+	int mine = ok ? job.ranks : job.rank, low, done = 0;
+	MPI_Request req;
+	job.rows_run = 1;   /* past the start: sd_mpi_finish sends no FAIL */
+	MPI_Iallreduce(&mine, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &req);
+	for (;;) {
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (done)
+			break;
+		watch_failures();
+		nanosleep(&nap, NULL);
+	}
+	*first = low;
+	return low == job.ranks;
+}
+
+void sd_mpi_abort(int rc)
+{
+	sd_error("a distributed search cannot go on without this rank: "
+	         "ending the run of %d ranks", job.ranks);
+	fflush(NULL);
+	if (job.on)
+		MPI_Abort(MPI_COMM_WORLD, rc);
+	exit(rc);
 }
 
 /* Tell every other rank "no more" (they may be waiting for a row that

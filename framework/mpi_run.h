@@ -68,6 +68,19 @@ int sd_mpi_rows(size_t n, sd_row_job *job, sd_row_take *take, void *ctx,
  * expanded states and search time (nothing with one rank). */
 void sd_mpi_rank_summary(FILE *out);
 
+/* Before one search spread over the ranks (hda.h), every rank says
+ * whether it is ready (ok: its problem was made); it waits for the
+ * others meanwhile watching for a rank that ended before (its config or
+ * plugin failed: rank 0 names it and ends the job, exit status 2).
+ * Returns 1 if every rank is ready; else 0 with *first the lowest rank
+ * that is not.  Without MPI: ok, *first 0. */
+int sd_mpi_all_ready(int ok, int *first);
+
+/* End every rank of the job now with exit status rc, this rank having
+ * printed why (a rank failed in the middle of a distributed search,
+ * which the others cannot finish without it).  Without MPI: exit(rc). */
+void sd_mpi_abort(int rc);
+
 /* The last call of the program with its exit status rc: leaves the MPI
  * job (telling rank 0 if this rank failed before its rows, so that the
  * run ends rather than waits).  Returns rc. */

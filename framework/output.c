@@ -158,6 +158,46 @@ static void text_stats(FILE *out, const sd_stats *s)
 	        s->seconds, s->nodes_per_second, s->cpu_seconds);
 }
 
+/* Max over mean of the ranks' expanded states (1: perfectly even). */
+static double load_balance(const sd_result *r)
+{
+	uint64_t max = 0, sum = 0;
+	for (size_t k = 0; k < r->n_ranks; k++) {
+		sum += r->ranks[k].expanded;
+		if (r->ranks[k].expanded > max)
+			max = r->ranks[k].expanded;
+	}
+	return sum ? (double)max * (double)r->n_ranks / (double)sum : 1;
+}
+
+/* A distributed search's figures per rank (none for one process). */
+static void text_ranks(FILE *out, const sd_result *r)
+{
+	uint64_t bytes = 0, sent = 0;
+	for (size_t k = 0; k < r->n_ranks; k++) {
+		bytes += r->ranks[k].bytes_sent;
+		sent += r->ranks[k].sent;
+	}
+	if (!r->n_ranks)
+		return;
+	fprintf(out, "ranks       %zu, load balance %.3f (max/mean expanded), "
+	        "%llu states sent, %.1f MiB\n", r->n_ranks, load_balance(r),
+	        (unsigned long long)sent, bytes / 1048576.0);
+	for (size_t k = 0; k < r->n_ranks; k++) {
+		const sd_rank_stats *q = &r->ranks[k];
+		fprintf(out, "rank %-6zu expanded %llu, generated %llu, stored "
+		        "%llu, sent %llu, received %llu, messages %llu, %.1f MiB "
+		        "sent, %.1f MiB engine, %.1f MiB peak RSS, %.3f s CPU\n",
+		        k, (unsigned long long)q->expanded,
+		        (unsigned long long)q->generated,
+		        (unsigned long long)q->stored, (unsigned long long)q->sent,
+		        (unsigned long long)q->received,
+		        (unsigned long long)q->messages, q->bytes_sent / 1048576.0,
+		        q->engine_bytes / 1048576.0, q->peak_rss / 1048576.0,
+		        q->cpu_seconds);
+	}
+}
+
 /* The text report: what ran, the outcome, the plan, the statistics (none
  * for a run that failed before it searched). */
 int sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r)
@@ -180,6 +220,7 @@ int sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r)
 			rc |= text_line(out, "plan", run->plan);
 	}
 	text_stats(out, &r->stats);
+	text_ranks(out, r);
 	return reported(out, rc);
 }
 
@@ -196,13 +237,28 @@ static int add_string(cJSON *o, const char *k, const char *v)
 	return ok;
 }
 
+/* A JSON field that is a number. */
+typedef struct json_number {
+	const char *k;
+	double v;
+} json_number;
+
+/* The n numbers of f as a JSON object, or NULL if out of memory. */
+static cJSON *numbers_json(const json_number *f, size_t n)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (size_t i = 0; o && i < n; i++)
+		if (!cJSON_AddNumberToObject(o, f[i].k, f[i].v)) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	return o;
+}
+
 /* The counters, as a JSON object. */
 static cJSON *stats_json(const sd_stats *s)
 {
-	cJSON *o = cJSON_CreateObject();
-	if (!o)
-		return NULL;
-	const struct { const char *k; double v; } f[] = {
+	const json_number f[] = {
 		{ "expanded", (double)s->expanded },
 		{ "generated", (double)s->generated },
 		{ "duplicates", (double)s->duplicates },
@@ -218,12 +274,44 @@ static cJSON *stats_json(const sd_stats *s)
 		{ "cpu_seconds", s->cpu_seconds },
 		{ "nodes_per_second", s->nodes_per_second },
 	};
-	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-		if (!cJSON_AddNumberToObject(o, f[i].k, f[i].v)) {
-			cJSON_Delete(o);
-			return NULL;
+	return numbers_json(f, sizeof f / sizeof *f);
+}
+
+/* One rank's figures as a JSON object, or NULL if out of memory. */
+static cJSON *rank_json(const sd_rank_stats *q)
+{
+	const json_number f[] = {
+		{ "expanded", (double)q->expanded },
+		{ "generated", (double)q->generated },
+		{ "stored", (double)q->stored },
+		{ "sent", (double)q->sent },
+		{ "received", (double)q->received },
+		{ "messages", (double)q->messages },
+		{ "bytes_sent", (double)q->bytes_sent },
+		{ "engine_bytes", (double)q->engine_bytes },
+		{ "peak_rss", (double)q->peak_rss },
+		{ "cpu_seconds", q->cpu_seconds },
+	};
+	return numbers_json(f, sizeof f / sizeof *f);
+}
+
+/* Add a distributed search's "load_balance" and "ranks" (an object per
+ * rank) to o.  1, or 0 if out of memory. */
+static int ranks_json(cJSON *o, const sd_result *r)
+{
+	cJSON *a = r->n_ranks ? cJSON_AddArrayToObject(o, "ranks") : NULL;
+	if (!r->n_ranks)
+		return 1;
+	if (!a || !cJSON_AddNumberToObject(o, "load_balance", load_balance(r)))
+		return 0;
+	for (size_t k = 0; k < r->n_ranks; k++) {
+		cJSON *q = rank_json(&r->ranks[k]);
+		if (!q || !cJSON_AddItemToArray(a, q)) {
+			cJSON_Delete(q);
+			return 0;
 		}
-	return o;
+	}
+	return 1;
 }
 
 /* Fill o with the fields of a run's report but its stats.  1, or 0 if
@@ -267,7 +355,7 @@ int sd_print_json(FILE *out, const sd_run_info *run, const sd_result *r)
 	         cJSON_AddItemToObject(o, "stats", stats);
 	if (!ok)
 		cJSON_Delete(stats);  /* not (yet) in o */
-	ok = ok && put_json(out, o);
+	ok = ok && ranks_json(o, r) && put_json(out, o);
 	cJSON_Delete(o);
 	return reported(out, !ok);
 }

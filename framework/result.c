@@ -20,7 +20,10 @@ void sd_result_free(sd_result *res)
 	free(res->tree_h);
 	free(res->tree_action);
 	free(res->profile);
+	free(res->ranks);
 	res->profile = NULL;
+	res->ranks = NULL;
+	res->n_ranks = 0;
 	res->actions = NULL;
 	res->states = NULL;
 	res->tree_states = NULL;

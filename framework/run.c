@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "guard.h"
+#include "hda.h"
 #include "html_table.h"
 #include "mpi_run.h"
 
@@ -72,12 +73,28 @@ static int run_with_page(sd_runctx *x, long b)
 	return rc;
 }
 
+/* Under mpirun with several ranks, the refusal of a single search that
+ * cannot be spread over the ranks (printed by rank 0), or NULL if it can
+ * (ucs, astar, wastar, without --dot, --html or --trace). */
+static const char *not_distributed(const sd_runctx *x)
+{
+	const sd_cli *cli = x->cli;
+	if (!sd_hda_supports(x->config->opts.algorithm))
+		return "runs in one process";
+	if (cli->dot || cli->html)
+		return "keeps its tree and page in one process: --dot and "
+		       "--html";
+	return cli->trace ? "traces in one process: --trace" : NULL;
+}
+
 /* Under mpirun with several ranks, what a run that is not a batch
  * does: rank 0 runs a comparison or a listing alone (the other ranks
- * end at once, status 0); one search, and a batch with --html (its
- * page is one process's), are refused on every rank (rank 0 says
- * why).  Returns the exit status, or -1 for "run it". */
-static int one_rank_only(const sd_runctx *x, long b)
+ * end at once, status 0); one search of ucs, astar or wastar is spread
+ * over the ranks (x->distributed set: hda.h); any other search, and a
+ * batch with --html (its page is one process's), are refused on every
+ * rank (rank 0 says why).  Returns the exit status, or -1 for "run
+ * it". */
+static int one_rank_only(sd_runctx *x, long b)
 {
 	int rank = sd_mpi_rank();
 	if (sd_mpi_ranks() < 2)
@@ -92,12 +109,17 @@ static int one_rank_only(const sd_runctx *x, long b)
 		return -1;
 	if (x->cli->n_compare || x->cli->list_heuristics)
 		return rank ? EXIT_SOLVED : -1;
+	const char *why = not_distributed(x);
+	x->distributed = !why;
+	if (!why)
+		return -1;
 	if (rank)
 		return EXIT_ERROR;
-	return sd_error("one search runs in one process: under mpirun with %d "
-	                "ranks searchd spreads a batch (e.g. --set %s=all), "
-	                "not a single search; run it without mpirun or with "
-	                "-np 1", sd_mpi_ranks(),
+	return sd_error("algorithm %s %s: under mpirun with %d ranks searchd "
+	                "spreads one search of ucs, astar or wastar over the "
+	                "ranks (hash-distributed A*), or a batch (e.g. --set "
+	                "%s=all); run this one without mpirun or with -np 1",
+	                x->config->algorithm_name, why, sd_mpi_ranks(),
 	                x->plugin->batch_key ? x->plugin->batch_key : "level");
 }
 

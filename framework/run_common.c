@@ -5,7 +5,9 @@
 #include "run_int.h"
 
 #include "error.h"
+#include "hda.h"
 #include "html_table.h"
+#include "mpi_run.h"
 #include "output.h"
 
 #include <stdlib.h>
@@ -149,6 +151,41 @@ static sd_search_opts search_opts(sd_runctx *x)
 	return o;
 }
 
+/* A search spread over the ranks: wait until every rank has made its
+ * problem (a->made).  1 if all have; else 0 with a->err set on the
+ * lowest rank that has not (its own message) and on rank 0 (naming that
+ * rank), and empty on the others, so that each failure is said once. */
+static int all_ready(sd_attempt *a)
+{
+	int first, rank = sd_mpi_rank();
+	if (sd_mpi_all_ready(a->made, &first))
+		return 1;
+	if (rank == first)
+		return 0;
+	a->err[0] = 0;
+	if (!rank)
+		snprintf(a->err, sizeof a->err, "rank %d of %d could not make the "
+		         "problem (its message is above)", first, sd_mpi_ranks());
+	return 0;
+}
+
+/* Search the problem made in a with options o: one process's search,
+ * or this rank's part of one spread over the ranks, whose failure ends
+ * the whole job (the others cannot finish without this rank).  0, or -1
+ * with the reason in a->err. */
+static int search(const sd_runctx *x, sd_attempt *a, const sd_search_opts *o)
+{
+	if (!x->distributed)
+		return sd_search(x->plugin, &a->inst, o, &a->res, a->err,
+		                 sizeof a->err);
+	if (!sd_hda_search(x->plugin, &a->inst, o, &a->res, a->err,
+	                   sizeof a->err))
+		return 0;
+	sd_error("%s", a->err);
+	sd_mpi_abort(EXIT_ERROR);
+	return -1;
+}
+
 /* Make the instance from params, search it, format the plan. */
 int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
              sd_attempt *a)
@@ -156,13 +193,14 @@ int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
 	const sd_plugin *p = x->plugin;
 	memset(a, 0, sizeof *a);
 	a->plugin = p;
-	if (sd_create_instance(p, params, n, &a->inst, a->err, sizeof a->err))
+	a->made = !sd_create_instance(p, params, n, &a->inst, a->err,
+	                              sizeof a->err);
+	if ((x->distributed && !all_ready(a)) || !a->made)
 		return -1;
-	a->made = 1;
 	sd_search_opts o = search_opts(x);
 	x->trace.inst = &a->inst;
 	x->trace.lines = 0;
-	if (sd_search(p, &a->inst, &o, &a->res, a->err, sizeof a->err))
+	if (search(x, a, &o))
 		return -1;
 	if (a->res.status == SD_SOLVED &&
 	    !(a->plan = sd_plan_text(p, &a->inst, &a->res)))

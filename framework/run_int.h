@@ -41,6 +41,9 @@ typedef struct sd_runctx {
 	struct sd_html_table *page; /* --html with --compare or a batch:
 	                             sd_report adds each run's row here;
 	                             else NULL */
+	int distributed;          /* under mpirun with several ranks, the
+	                             single search is spread over them
+	                             (hda.h); see run.c's one_rank_only */
 	struct {                  /* --trace's state during one search */
 		const sd_instance *inst;
 		uint64_t lines;   /* lines printed so far */

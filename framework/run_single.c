@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "html.h"
+#include "mpi_run.h"
 #include "output.h"
 
 /* Write the search tree to cli->dot.  EXIT_SOLVED, or EXIT_ERROR with
@@ -84,7 +85,9 @@ int sd_run_single(sd_runctx *x)
 		                "%s keeps none (try astar or bfs)",
 		                c->algorithm_name);
 	int rc = sd_solve(x, c->params, c->n_params, &a)
-	         ? sd_error("%s", a.err) : present(x, &a);
+	         ? (a.err[0] ? sd_error("%s", a.err) : EXIT_ERROR)
+	         : x->distributed && sd_mpi_rank() ? sd_run_status(&a.res)
+	         : present(x, &a);
 	sd_attempt_free(&a);
 	return rc;
 }

@@ -216,9 +216,10 @@ static int wants_improvement(const sd_search_opts *o)
 	return o->improve_plan == SD_IMPROVE_YES;
 }
 
-/* The search proper, once set up: the start state, then the algorithm.
- * 0, or -1 with a message. */
-static int run_algorithm(search *s, unsigned char *start)
+/* The search proper, once set up: the start state, then the algorithm
+ * (run).  0, or -1 with a message. */
+static int run_algorithm(search *s, unsigned char *start,
+                         search_algorithm_fn *run)
 {
 	sd_guard_enter("initial");
 	s->p->initial(s->self, start);
@@ -226,7 +227,7 @@ static int run_algorithm(search *s, unsigned char *start)
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
 	s->res->status = SD_LIMIT;
-	if (algorithms[s->o->algorithm].run(s, start))
+	if (run(s, start))
 		return -1;
 	if (s->res->limit)
 		s->res->status = SD_LIMIT;
@@ -239,9 +240,9 @@ static int run_algorithm(search *s, unsigned char *start)
 	return 0;
 }
 
-int sd_search(const sd_plugin *p, const sd_instance *inst,
-              const sd_search_opts *o, sd_result *res, char *err,
-              size_t errlen)
+int search_run(const sd_plugin *p, const sd_instance *inst,
+               const sd_search_opts *o, sd_result *res, char *err,
+               size_t errlen, search_algorithm_fn *run)
 {
 	search s = { .p = p, .self = inst->self, .o = o,
 	             .ssz = inst->state_size, .maxs = inst->max_successors,
@@ -271,7 +272,8 @@ int sd_search(const sd_plugin *p, const sd_instance *inst,
 	                     &s))
 		sd_fail(err, errlen, "out of memory");
 	else
-		rc = run_algorithm(&s, start);
+		rc = run_algorithm(&s, start,
+		                   run ? run : algorithms[o->algorithm].run);
 out:
 	if (rc)
 		sd_result_free(res);  /* a half-made plan or tree */
@@ -283,4 +285,11 @@ out:
 	sd_cells_free(&s.cells);
 	sd_registry_free(&s.reg);
 	return rc;
+}
+
+int sd_search(const sd_plugin *p, const sd_instance *inst,
+              const sd_search_opts *o, sd_result *res, char *err,
+              size_t errlen)
+{
+	return search_run(p, inst, o, res, err, errlen, NULL);
 }

@@ -175,6 +175,18 @@ typedef struct sd_profile {
 	uint64_t expanded;      /* expansions counted */
 } sd_profile;
 
+/* One rank's share of a hash-distributed search (hda.h), under mpirun. */
+typedef struct sd_rank_stats {
+	uint64_t expanded, generated;
+	uint64_t stored;         /* states in its registry (its share) */
+	uint64_t sent, received; /* states sent to / received from the others */
+	uint64_t messages;       /* messages sent (states go in batches) */
+	uint64_t bytes_sent;     /* bytes of those messages */
+	uint64_t engine_bytes;   /* its peak bytes of engine storage */
+	uint64_t peak_rss;       /* its peak resident memory, bytes */
+	double cpu_seconds;      /* its processor time */
+} sd_rank_stats;
+
 typedef struct sd_result {
 	sd_status status;
 	sd_limit limit;         /* for SD_LIMIT: which */
@@ -196,6 +208,10 @@ typedef struct sd_result {
 	uint32_t *tree_action;  /* the action from its parent (any value at
 	                           the root) */
 	sd_profile *profile;    /* with sd_search_opts.profile, else NULL */
+	size_t n_ranks;         /* a distributed search (hda.h): its ranks,
+	                           whose figures stats sums; else 0 */
+	sd_rank_stats *ranks;   /* n_ranks figures, rank 0 first; NULL if
+	                           n_ranks is 0 */
 } sd_result;
 
 #define SD_TREE_ROOT UINT32_MAX

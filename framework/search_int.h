@@ -73,6 +73,19 @@ typedef struct search {
 
 /* ---- the algorithms (one file each) ----------------------------------- */
 
+/* An algorithm: run from the start state; the outcome goes to s->res.
+ * 0, or -1 with a message in s->err. */
+typedef int search_algorithm_fn(search *s, const unsigned char *start);
+
+/* search.c: sd_search() with algorithm run in place of the one
+ * o->algorithm names (NULL: that one): the options checked, the
+ * heuristic selected, the buffers and structures set up for
+ * o->algorithm, run called, the plan improved and the statistics filled
+ * in as sd_search() does.  hda.c runs its distributed loop this way. */
+int search_run(const sd_plugin *p, const sd_instance *inst,
+               const sd_search_opts *o, sd_result *res, char *err,
+               size_t errlen, search_algorithm_fn *run);
+
 /* Run from the start state; the outcome goes to s->res.  0, or -1 with
  * a message in s->err. */
 int search_bfs(search *s, const unsigned char *start);
@@ -96,6 +109,16 @@ search_rc search_dfs_limited(search *s, sd_frames *fr,
 /* Does best-first search keep an h per node for this algorithm (its
  * queue key does not give h back)? */
 int search_keeps_h(sd_algorithm algorithm);
+
+/* best_first.c's pieces for another loop over the same structures
+ * (hda.c), for ucs, astar and wastar: the primary and secondary queue
+ * keys of a node with g and h; put stored node id on the open list with
+ * heuristic h (SEARCH_GO, or SEARCH_STOP if out of memory); the h of
+ * node id popped with primary key k1. */
+void search_bf_keys(const search *s, sd_path_cost g, sd_cost h,
+                    uint64_t *k1, uint64_t *k2);
+search_rc search_bf_push(search *s, uint32_t id, sd_cost h);
+sd_cost search_bf_popped_h(const search *s, uint32_t id, uint64_t k1);
 
 /* ---- the core (search_core.c) ------------------------------------------ */
 

@@ -2,8 +2,9 @@
 # mpi.sh SEARCHD SRCDIR NP [MPIRUN] -- a batch spread over NP ranks by mpirun
 # (docs/mpi.md): the rows and the summary equal one process's, a broken
 # level is an error row, a rank that cannot start ends the run naming
-# it, one search is refused, SIGTERM ends every rank with the summary.
-# Built and run only when searchd is built with MPI.
+# it, an algorithm that cannot be spread over the ranks is refused,
+# SIGTERM ends every rank with the summary.  (One search spread over the
+# ranks: mpi_hda.sh.)  Built and run only when searchd is built with MPI.
 . "$(dirname "$0")/lib.sh"
 sd=$1 src=$2 np=$3 mpirun=${4:-mpirun}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -66,9 +67,12 @@ expect 2 "rank $((np - 1)) of $np could not start" \
 	--set problem.level=1-30 : -np 1 "$sd" "${push[@]}" \
 	--set problem.level=1-30 --set plugin.name=no-such-plugin-mpi-test
 
-# 5. One search under several ranks is refused, saying what to do.
-expect 2 "one search runs in one process" \
-	run "$sd" "${push[@]}" --set problem.level=1
+# 5. One search of an algorithm that cannot be spread over the ranks is
+#    refused, saying what to do; so is --dot with a distributed one.
+expect 2 "algorithm idastar runs in one process" \
+	run "$sd" -c "$src/config/15puzzle.ini" -q
+expect 2 "algorithm astar keeps its tree and page in one process" \
+	run "$sd" "${push[@]}" --set problem.level=1 --dot "$tmp/t.dot"
 
 # 5b. A batch with --html is refused (its page is one process's).
 expect 2 "writes the page of a batch in one process" \
