@@ -20,6 +20,7 @@ volatile unsigned long sd_guard_calls;
 
 static char plugin_label[512];        /* "'name' (path)" */
 static int limit_status = 3;          /* exit status for a limit */
+static int again_ends = 1;            /* a second interrupt ends at once */
 static double grace_seconds;          /* after the alarm, for a hang */
 static volatile sig_atomic_t alarm_phase;
 static volatile sig_atomic_t armed;   /* an alarm is wanted */
@@ -82,7 +83,7 @@ static void say_plugin(const char *what, const char *call, const char *tail)
 static void on_stop_signal(int sig)
 {
 	(void)sig;
-	if (sd_guard_interrupted) {
+	if (sd_guard_interrupted && again_ends) {
 		static const char m[] = "\nsearchd: interrupted again; "
 		                        "exiting without statistics\n";
 		if (write(2, m, sizeof m - 1) < 0)
@@ -174,6 +175,11 @@ void sd_guard_install(int status)
 	                             SIGABRT };
 	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
 		handle(fatal[i], on_fatal, SA_ONSTACK | SA_NODEFER);
+}
+
+void sd_guard_again_ends(int on)
+{
+	again_ends = on;
 }
 
 void sd_guard_plugin(const char *name, const char *path)

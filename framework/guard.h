@@ -70,6 +70,13 @@ static inline void sd_guard_leave(void)
  * plugin call ends the program at once (default 3). */
 void sd_guard_install(int limit_status);
 
+/* Whether a second SIGINT or SIGTERM ends the program at once, without
+ * statistics (the default, for a user who presses Ctrl-C twice).  Off
+ * under mpirun with several ranks: there mpirun owns the escalation (it
+ * signals a rank more than once while it ends the job, then kills it),
+ * and a repeated signal must not cost the rows and the summary. */
+void sd_guard_again_ends(int on);
+
 /* Name the plugin the engine is using, for messages: its name and the
  * file it was loaded from (copied). */
 void sd_guard_plugin(const char *name, const char *path);

@@ -245,6 +245,7 @@ int main(int argc, char **argv)
 	if (sd_mpi_start(&argc, &argv))
 		return EXIT_ERROR;
 	sd_guard_install(EXIT_LIMIT);
+	sd_guard_again_ends(sd_mpi_ranks() < 2);
 	const char **sets = calloc((size_t)argc, sizeof *sets);
 	const char **cmp = calloc((size_t)argc, sizeof *cmp);
 	const char *v;
