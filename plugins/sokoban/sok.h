@@ -224,6 +224,8 @@ typedef struct sok {
 	const sd_host *host;   /* the engine's, from set_host(), or NULL */
 	int (*stop)(void);     /* the engine's stop_requested(), or NULL
 	                          (set_host) */
+	unsigned long expansions; /* expand() calls so far: the search's
+	                             effort, improve_plan()'s budget */
 } sok;
 
 /* Preconditions.  lv is the compiled level (const after create()), wk
@@ -309,7 +311,9 @@ int sok_macro_text(const sok_level *lv, sok_work *wk, int b, char *buf,
 /* sok_improve.c: improve_plan() for the push models (plugin.h): the
  * plan (states, actions, n steps) searched again window by window for
  * fewer moves, each step of the result checked against expand (the
- * plugin's own expand(), called as self's), within `seconds`.  The
+ * plugin's own expand(), called as self's), within a budget of window
+ * nodes proportional to s->expansions (sok_improve_budget) and, as a
+ * safety, within `seconds` of wall time.  The
  * number of steps of the better plan and its states in *out (kept in
  * wk->imp until the next call or sok_improve_free()), or 0. */
 typedef unsigned (*sok_expand_fn)(void *self, const void *state, sd_cost h,
@@ -319,6 +323,9 @@ size_t sok_improve_plan(sok *s, void *self, sok_expand_fn expand,
                         const void *states, const uint32_t *actions,
                         size_t n, double seconds, const void **out);
 void sok_improve_free(sok_work *wk);
+/* The window nodes improve_plan() may expand after a search of
+ * `expansions` expansions. */
+long sok_improve_budget(unsigned long expansions);
 /* sok_dltab.c: deadlock patterns of a few boxes, made once, in the
  * first select_heuristic() (sok_dltab_make, polling stop if not NULL),
  * and looked up after each push: the box just pushed to c, the player

@@ -23,12 +23,15 @@
  * Everything here is work space of one call (struct sok_imp in
  * sok_work), made in the call and kept for the states it hands back.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "sok.h"
 
 #define SOK_IMP_NODES 2048   /* nodes of one window's search */
+#define SOK_IMP_BASE 2048    /* window nodes of the budget, always */
+#define SOK_IMP_PER_EXP 2    /* window nodes of the budget per expansion */
 
 
 /* Window sizes, in actions, of the passes, smallest first. */
@@ -78,8 +81,9 @@ struct sok_imp {
 	unsigned maxs;
 	unsigned char *out;       /* the states handed to the engine */
 	size_t ssz;
-	struct timespec until;    /* when to stop */
+	struct timespec until;    /* when to stop at the latest */
 	int polls;
+	long left;                /* window nodes still to spend */
 };
 
 /* Free the work space (NULL is fine). */
@@ -153,10 +157,27 @@ static struct sok_imp *sok_imp_new(const sok_level *lv, unsigned maxs)
 	return NULL;
 }
 
-/* True once the time given is spent or the host asks to stop; looks at
- * the clock every 64 calls. */
+/* The window nodes improve_plan() may pop from the heaps of its window
+ * searches after a search of `expansions` expansions: a fixed part and
+ * a part proportional to the search's effort, so that a plan found in
+ * a few expansions is not searched again for longer than it took to
+ * find it, and the result does not depend on the machine's load. */
+long sok_improve_budget(unsigned long expansions)
+{
+	unsigned long most = (unsigned long)(LONG_MAX - SOK_IMP_BASE) /
+	                     SOK_IMP_PER_EXP;
+	if (expansions > most)
+		expansions = most;
+	return SOK_IMP_BASE + (long)expansions * SOK_IMP_PER_EXP;
+}
+
+/* True once the budget of window nodes is spent (one node a call), the
+ * time given is spent or the host asks to stop; looks at the clock
+ * every 64 calls. */
 static int sok_imp_stop(struct sok_imp *im, const sd_host *host)
 {
+	if (--im->left < 0)
+		return 1;
 	if (++im->polls & 63)
 		return 0;
 	struct timespec t;
@@ -662,6 +683,7 @@ size_t sok_improve_plan(sok *s, void *self, sok_expand_fn expand,
 		            sok_macro_extra(lv, s->cf.macros));
 	if (!im || sok_imp_load(lv, s->cf.macros, wk, im, states, actions, n))
 		return 0;
+	im->left = sok_improve_budget(s->expansions);
 	clock_gettime(CLOCK_MONOTONIC, &im->until);
 	im->until.tv_sec += (time_t)seconds;
 	im->until.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);

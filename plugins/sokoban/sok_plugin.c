@@ -488,7 +488,9 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 }
 
 /* All successors of a position under the instance's model; none if
- * the start position itself is deadlocked. */
+ * the start position itself is deadlocked.  Counts the call in
+ * s->expansions (the search's effort, by which improve_plan() sizes its
+ * budget). */
 static unsigned sok_expand(void *self, const void *state, sd_cost h,
                            sd_succ *succ, unsigned char *states,
                            size_t stride)
@@ -498,6 +500,7 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
 	const sok_config *cf = &s->cf;
 	sok_work *wk = &s->wk;
 	(void)h;
+	s->expansions++;
 	wk->parent_live = -1;
 	if (lv->start_dead && sok_start_boxes(lv, state))
 		return 0;
