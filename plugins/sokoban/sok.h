@@ -164,7 +164,16 @@ typedef struct sok_level {
 	int pack_layers;       /* layers in pack_goal (0: not computed) */
 	struct sok_mac *mac;   /* macro tables (sok_macro.c), or NULL */
 	struct sok_dltab *dlt; /* deadlock patterns (sok_dltab.c), or NULL */
+	int *ring;             /* nfloor * 8: the eight cells about c, from
+	                          the one above clockwise (SOK_RING_DX/DY):
+	                          floor index, or -1 */
 } sok_level;
+
+/* Offsets of the cells of sok_level.ring: above, above right, right,
+ * below right, below, below left, left, above left (even entries are
+ * beside the cell, odd ones diagonal). */
+#define SOK_RING_DX { 0, 1, 1, 1, 0, -1, -1, -1 }
+#define SOK_RING_DY { -1, -1, 0, 1, 1, 1, 0, -1 }
 
 /* The configuration (read-only once the search starts). */
 typedef struct sok_config {
@@ -245,11 +254,18 @@ void sok_decode(const sok_level *lv, unsigned char *occ, const void *state,
                 int *player);
 void sok_encode(const sok_level *lv, const unsigned char *occ, int player,
                 void *state);
+/* The packed state `from` with the box at b moved to t (b < 0: none)
+ * and the player at p, into out (which may be from). */
+void sok_moved_state(const sok_level *lv, const unsigned char *from, int b,
+                     int t, int p, unsigned char *out);
 /* Fill r from the player at `from` (a free cell) around wk->occ. */
 int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from);
 int sok_reached(const sok_reach *r, int cell);
 /* Smallest cell the player reaches from `from`; no fill is touched. */
 int sok_min_reached(const sok_level *lv, sok_work *wk, int from);
+/* Sides of the box at c the player at `from` reaches: bit d for the
+ * neighbour in direction d; no fill is touched. */
+int sok_sides_reached(const sok_level *lv, sok_work *wk, int c, int from);
 int sok_cell_at(const sok_level *lv, int c, int dx, int dy);
 /* After a push b -> t in direction d, wk->occ (occ) holding the child
  * and parent the fill of the position before it. */
@@ -265,6 +281,8 @@ int sok_list_pushes(const sok_level *lv, sok_work *wk, const sok_reach *r);
 int sok_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
                    int player);
 int sok_off_goal(const sok_level *lv, const unsigned char *occ);
+/* The same, counted from a packed state. */
+int sok_off_goal_packed(const sok_level *lv, const unsigned char *st);
 /* Areas of free cells of the position into wk->clab and wk->cinfo: all,
  * or (outside not NULL) those its fill did not reach. */
 int sok_label_areas(const sok_level *lv, sok_work *wk,

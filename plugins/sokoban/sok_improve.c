@@ -367,8 +367,9 @@ typedef struct sok_iwin {
 /* Record the successor of node `from` whose step *sp takes the box at
  * b to `to` and leaves the player at `player`; a node at the window's
  * end is weighed as a way, others are opened. */
-static void sok_imp_reach(struct sok_imp *im, sok_iwin *w, int from,
-                          const sok_istep *sp, int b, int to, int player)
+static void sok_imp_reach(const sok_level *lv, struct sok_imp *im,
+                          sok_iwin *w, int from, const sok_istep *sp, int b,
+                          int to, int player)
 {
 	const sok_inode *f = &im->node[from];
 	int g = f->g + sok_imp_moves(sp), pushes = f->pushes + sp->pushes;
@@ -376,11 +377,8 @@ static void sok_imp_reach(struct sok_imp *im, sok_iwin *w, int from,
 	if (pushes > w->pushes || g + lb > w->best)
 		return;
 	unsigned char *st = im->kids;  /* a state's worth of scratch */
-	memcpy(st, im->ns + (size_t)from * im->ssz, im->ssz);
-	st[0] = (unsigned char)(player & 0xff);
-	st[1] = (unsigned char)(player >> 8);
-	st[2 + (b >> 3)] &= (unsigned char)~(1u << (b & 7));
-	st[2 + (to >> 3)] |= (unsigned char)(1u << (to & 7));
+	sok_moved_state(lv, im->ns + (size_t)from * im->ssz, b, to, player,
+	                st);
 	int k = sok_imp_node(im, st, &fresh);
 	if (k < 0 || (!fresh && (im->node[k].closed || im->node[k].g <= g)))
 		return;
@@ -427,10 +425,10 @@ static void sok_imp_expand(const sok_level *lv, unsigned macros,
 			                             &moves) >= 0) {
 				sok_istep mp = { sp.action | SOK_ACT_MACRO, sp.walk,
 				                 pushes, moves };
-				sok_imp_reach(im, w, k, &mp, b, to, after);
+				sok_imp_reach(lv, im, w, k, &mp, b, to, after);
 			}
 			if (keep)
-				sok_imp_reach(im, w, k, &sp, b, t, b);
+				sok_imp_reach(lv, im, w, k, &sp, b, t, b);
 		}
 	}
 }
