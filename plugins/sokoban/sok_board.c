@@ -713,13 +713,22 @@ int sok_off_goal(const sok_level *lv, const unsigned char *occ)
 	return n;
 }
 
+/* The set bits of byte x (without a library call where the processor
+ * has no popcount instruction). */
+static int sok_bits8(unsigned x)
+{
+	x = x - ((x >> 1) & 0x55u);
+	x = (x & 0x33u) + ((x >> 2) & 0x33u);
+	return (int)((x + (x >> 4)) & 0x0fu);
+}
+
 /* Number of boxes of the packed state st off their goals: the set bits
  * of its box bytes that are not goal bits. */
 int sok_off_goal_packed(const sok_level *lv, const unsigned char *st)
 {
 	int n = 0;
 	for (size_t k = 2; k < lv->state_size; k++)
-		n += __builtin_popcount(st[k] & (unsigned char)~lv->goalbits[k]);
+		n += sok_bits8(st[k] & (unsigned)~lv->goalbits[k] & 0xffu);
 	return n;
 }
 

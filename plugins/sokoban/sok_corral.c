@@ -313,12 +313,15 @@ int sok_small_dead(const sok_level *lv, unsigned rules, sok_work *wk,
 }
 
 /* sok_rx_run() from the boxes in wk->occ and the player at `player`
- * (any cell of its area: its area in the small problem holds the real
- * one, so the smallest cell of the real area names it well enough),
- * unless the verdict is remembered.  For a corral that needs no box it
- * depends on the start alone; for one that needs a box, on the corral
- * too (named by its smallest cell).  Entries are overwritten on
- * collision. */
+ * (any cell of its real area), unless the verdict is remembered.  The
+ * search starts, and the verdict is keyed, with the player at the
+ * smallest cell of its area in the small problem (which holds the real
+ * area and often more), as every position the search stores is: so
+ * one small problem is searched once, whatever real area the player
+ * had around it, and the search never stores its start twice.  For a
+ * corral that needs no box the verdict depends on the start alone; for
+ * one that needs a box, on the corral too (named by its smallest cell).
+ * Entries are overwritten on collision. */
 static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
                          int player, int k, int needs_box)
 {
@@ -328,7 +331,7 @@ static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
 	int tag = needs_box ? 0 : 0xffff;
 	while (tag < lv->nfloor && wk->clab[tag] != k)
 		tag++;
-	sok_encode(lv, wk->occ, player, buf);
+	sok_encode(lv, wk->occ, sok_min_reached(lv, wk, player), buf);
 	buf[n] = (unsigned char)(tag & 0xff);
 	buf[n + 1] = (unsigned char)(tag >> 8);
 	unsigned char *e = rx->cache + (size_t)(sok_rx_hash(buf, n + 2) &
