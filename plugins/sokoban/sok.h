@@ -330,8 +330,8 @@ int sok_macro_text(const sok_level *lv, sok_work *wk, int b, char *buf,
  * plan (states, actions, n steps) searched again window by window for
  * fewer moves, each step of the result checked against expand (the
  * plugin's own expand(), called as self's), within a budget of window
- * nodes proportional to s->expansions (sok_improve_budget) and, as a
- * safety, within `seconds` of wall time.  The
+ * nodes that grows with s->expansions and n (sok_improve_budget) and,
+ * as a safety, within `seconds` of wall time.  The
  * number of steps of the better plan and its states in *out (kept in
  * wk->imp until the next call or sok_improve_free()), or 0. */
 typedef unsigned (*sok_expand_fn)(void *self, const void *state, sd_cost h,
@@ -342,8 +342,8 @@ size_t sok_improve_plan(sok *s, void *self, sok_expand_fn expand,
                         size_t n, double seconds, const void **out);
 void sok_improve_free(sok_work *wk);
 /* The window nodes improve_plan() may expand after a search of
- * `expansions` expansions. */
-long sok_improve_budget(unsigned long expansions);
+ * `expansions` expansions that found a plan of `actions` actions. */
+long sok_improve_budget(unsigned long expansions, size_t actions);
 /* sok_dltab.c: deadlock patterns of a few boxes, made once, in the
  * first select_heuristic() (sok_dltab_make, polling stop if not NULL),
  * and looked up after each push: the box just pushed to c, the player

@@ -32,6 +32,7 @@
 #define SOK_IMP_NODES 2048   /* nodes of one window's search */
 #define SOK_IMP_BASE 2048    /* window nodes of the budget, always */
 #define SOK_IMP_PER_EXP 2    /* window nodes of the budget per expansion */
+#define SOK_IMP_PER_ACT 128  /* window nodes of the budget per action */
 
 
 /* Window sizes, in actions, of the passes, smallest first. */
@@ -158,17 +159,21 @@ static struct sok_imp *sok_imp_new(const sok_level *lv, unsigned maxs)
 }
 
 /* The window nodes improve_plan() may pop from the heaps of its window
- * searches after a search of `expansions` expansions: a fixed part and
- * a part proportional to the search's effort, so that a plan found in
- * a few expansions is not searched again for longer than it took to
- * find it, and the result does not depend on the machine's load. */
-long sok_improve_budget(unsigned long expansions)
+ * searches after a search of `expansions` expansions that found a plan
+ * of `actions` actions: a fixed part, a part proportional to the
+ * search's effort and one proportional to the plan (the windows), so
+ * that a plan found in a few expansions is not searched again for much
+ * longer than it took to find, and the result does not depend on the
+ * machine's load. */
+long sok_improve_budget(unsigned long expansions, size_t actions)
 {
-	unsigned long most = (unsigned long)(LONG_MAX - SOK_IMP_BASE) /
-	                     SOK_IMP_PER_EXP;
+	unsigned long most = (unsigned long)(LONG_MAX / 4) / SOK_IMP_PER_EXP;
 	if (expansions > most)
 		expansions = most;
-	return SOK_IMP_BASE + (long)expansions * SOK_IMP_PER_EXP;
+	if (actions > most / SOK_IMP_PER_ACT)
+		actions = most / SOK_IMP_PER_ACT;
+	return SOK_IMP_BASE + (long)expansions * SOK_IMP_PER_EXP +
+	       (long)actions * SOK_IMP_PER_ACT;
 }
 
 /* True once the budget of window nodes is spent (one node a call), the
@@ -681,7 +686,7 @@ size_t sok_improve_plan(sok *s, void *self, sok_expand_fn expand,
 		            sok_macro_extra(lv, s->cf.macros));
 	if (!im || sok_imp_load(lv, s->cf.macros, wk, im, states, actions, n))
 		return 0;
-	im->left = sok_improve_budget(s->expansions);
+	im->left = sok_improve_budget(s->expansions, n);
 	clock_gettime(CLOCK_MONOTONIC, &im->until);
 	im->until.tv_sec += (time_t)seconds;
 	im->until.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);
