@@ -164,7 +164,16 @@ typedef struct sok_level {
 	int pack_layers;       /* layers in pack_goal (0: not computed) */
 	struct sok_mac *mac;   /* macro tables (sok_macro.c), or NULL */
 	struct sok_dltab *dlt; /* deadlock patterns (sok_dltab.c), or NULL */
+	int *ring;             /* nfloor * 8: the eight cells about c, from
+	                          the one above clockwise (SOK_RING_DX/DY):
+	                          floor index, or -1 */
 } sok_level;
+
+/* Offsets of the cells of sok_level.ring: above, above right, right,
+ * below right, below, below left, left, above left (even entries are
+ * beside the cell, odd ones diagonal). */
+#define SOK_RING_DX { 0, 1, 1, 1, 0, -1, -1, -1 }
+#define SOK_RING_DY { -1, -1, 0, 1, 1, 1, 0, -1 }
 
 /* The configuration (read-only once the search starts). */
 typedef struct sok_config {
@@ -224,6 +233,8 @@ typedef struct sok {
 	const sd_host *host;   /* the engine's, from set_host(), or NULL */
 	int (*stop)(void);     /* the engine's stop_requested(), or NULL
 	                          (set_host) */
+	unsigned long expansions; /* expand() calls so far: the search's
+	                             effort, improve_plan()'s budget */
 } sok;
 
 /* Preconditions.  lv is the compiled level (const after create()), wk
@@ -243,11 +254,18 @@ void sok_decode(const sok_level *lv, unsigned char *occ, const void *state,
                 int *player);
 void sok_encode(const sok_level *lv, const unsigned char *occ, int player,
                 void *state);
+/* The packed state `from` with the box at b moved to t (b < 0: none)
+ * and the player at p, into out (which may be from). */
+void sok_moved_state(const sok_level *lv, const unsigned char *from, int b,
+                     int t, int p, unsigned char *out);
 /* Fill r from the player at `from` (a free cell) around wk->occ. */
 int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from);
 int sok_reached(const sok_reach *r, int cell);
 /* Smallest cell the player reaches from `from`; no fill is touched. */
 int sok_min_reached(const sok_level *lv, sok_work *wk, int from);
+/* Sides of the box at c the player at `from` reaches: bit d for the
+ * neighbour in direction d; no fill is touched. */
+int sok_sides_reached(const sok_level *lv, sok_work *wk, int c, int from);
 int sok_cell_at(const sok_level *lv, int c, int dx, int dy);
 /* After a push b -> t in direction d, wk->occ (occ) holding the child
  * and parent the fill of the position before it. */
@@ -263,6 +281,8 @@ int sok_list_pushes(const sok_level *lv, sok_work *wk, const sok_reach *r);
 int sok_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
                    int player);
 int sok_off_goal(const sok_level *lv, const unsigned char *occ);
+/* The same, counted from a packed state. */
+int sok_off_goal_packed(const sok_level *lv, const unsigned char *st);
 /* Areas of free cells of the position into wk->clab and wk->cinfo: all,
  * or (outside not NULL) those its fill did not reach. */
 int sok_label_areas(const sok_level *lv, sok_work *wk,
@@ -309,7 +329,9 @@ int sok_macro_text(const sok_level *lv, sok_work *wk, int b, char *buf,
 /* sok_improve.c: improve_plan() for the push models (plugin.h): the
  * plan (states, actions, n steps) searched again window by window for
  * fewer moves, each step of the result checked against expand (the
- * plugin's own expand(), called as self's), within `seconds`.  The
+ * plugin's own expand(), called as self's), within a budget of window
+ * nodes that grows with s->expansions and n (sok_improve_budget) and,
+ * as a safety, within `seconds` of wall time.  The
  * number of steps of the better plan and its states in *out (kept in
  * wk->imp until the next call or sok_improve_free()), or 0. */
 typedef unsigned (*sok_expand_fn)(void *self, const void *state, sd_cost h,
@@ -319,6 +341,9 @@ size_t sok_improve_plan(sok *s, void *self, sok_expand_fn expand,
                         const void *states, const uint32_t *actions,
                         size_t n, double seconds, const void **out);
 void sok_improve_free(sok_work *wk);
+/* The window nodes improve_plan() may expand after a search of
+ * `expansions` expansions that found a plan of `actions` actions. */
+long sok_improve_budget(unsigned long expansions, size_t actions);
 /* sok_dltab.c: deadlock patterns of a few boxes, made once, in the
  * first select_heuristic() (sok_dltab_make, polling stop if not NULL),
  * and looked up after each push: the box just pushed to c, the player

@@ -2,6 +2,7 @@
  * sok_board.c -- the level compiled to floor-index tables; packed
  * states; the player's flood fill and the areas of free cells.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,7 +199,8 @@ static int sok_alloc(sok *s, int n, int nbox)
 	wk->cwalk = malloc(sizeof(int) * 4 * (size_t)nbox);
 	wk->path = malloc((size_t)n + 2);
 	lv->goalbits = calloc(2 + ((size_t)n + 7) / 8, 1);
-	return lv->cell_of && lv->x && lv->y && lv->nb && lv->goal && lv->dead &&
+	lv->ring = malloc(sizeof(int) * 8 * (size_t)n);
+	return lv->ring && lv->cell_of && lv->x && lv->y && lv->nb && lv->goal && lv->dead &&
 	       lv->goals && lv->pdist && lv->mindist && wk->occ && wk->frz &&
 	       wk->mark2 && wk->queue && !fills &&
 	       wk->boxes && wk->hcost && wk->hu && wk->hv && wk->hp && wk->hway &&
@@ -258,6 +260,16 @@ static void sok_number_floor(sok *s, const sok_grid *g, int *fi)
 		}
 }
 
+/* Fill lv->ring, the eight cells about each floor cell (lv->fi, x, y
+ * set). */
+static void sok_make_ring(sok_level *lv)
+{
+	static const int rx[8] = SOK_RING_DX, ry[8] = SOK_RING_DY;
+	for (int c = 0; c < lv->nfloor; c++)
+		for (int i = 0; i < 8; i++)
+			lv->ring[c * 8 + i] = sok_cell_at(lv, c, rx[i], ry[i]);
+}
+
 /* Compile a parsed grid into s->lv: floor numbering, neighbour tables,
  * push distances, dead squares and scratch buffers.  0 or -1 with
  * "path:line: message" (player outside the walls, level too large,
@@ -314,6 +326,7 @@ int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
 	lv->state_size = 2 + ((size_t)n + 7) / 8;
 	lv->fi = fi;
 	fi = NULL;
+	sok_make_ring(lv);
 	rc = 0;
 out:
 	free(fi);
@@ -335,32 +348,73 @@ void sok_board_free(sok *s)
 	              wk->hused, lv->fi,
 	              wk->cand, wk->cwalk, wk->path, lv->goalbits,
 	              wk->bu, wk->bv, wk->bp, wk->hsave, wk->box_at,
-	              wk->clab, wk->cq, wk->cinfo };
+	              wk->clab, wk->cq, wk->cinfo, lv->ring };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 }
 
-/* Unpack state into occ (per floor index) and *player. */
+/* Unpack state into occ (per floor index) and *player: occ cleared,
+ * then a 1 written for each set bit (a byte at a time, skipping empty
+ * bytes: a state holds few boxes among many floor cells). */
 void sok_decode(const sok_level *lv, unsigned char *occ, const void *state,
                 int *player)
 {
 	const unsigned char *st = state;
 	*player = st[0] | st[1] << 8;
-	for (int i = 0; i < lv->nfloor; i++)
-		occ[i] = st[2 + (i >> 3)] >> (i & 7) & 1;
+	memset(occ, 0, (size_t)lv->nfloor);
+	for (size_t k = 2; k < lv->state_size; k++) {
+		unsigned bits = st[k];
+		int base = (int)(k - 2) * 8;
+		while (bits) {
+			occ[base + __builtin_ctz(bits)] = 1;
+			bits &= bits - 1;
+		}
+	}
 }
 
-/* Pack occ and player into state (state_size bytes). */
+/* The byte of a packed state for occ[0..7] (each 0 or 1): bit i from
+ * occ[i], the eight bytes read as one little-endian word (the compiler
+ * makes it one load) and their bits gathered by one multiplication. */
+static unsigned char sok_pack8(const unsigned char *occ)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | occ[i];
+	return (unsigned char)((v * 0x0102040810204080ULL) >> 56);
+}
+
+/* Pack occ (0 or 1 per floor index) and player into state (state_size
+ * bytes): eight cells a byte, the last byte cell by cell. */
 void sok_encode(const sok_level *lv, const unsigned char *occ, int player,
                 void *state)
 {
 	unsigned char *st = state;
-	memset(st, 0, lv->state_size);
+	int n = lv->nfloor, i = 0;
 	st[0] = (unsigned char)(player & 0xff);
 	st[1] = (unsigned char)(player >> 8);
-	for (int i = 0; i < lv->nfloor; i++)
-		if (occ[i])
-			st[2 + (i >> 3)] |= (unsigned char)(1u << (i & 7));
+	for (; i + 8 <= n; i += 8)
+		st[2 + (i >> 3)] = sok_pack8(occ + i);
+	if (i < n) {
+		unsigned char last = 0;
+		for (int k = i; k < n; k++)
+			last |= (unsigned char)((occ[k] != 0) << (k - i));
+		st[2 + (i >> 3)] = last;
+	}
+}
+
+/* Write into out the packed state `from` with the box at b moved to t
+ * (b < 0: no box moves) and the player at cell p (out may be from). */
+void sok_moved_state(const sok_level *lv, const unsigned char *from, int b,
+                     int t, int p, unsigned char *out)
+{
+	if (out != from)
+		memcpy(out, from, lv->state_size);
+	out[0] = (unsigned char)(p & 0xff);
+	out[1] = (unsigned char)(p >> 8);
+	if (b >= 0) {
+		out[2 + (b >> 3)] &= (unsigned char)~(1u << (b & 7));
+		out[2 + (t >> 3)] |= (unsigned char)(1u << (t & 7));
+	}
 }
 
 /* Breadth-first fill of the player from cell `from` around the boxes of
@@ -414,22 +468,21 @@ int sok_reached(const sok_reach *r, int cell)
 }
 
 /* The smallest floor index the player reaches from `from` around the
- * boxes of wk->occ: a fill that keeps no distances (and leaves every
- * sok_reach alone), stopping early when it reaches the smallest free
- * floor cell. */
-int sok_min_reached(const sok_level *lv, sok_work *wk, int from)
+ * boxes of wk->occ, given that none is smaller than `bound`: a fill
+ * that keeps no distances (and leaves every sok_reach alone), stopping
+ * early when it reaches `bound`. */
+static int sok_min_above(const sok_level *lv, sok_work *wk, int from,
+                         int bound)
 {
 	if (++wk->stamp2 == 0) {
 		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
 		wk->stamp2 = 1;
 	}
 	unsigned st = wk->stamp2;
-	int low = 0, head = 0, tail = 0, min = from;
-	while (low < lv->nfloor && wk->occ[low])
-		low++;
+	int head = 0, tail = 0, min = from;
 	wk->mark2[from] = st;
 	wk->queue[tail++] = from;
-	while (head < tail && min != low) {
+	while (head < tail && min != bound) {
 		const int *nb = lv->nb + wk->queue[head++] * 4;
 		for (int d = 0; d < 4; d++) {
 			int q = nb[d];
@@ -442,6 +495,51 @@ int sok_min_reached(const sok_level *lv, sok_work *wk, int from)
 		}
 	}
 	return min;
+}
+
+/* The smallest floor index the player reaches from `from` around the
+ * boxes of wk->occ: sok_min_above() with the smallest free floor cell
+ * as the bound. */
+int sok_min_reached(const sok_level *lv, sok_work *wk, int from)
+{
+	int low = 0;
+	while (low < lv->nfloor && wk->occ[low])
+		low++;
+	return sok_min_above(lv, wk, from, low);
+}
+
+/* The sides of cell c (a box of wk->occ) that the player standing at
+ * `from` reaches around the boxes: bit d set iff the neighbour of c in
+ * direction d is reached.  A fill that keeps no distances (and leaves
+ * every sok_reach alone) and stops as soon as every free neighbour of
+ * c is reached, which in an open room is a few steps around the box. */
+int sok_sides_reached(const sok_level *lv, sok_work *wk, int c, int from)
+{
+	const int *side = lv->nb + c * 4;
+	int want = 0, got = 0, head = 0, tail = 0;
+	for (int d = 0; d < 4; d++)
+		if (side[d] >= 0 && !wk->occ[side[d]])
+			want |= 1 << d;
+	if (++wk->stamp2 == 0) {
+		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
+		wk->stamp2 = 1;
+	}
+	unsigned st = wk->stamp2;
+	wk->mark2[from] = st;
+	wk->queue[tail++] = from;
+	while (head < tail && got != want) {
+		int q = wk->queue[head++];
+		for (int d = 0; d < 4; d++)
+			got |= (side[d] == q) << d;
+		for (int d = 0; d < 4; d++) {
+			int n = lv->nb[q * 4 + d];
+			if (n < 0 || wk->mark2[n] == st || wk->occ[n])
+				continue;
+			wk->mark2[n] = st;
+			wk->queue[tail++] = n;
+		}
+	}
+	return got;
 }
 
 /* Label with k the free cells connected to cell c (in wk->clab, which
@@ -509,11 +607,10 @@ int sok_cell_at(const sok_level *lv, int c, int dx, int dy)
 static int sok_ring_joins(const sok_level *lv, const unsigned char *occ,
                           int t)
 {
-	static const int rx[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
-	static const int ry[8] = { -1, -1, 0, 1, 1, 1, 0, -1 };
+	const int *ring = lv->ring + t * 8;
 	int open[8], start = -1, runs = 0;
 	for (int i = 0; i < 8; i++) {
-		int c = sok_cell_at(lv, t, rx[i], ry[i]);
+		int c = ring[i];
 		open[i] = c >= 0 && !occ[c];
 		if (!open[i])
 			start = i;
@@ -564,7 +661,9 @@ int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
  * reachable cell.  The push changes the player's region only by b,
  * which joins it, and t, which leaves it, as long as b opens onto no
  * other area and t does not cut the region in two; the answer is then
- * read off the parent's fill.  Else a fill. */
+ * read off the parent's fill.  Else a fill; where b opens onto nothing
+ * the region can only have lost cells, so the fill stops at the
+ * smallest cell it can hold (b, or the parent's smallest but t). */
 int sok_pushed_player(const sok_level *lv, sok_work *wk,
                       const sok_reach *parent, int b, int t, int d)
 {
@@ -572,10 +671,10 @@ int sok_pushed_player(const sok_level *lv, sok_work *wk,
 		return sok_min_reached(lv, wk, b);
 	int low = parent->min;
 	if (sok_reached(parent, t)) {
-		if (!sok_ring_joins(lv, wk->occ, t))
-			return sok_min_reached(lv, wk, b);
 		if (t == low)
 			low = parent->min2;
+		if (!sok_ring_joins(lv, wk->occ, t)) /* the area may be cut */
+			return sok_min_above(lv, wk, b, b < low ? b : low);
 	}
 	return b < low ? b : low;
 }
@@ -611,6 +710,25 @@ int sok_off_goal(const sok_level *lv, const unsigned char *occ)
 	int n = 0;
 	for (int c = 0; c < lv->nfloor; c++)
 		n += occ[c] && !lv->goal[c];
+	return n;
+}
+
+/* The set bits of byte x (without a library call where the processor
+ * has no popcount instruction). */
+static int sok_bits8(unsigned x)
+{
+	x = x - ((x >> 1) & 0x55u);
+	x = (x & 0x33u) + ((x >> 2) & 0x33u);
+	return (int)((x + (x >> 4)) & 0x0fu);
+}
+
+/* Number of boxes of the packed state st off their goals: the set bits
+ * of its box bytes that are not goal bits. */
+int sok_off_goal_packed(const sok_level *lv, const unsigned char *st)
+{
+	int n = 0;
+	for (size_t k = 2; k < lv->state_size; k++)
+		n += sok_bits8(st[k] & (unsigned)~lv->goalbits[k] & 0xffu);
 	return n;
 }
 

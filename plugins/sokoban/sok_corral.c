@@ -200,11 +200,12 @@ static int sok_rx_add(const sok_level *lv, struct sok_rx *rx,
 	return 1;
 }
 
-/* Add the successors of the position in wk->occ, whose n pushes are
- * listed in wk->cand (r being its player's fill); -1 if the
- * store overflows. */
+/* Add the successors of the position in wk->occ (packed: `from`),
+ * whose n pushes are listed in wk->cand (r being its player's fill); -1
+ * if the store overflows. */
 static int sok_rx_expand(const sok_level *lv, unsigned rules, sok_work *wk,
-                         const sok_reach *r, int n, unsigned char *child)
+                         const sok_reach *r, int n, const unsigned char *from,
+                         unsigned char *child)
 {
 	for (int i = 0; i < n; i++) {
 		int b = wk->cand[i] >> 2, d = wk->cand[i] & 3;
@@ -214,7 +215,7 @@ static int sok_rx_expand(const sok_level *lv, unsigned rules, sok_work *wk,
 		wk->occ[t] = 1;
 		if (!sok_deadlocked(lv, rules, wk, t)) {
 			int pl = sok_pushed_player(lv, wk, r, b, t, d);
-			sok_encode(lv, wk->occ, pl, child);
+			sok_moved_state(lv, from, b, t, pl, child);
 			rc = sok_rx_add(lv, wk->rx, child);
 		}
 		wk->occ[t] = 0;
@@ -241,26 +242,27 @@ static int sok_rx_apart(const sok_level *lv, const sok_work *wk)
 	for (int c = 0; c < lv->nfloor; c++) {
 		if (!wk->occ[c])
 			continue;
-		for (int dy = -1; dy <= 1; dy++)
-			for (int dx = -1; dx <= 1; dx++) {
-				int n = sok_cell_at(lv, c, dx, dy);
-				if ((dx || dy) && n >= 0 && wk->occ[n])
-					return 0;
-			}
+		for (int i = 0; i < 8; i++) {
+			int n = lv->ring[c * 8 + i];
+			if (n >= 0 && wk->occ[n])
+				return 0;
+		}
 	}
 	return 1;
 }
 
-/* True iff the position in wk->occ (the player's fill r) is what ends
- * a small search of kind `mode` without a proof: a box or the player
- * in corral k (SOK_RX_ENTER), all boxes on goals (SOK_RX_GOALS, and
- * SOK_RX_APART too), or no two boxes touching (SOK_RX_APART). */
+/* True iff the position in wk->occ (packed: st; the player's fill r)
+ * is what ends a small search of kind `mode` without a proof: a box or
+ * the player in corral k (SOK_RX_ENTER), all boxes on goals
+ * (SOK_RX_GOALS, and SOK_RX_APART too), or no two boxes touching
+ * (SOK_RX_APART). */
 static int sok_rx_open(const sok_level *lv, const sok_work *wk,
-                       const sok_reach *r, int k, int mode)
+                       const unsigned char *st, const sok_reach *r, int k,
+                       int mode)
 {
 	if (mode == SOK_RX_ENTER)
 		return sok_rx_entered(lv, wk, r, k);
-	if (!sok_off_goal(lv, wk->occ))
+	if (sok_off_goal_packed(lv, st) == 0)
 		return 1;
 	return mode == SOK_RX_APART && sok_rx_apart(lv, wk);
 }
@@ -278,11 +280,11 @@ static int sok_rx_run(const sok_level *lv, unsigned rules, sok_work *wk,
 	sok_rx_add(lv, rx, buf);
 	for (int i = 0; i < rx->n; i++) {
 		int pl;
-		sok_decode(lv, wk->occ, rx->pos + (size_t)i * lv->state_size,
-		           &pl);
+		const unsigned char *at = rx->pos + (size_t)i * lv->state_size;
+		sok_decode(lv, wk->occ, at, &pl);
 		int n = sok_candidates(lv, wk, &wk->scratch, pl);
-		if (sok_rx_open(lv, wk, &wk->scratch, k, mode) ||
-		    sok_rx_expand(lv, rules, wk, &wk->scratch, n, buf) < 0)
+		if (sok_rx_open(lv, wk, at, &wk->scratch, k, mode) ||
+		    sok_rx_expand(lv, rules, wk, &wk->scratch, n, at, buf) < 0)
 			return 0;
 	}
 	return 1;
@@ -311,12 +313,15 @@ int sok_small_dead(const sok_level *lv, unsigned rules, sok_work *wk,
 }
 
 /* sok_rx_run() from the boxes in wk->occ and the player at `player`
- * (any cell of its area: its area in the small problem holds the real
- * one, so the smallest cell of the real area names it well enough),
- * unless the verdict is remembered.  For a corral that needs no box it
- * depends on the start alone; for one that needs a box, on the corral
- * too (named by its smallest cell).  Entries are overwritten on
- * collision. */
+ * (any cell of its real area), unless the verdict is remembered.  The
+ * search starts, and the verdict is keyed, with the player at the
+ * smallest cell of its area in the small problem (which holds the real
+ * area and often more), as every position the search stores is: so
+ * one small problem is searched once, whatever real area the player
+ * had around it, and the search never stores its start twice.  For a
+ * corral that needs no box the verdict depends on the start alone; for
+ * one that needs a box, on the corral too (named by its smallest cell).
+ * Entries are overwritten on collision. */
 static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
                          int player, int k, int needs_box)
 {
@@ -326,7 +331,7 @@ static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
 	int tag = needs_box ? 0 : 0xffff;
 	while (tag < lv->nfloor && wk->clab[tag] != k)
 		tag++;
-	sok_encode(lv, wk->occ, player, buf);
+	sok_encode(lv, wk->occ, sok_min_reached(lv, wk, player), buf);
 	buf[n] = (unsigned char)(tag & 0xff);
 	buf[n + 1] = (unsigned char)(tag >> 8);
 	unsigned char *e = rx->cache + (size_t)(sok_rx_hash(buf, n + 2) &

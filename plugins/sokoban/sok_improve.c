@@ -23,12 +23,16 @@
  * Everything here is work space of one call (struct sok_imp in
  * sok_work), made in the call and kept for the states it hands back.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "sok.h"
 
 #define SOK_IMP_NODES 2048   /* nodes of one window's search */
+#define SOK_IMP_BASE 2048    /* window nodes of the budget, always */
+#define SOK_IMP_PER_EXP 2    /* window nodes of the budget per expansion */
+#define SOK_IMP_PER_ACT 128  /* window nodes of the budget per action */
 
 
 /* Window sizes, in actions, of the passes, smallest first. */
@@ -78,8 +82,9 @@ struct sok_imp {
 	unsigned maxs;
 	unsigned char *out;       /* the states handed to the engine */
 	size_t ssz;
-	struct timespec until;    /* when to stop */
+	struct timespec until;    /* when to stop at the latest */
 	int polls;
+	long left;                /* window nodes still to spend */
 };
 
 /* Free the work space (NULL is fine). */
@@ -153,10 +158,31 @@ static struct sok_imp *sok_imp_new(const sok_level *lv, unsigned maxs)
 	return NULL;
 }
 
-/* True once the time given is spent or the host asks to stop; looks at
- * the clock every 64 calls. */
+/* The window nodes improve_plan() may pop from the heaps of its window
+ * searches after a search of `expansions` expansions that found a plan
+ * of `actions` actions: a fixed part, a part proportional to the
+ * search's effort and one proportional to the plan (the windows), so
+ * that a plan found in a few expansions is not searched again for much
+ * longer than it took to find, and the result does not depend on the
+ * machine's load. */
+long sok_improve_budget(unsigned long expansions, size_t actions)
+{
+	unsigned long most = (unsigned long)(LONG_MAX / 4) / SOK_IMP_PER_EXP;
+	if (expansions > most)
+		expansions = most;
+	if (actions > most / SOK_IMP_PER_ACT)
+		actions = most / SOK_IMP_PER_ACT;
+	return SOK_IMP_BASE + (long)expansions * SOK_IMP_PER_EXP +
+	       (long)actions * SOK_IMP_PER_ACT;
+}
+
+/* True once the budget of window nodes is spent (one node a call), the
+ * time given is spent or the host asks to stop; looks at the clock
+ * every 64 calls. */
 static int sok_imp_stop(struct sok_imp *im, const sd_host *host)
 {
+	if (--im->left < 0)
+		return 1;
 	if (++im->polls & 63)
 		return 0;
 	struct timespec t;
@@ -346,8 +372,9 @@ typedef struct sok_iwin {
 /* Record the successor of node `from` whose step *sp takes the box at
  * b to `to` and leaves the player at `player`; a node at the window's
  * end is weighed as a way, others are opened. */
-static void sok_imp_reach(struct sok_imp *im, sok_iwin *w, int from,
-                          const sok_istep *sp, int b, int to, int player)
+static void sok_imp_reach(const sok_level *lv, struct sok_imp *im,
+                          sok_iwin *w, int from, const sok_istep *sp, int b,
+                          int to, int player)
 {
 	const sok_inode *f = &im->node[from];
 	int g = f->g + sok_imp_moves(sp), pushes = f->pushes + sp->pushes;
@@ -355,11 +382,8 @@ static void sok_imp_reach(struct sok_imp *im, sok_iwin *w, int from,
 	if (pushes > w->pushes || g + lb > w->best)
 		return;
 	unsigned char *st = im->kids;  /* a state's worth of scratch */
-	memcpy(st, im->ns + (size_t)from * im->ssz, im->ssz);
-	st[0] = (unsigned char)(player & 0xff);
-	st[1] = (unsigned char)(player >> 8);
-	st[2 + (b >> 3)] &= (unsigned char)~(1u << (b & 7));
-	st[2 + (to >> 3)] |= (unsigned char)(1u << (to & 7));
+	sok_moved_state(lv, im->ns + (size_t)from * im->ssz, b, to, player,
+	                st);
 	int k = sok_imp_node(im, st, &fresh);
 	if (k < 0 || (!fresh && (im->node[k].closed || im->node[k].g <= g)))
 		return;
@@ -406,10 +430,10 @@ static void sok_imp_expand(const sok_level *lv, unsigned macros,
 			                             &moves) >= 0) {
 				sok_istep mp = { sp.action | SOK_ACT_MACRO, sp.walk,
 				                 pushes, moves };
-				sok_imp_reach(im, w, k, &mp, b, to, after);
+				sok_imp_reach(lv, im, w, k, &mp, b, to, after);
 			}
 			if (keep)
-				sok_imp_reach(im, w, k, &sp, b, t, b);
+				sok_imp_reach(lv, im, w, k, &sp, b, t, b);
 		}
 	}
 }
@@ -662,6 +686,7 @@ size_t sok_improve_plan(sok *s, void *self, sok_expand_fn expand,
 		            sok_macro_extra(lv, s->cf.macros));
 	if (!im || sok_imp_load(lv, s->cf.macros, wk, im, states, actions, n))
 		return 0;
+	im->left = sok_improve_budget(s->expansions, n);
 	clock_gettime(CLOCK_MONOTONIC, &im->until);
 	im->until.tv_sec += (time_t)seconds;
 	im->until.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);

@@ -206,13 +206,13 @@ static int sok_macro_room(const sok_level *lv, sok_work *wk, int t,
 		if (best < 0 || mt->layer[c] < mt->layer[m->q[best] >> 2])
 			best = head;
 		wk->occ[c] = 1;
-		sok_fill(lv, wk, &wk->scratch, lv->nb[c * 4 + sd]);
+		int sides = sok_sides_reached(lv, wk, c, lv->nb[c * 4 + sd]);
 		wk->occ[c] = 0;
 		for (int d = 0; d < 4; d++) {
 			int p = lv->nb[c * 4 + (d ^ 1)], n = lv->nb[c * 4 + d];
 			int key = n * 4 + (d ^ 1);
 			if (p < 0 || n < 0 || mt->area[n] != a || wk->occ[n] ||
-			    !sok_reached(&wk->scratch, p) ||
+			    !(sides >> (d ^ 1) & 1) ||
 			    m->seen[key] == m->stamp)
 				continue;
 			m->seen[key] = m->stamp;

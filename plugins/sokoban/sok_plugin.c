@@ -318,20 +318,6 @@ static sd_cost sok_heuristic(void *self, const void *state)
 	return h;
 }
 
-/* Write a successor state: parent with the box moved from b to t (b < 0:
- * no push) and the player at p. */
-static void sok_child(const sok_level *lv, const unsigned char *parent,
-                      int b, int t, int p, unsigned char *out)
-{
-	memcpy(out, parent, lv->state_size);
-	out[0] = (unsigned char)(p & 0xff);
-	out[1] = (unsigned char)(p >> 8);
-	if (b >= 0) {
-		out[2 + (b >> 3)] &= (unsigned char)~(1u << (b & 7));
-		out[2 + (t >> 3)] |= (unsigned char)(1u << (t & 7));
-	}
-}
-
 /* Apply the push of the box at b to t in wk->occ and judge it (the
  * caller undoes it), the player ending at `player` (its real cell, or
  * any of its area): fills the successor's h and goal fields.  off =
@@ -389,7 +375,7 @@ static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
 		}
 		o->action = (uint32_t)d;
 		o->cost = 1;
-		sok_child(lv, st, t >= 0 ? n : -1, t, n,
+		sok_moved_state(lv, st, t >= 0 ? n : -1, t, n,
 		          states + (size_t)k * stride);
 		k++;
 	}
@@ -430,7 +416,7 @@ static void sok_push_child(const sok_level *lv, const sok_config *cf,
 		                              d);
 	wk->occ[t] = 0;
 	wk->occ[b] = 1;
-	sok_child(lv, st, b, t, p, out);
+	sok_moved_state(lv, st, b, t, p, out);
 }
 
 /* The push models: one successor per push the player can reach; a push
@@ -451,7 +437,7 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 	int ncorral = pi || cs ? sok_label_areas(lv, wk, r) : 0;
 	if (cs && sok_corral_deadlock(lv, cf->deadlocks, wk, r, ncorral))
 		return 0;
-	int off = sok_off_goal(lv, wk->occ), n = sok_list_pushes(lv, wk, r);
+	int off = sok_off_goal_packed(lv, st), n = sok_list_pushes(lv, wk, r);
 	if (pi)
 		n = sok_pi_corral(lv, wk, r, n, ncorral);
 	if (cf->heur != SD_NO_HEURISTIC)
@@ -488,7 +474,9 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 }
 
 /* All successors of a position under the instance's model; none if
- * the start position itself is deadlocked. */
+ * the start position itself is deadlocked.  Counts the call in
+ * s->expansions (the search's effort, by which improve_plan() sizes its
+ * budget). */
 static unsigned sok_expand(void *self, const void *state, sd_cost h,
                            sd_succ *succ, unsigned char *states,
                            size_t stride)
@@ -498,6 +486,7 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
 	const sok_config *cf = &s->cf;
 	sok_work *wk = &s->wk;
 	(void)h;
+	s->expansions++;
 	wk->parent_live = -1;
 	if (lv->start_dead && sok_start_boxes(lv, state))
 		return 0;

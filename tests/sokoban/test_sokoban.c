@@ -1063,7 +1063,9 @@ static void goal_room_macro(void **unused)
 /* improve_plan() on the fast mode's plan of XSokoban 1: the plan
  * without it walks from box to box (680 moves, 123 pushes when this was
  * written); the improved one replays, has fewer moves and no more
- * pushes, with improve_plan = yes and by default for fess.  In the walk + push model (cost
+ * pushes, with improve_plan = yes and by default for fess, and the
+ * same plan whatever the time limit (the budget is a number of window
+ * nodes, proportional to the search's expansions).  In the walk + push model (cost
  * = moves) the improved plan costs fewer moves too.  On push-optimal A*
  * (improve_plan = yes) the pushes stay optimal and the moves do not
  * rise; by default A* plans are left as they are. */
@@ -1085,8 +1087,12 @@ static void plan_improved(void **unused)
 	run fd = f;
 	fd.improve = SD_IMPROVE_AUTO;
 	solve_check(lv, NULL, &fd, &md, &pd, &cd);
-	assert_true(md < m0);  /* not equal to m1: the time given is wall */
-	assert_true(pd <= p0); /* time, and sanitizers are slow */
+	assert_int_equal(md, m1); /* the budget is nodes, not wall time */
+	assert_int_equal(pd, p1);
+	fd.time_limit = 600;      /* ten times the time: the same plan */
+	solve_check(lv, NULL, &fd, &md, &pd, &cd);
+	assert_int_equal(md, m1);
+	assert_int_equal(pd, p1);
 	run wm = { .alg = SD_GREEDY, .cost = "moves", .actions = "pushes",
 	           .heur = "packing", .macros = "all", .improve = SD_IMPROVE_NO };
 	solve_check(lv, NULL, &wm, &m0, &p0, &c0);

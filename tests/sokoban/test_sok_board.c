@@ -1,0 +1,186 @@
+/*
+ * test_sok_board.c -- the Sokoban plugin's board primitives against
+ * their plain versions, white box: sok_board.c and sok_level.c are built
+ * into this test.
+ *
+ * The expand path takes short cuts (a packed state changed by two bits,
+ * the player's normalised cell read off the parent's fill, a fill that
+ * stops early, counts from the packed bits, the ring of eight cells made
+ * once).  Each must agree with the computation from scratch; here they
+ * are compared on every position of random push sequences through the
+ * Microban and XSokoban levels.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sok.h"
+
+#define MICROBAN SD_DATA_DIR "/microban.xsb"
+#define XSOKOBAN SD_DATA_DIR "/xsokoban90.xsb"
+
+/* The whole file at path (malloc'd, NUL-terminated). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* A small deterministic random generator (xorshift32). */
+static unsigned next_rand(unsigned *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/* Level n of the collection text, compiled into s (zeroed first). */
+static void compile_level(const char *text, int n, sok *s)
+{
+	char num[16], err[256] = "";
+	sok_grid g;
+	snprintf(num, sizeof num, "%d", n);
+	memset(s, 0, sizeof *s);
+	if (sok_parse_level(text, "test.xsb", num, "auto", &g, err, sizeof err))
+		fail_msg("level %d: %s", n, err);
+	if (sok_compile(s, &g, "test.xsb", err, sizeof err))
+		fail_msg("level %d: %s", n, err);
+	sok_grid_free(&g);
+}
+
+/* The ring of eight cells about every floor cell equals sok_cell_at(). */
+static void check_ring(const sok_level *lv)
+{
+	static const int rx[8] = SOK_RING_DX, ry[8] = SOK_RING_DY;
+	for (int c = 0; c < lv->nfloor; c++)
+		for (int i = 0; i < 8; i++)
+			assert_int_equal(lv->ring[c * 8 + i],
+			                 sok_cell_at(lv, c, rx[i], ry[i]));
+}
+
+/* The position in wk->occ with the player at p: packing round trip and
+ * the off-goal count of the packed state. */
+static void check_packing(const sok_level *lv, sok_work *wk, int p,
+                          unsigned char *st)
+{
+	unsigned char *back = malloc((size_t)lv->nfloor);
+	int q;
+	assert_non_null(back);
+	sok_encode(lv, wk->occ, p, st);
+	sok_decode(lv, back, st, &q);
+	assert_int_equal(q, p);
+	assert_memory_equal(back, wk->occ, (size_t)lv->nfloor);
+	assert_int_equal(sok_off_goal_packed(lv, st),
+	                 sok_off_goal(lv, wk->occ));
+	free(back);
+}
+
+/* The sides of every box that a fill from the player (fill r) reaches,
+ * against sok_sides_reached() from the same cell; wk->occ unchanged. */
+static void check_sides(const sok_level *lv, sok_work *wk, int player)
+{
+	for (int c = 0; c < lv->nfloor; c++) {
+		if (!wk->occ[c])
+			continue;
+		int want = 0;
+		sok_fill(lv, wk, &wk->scratch, player);
+		for (int d = 0; d < 4; d++) {
+			int n = lv->nb[c * 4 + d];
+			if (n >= 0 && sok_reached(&wk->scratch, n))
+				want |= 1 << d;
+		}
+		assert_int_equal(sok_sides_reached(lv, wk, c, player), want);
+	}
+}
+
+/* One push of the box at b in direction d from the position in wk->occ
+ * (packed: st, the player's fill in wk->parent): the child by two bits
+ * against the child encoded afresh, and the normalised player read off
+ * the parent's fill against a fill of the child.  Leaves the child in
+ * wk->occ and st. */
+static void check_push(const sok_level *lv, sok_work *wk, unsigned char *st,
+                       unsigned char *fresh, int b, int d)
+{
+	int t = lv->nb[b * 4 + d];
+	wk->occ[b] = 0;
+	wk->occ[t] = 1;
+	int p = sok_pushed_player(lv, wk, &wk->parent, b, t, d);
+	assert_int_equal(p, sok_min_reached(lv, wk, b));
+	sok_fill(lv, wk, &wk->scratch, b);
+	assert_int_equal(p, wk->scratch.min);
+	sok_moved_state(lv, st, b, t, p, st);
+	sok_encode(lv, wk->occ, p, fresh);
+	assert_memory_equal(st, fresh, lv->state_size);
+}
+
+/* Random push sequences through level n: `walks` walks of up to 60
+ * pushes from the start, every position checked. */
+static void random_walks(const char *text, int n, int walks, unsigned *seed)
+{
+	sok s;
+	compile_level(text, n, &s);
+	const sok_level *lv = &s.lv;
+	sok_work *wk = &s.wk;
+	unsigned char *st = malloc(lv->state_size);
+	unsigned char *fresh = malloc(lv->state_size);
+	unsigned char *start = malloc((size_t)lv->nfloor);
+	assert_true(st && fresh && start);
+	memcpy(start, wk->occ, (size_t)lv->nfloor);
+	check_ring(lv);
+	for (int w = 0; w < walks; w++) {
+		int player = lv->start_player;
+		memcpy(wk->occ, start, (size_t)lv->nfloor);
+		for (int k = 0; k < 60; k++) {
+			check_packing(lv, wk, player, st);
+			check_sides(lv, wk, player);
+			int nc = sok_candidates(lv, wk, &wk->parent, player);
+			if (nc == 0)
+				break;
+			int i = (int)(next_rand(seed) % (unsigned)nc);
+			int b = wk->cand[i] >> 2, d = wk->cand[i] & 3;
+			check_push(lv, wk, st, fresh, b, d);
+			player = b;
+		}
+	}
+	free(st);
+	free(fresh);
+	free(start);
+	sok_board_free(&s);
+}
+
+/* Every Microban level and the first 20 of XSokoban. */
+static void incremental_agrees(void **unused)
+{
+	(void)unused;
+	unsigned seed = 12345;
+	char *mb = slurp(MICROBAN), *xs = slurp(XSOKOBAN);
+	for (int n = 1; n <= 155; n++)
+		random_walks(mb, n, 4, &seed);
+	for (int n = 1; n <= 20; n++)
+		random_walks(xs, n, 2, &seed);
+	free(mb);
+	free(xs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(incremental_agrees),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
