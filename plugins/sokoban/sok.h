@@ -341,7 +341,7 @@ int sok_resize(void *pp, size_t size, size_t n);
 #define SOK_LRN_NEAR 6       /* boxes gathered around a pushed box */
 #define SOK_LRN_MAX SOK_CORRAL_BOXES /* boxes in a pattern, at most */
 #define SOK_LRN_NODES 128    /* positions of a search around a push */
-#define SOK_LRN_BASE 20000L  /* positions allowed from the start */
+#define SOK_LRN_BASE 2000L   /* positions allowed from the start */
 #define SOK_LRN_RATIO 2L     /* positions allowed per push judged */
 /* sok_learn.c: deadlock patterns learned during the search, in
  * wk->learn (made on the first call, kept until sok_learn_free() at

@@ -235,7 +235,8 @@ static int sok_lrn_room(struct sok_learn *l)
 
 /* Store the set (placed alone in wk->occ) as a pattern dead for the
  * area of free cells that holds `player`.  Out of memory: nothing is
- * stored (the verdict still stands for this push). */
+ * stored, or the pattern is listed under fewer of its cells (the verdict
+ * still stands for this push). */
 static void sok_lrn_store(const sok_level *lv, sok_work *wk,
                           struct sok_learn *l, const int *set, int n,
                           int player)
@@ -244,9 +245,6 @@ static void sok_lrn_store(const sok_level *lv, sok_work *wk,
 		return;
 	int16_t *cells = l->cells + (size_t)l->n * SOK_LRN_MAX;
 	uint64_t *area = l->area + (size_t)l->n * l->words;
-	for (int i = 0; i < n; i++)
-		if (sok_lrn_index(l, set[i]))
-			return;  /* a half-indexed pattern only prunes less */
 	for (int i = 0; i < SOK_LRN_MAX; i++)
 		cells[i] = (int16_t)(i < n ? set[i] : -1);
 	memset(area, 0, sizeof *area * (size_t)l->words);
@@ -255,6 +253,11 @@ static void sok_lrn_store(const sok_level *lv, sok_work *wk,
 	for (int c = 0; c < lv->nfloor; c++)
 		if (wk->clab[c] == k)
 			area[c / 64] |= (uint64_t)1 << (c % 64);
+	/* written before it is indexed: a pattern left out of some cell's
+	 * list by a failed allocation is still a whole, proved one */
+	for (int i = 0; i < n; i++)
+		if (sok_lrn_index(l, set[i]))
+			break;
 	l->n++;
 }
 
