@@ -138,7 +138,12 @@ typedef struct sok_area {
  *               earlier call left there: each entry point decodes its
  *               state into occ first, and the caches (rx, seal) hold
  *               only what is a function of the level, the rules and
- *               the key they are looked up by.
+ *               the key they are looked up by.  The one exception is
+ *               wk->learn, the patterns learned so far: it grows with
+ *               the calls, but each pattern is a proof, so a verdict
+ *               it gives is true whatever was learned before it (a
+ *               run is still deterministic: the same calls learn the
+ *               same patterns).
  *
  * Only the plugin's entry points (sok_plugin.c) and the create/destroy
  * helpers see the whole sok; they hand the parts on. */
