@@ -75,7 +75,8 @@ enum {
 	SOK_DL_DEAD = 1, SOK_DL_CORNER = 2, SOK_DL_FREEZE = 4, SOK_DL_BLOCK = 8,
 	SOK_DL_CORRAL = 16, SOK_DL_CSEARCH = 32, SOK_DL_SEALED = 64,
 	SOK_DL_ALL = 127,  /* the rules judged on each position ("all") */
-	SOK_DL_TABLES = 128 /* deadlock tables, made before the search */
+	SOK_DL_TABLES = 128, /* deadlock tables, made before the search */
+	SOK_DL_LEARN = 256   /* deadlock patterns learned during it */
 };
 
 /* Macro pushes (sok_macro.c), as bits of sok.macros. */
@@ -137,7 +138,12 @@ typedef struct sok_area {
  *               earlier call left there: each entry point decodes its
  *               state into occ first, and the caches (rx, seal) hold
  *               only what is a function of the level, the rules and
- *               the key they are looked up by.
+ *               the key they are looked up by.  The one exception is
+ *               wk->learn, the patterns learned so far: it grows with
+ *               the calls, but each pattern is a proof, so a verdict
+ *               it gives is true whatever was learned before it (a
+ *               run is still deterministic: the same calls learn the
+ *               same patterns).
  *
  * Only the plugin's entry points (sok_plugin.c) and the create/destroy
  * helpers see the whole sok; they hand the parts on. */
@@ -223,6 +229,8 @@ typedef struct sok_work {
 	                          (sok_macro.c), or NULL */
 	struct sok_imp *imp;   /* improve_plan()'s work and the states it
 	                          handed back (sok_improve.c), or NULL */
+	struct sok_learn *learn; /* learned deadlock patterns and their
+	                          budget (sok_learn.c), or NULL */
 } sok_work;
 
 /* One instance, in three parts. */
@@ -307,6 +315,9 @@ int sok_pi_corral(const sok_level *lv, sok_work *wk, const sok_reach *r,
                   int ncand, int ncorral);
 int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
                         const sok_reach *r, int ncorral);
+int sok_corral_knot(const sok_work *wk, const int **cells);
+#define SOK_CORRAL_NODES 256 /* positions one small search may visit */
+#define SOK_CORRAL_BOXES 10  /* boxes one corral search may keep */
 void sok_corral_free(sok_work *wk);
 /* What ends a small search without a proof (sok_small_dead). */
 enum { SOK_RX_GOALS, SOK_RX_ENTER, SOK_RX_APART };
@@ -353,6 +364,39 @@ int sok_dltab_make(sok_level *lv, unsigned rules, sok_work *wk,
 int sok_dltab_dead(const sok_level *lv, const unsigned char *occ, int c,
                    int player);
 void sok_dltab_free(sok_level *lv);
+/* Resize the array *pp (pp: a pointer to the array's pointer) to n
+ * items of `size` bytes.  0, or -1 if out of memory (*pp unchanged). */
+int sok_resize(void *pp, size_t size, size_t n);
+
+#define SOK_LRN_NEAR 6       /* boxes gathered around a pushed box */
+#define SOK_LRN_MAX SOK_CORRAL_BOXES /* boxes in a pattern, at most */
+#define SOK_LRN_NODES 128    /* positions of a search around a push */
+#define SOK_LRN_BASE 2000L   /* positions allowed from the start */
+#define SOK_LRN_RATIO 2L     /* positions allowed per push judged */
+/* sok_learn.c: deadlock patterns learned during the search, in
+ * wk->learn (made on the first call, kept until sok_learn_free() at
+ * destroy()).  Called after each push no other rule prunes, wk->occ
+ * holding the child, the box just pushed to c, the player at `player`
+ * (any cell of its area).  wk->occ, wk->cand and wk->cwalk are kept;
+ * wk->scratch and the area labels are not. */
+int sok_learned_dead(const sok_level *lv, unsigned rules, sok_work *wk, int c,
+                     int player);
+/* After sok_corral_deadlock() proved the position in wk->occ dead (the
+ * player at `player`, any cell of its area): learn a pattern from its
+ * knot (sok_corral_knot), if the budget allows.  wk->occ is kept. */
+void sok_learn_knot(const sok_level *lv, unsigned rules, sok_work *wk,
+                    int player);
+/* The same check without learning (the small searches' pushes, when
+ * their rules hold SOK_DL_LEARN): a pattern learned so far holds. */
+int sok_learn_holds(const sok_level *lv, const sok_work *wk, int c,
+                    int player);
+/* Counters: pushes judged, small-search positions spent, patterns kept
+ * (all 0 before the first call).  A search starts only while spent <
+ * SOK_LRN_BASE + SOK_LRN_RATIO * judged; one search and its shrinking
+ * spend at most SOK_LRN_MAX * SOK_CORRAL_NODES positions. */
+void sok_learn_counts(const sok_work *wk, long *judged, long *spent,
+                      long *patterns);
+void sok_learn_free(sok_work *wk);
 
 /* sok_pack.c: the goals' packing order, made once at create(). */
 int sok_packing_order(sok_level *lv);

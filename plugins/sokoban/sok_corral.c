@@ -29,8 +29,6 @@
 #include <string.h>
 #include "sok.h"
 
-#define SOK_CORRAL_NODES 256 /* positions one search may visit */
-#define SOK_CORRAL_BOXES 10  /* boxes one search may keep */
 #define SOK_CORRAL_SLOTS 1024 /* hash slots, a power of 2 > 2 * NODES */
 #define SOK_CORRAL_CACHE 65536 /* remembered verdicts, a power of 2 */
 
@@ -136,6 +134,8 @@ struct sok_rx {
 	                         store (SOK_CORRAL_NODES at most) */
 	unsigned char *save;  /* the real wk->occ while searching */
 	int *keep;            /* floor indices of the kept boxes */
+	int nkeep;            /* how many, if the last sok_corral_deadlock()
+	                         proved their corral dead; else 0 */
 	unsigned char *cache; /* SOK_CORRAL_CACHE entries of state_size + 3
 	                         bytes: a small problem's start position, the
 	                         corral's smallest cell for one that needs a
@@ -201,8 +201,9 @@ static int sok_rx_add(const sok_level *lv, struct sok_rx *rx,
 }
 
 /* Add the successors of the position in wk->occ (packed: `from`),
- * whose n pushes are listed in wk->cand (r being its player's fill); -1
- * if the store overflows. */
+ * whose n pushes are listed in wk->cand (r being its player's fill), but
+ * those the rules (the learned patterns too) see as dead; -1 if the
+ * store overflows. */
 static int sok_rx_expand(const sok_level *lv, unsigned rules, sok_work *wk,
                          const sok_reach *r, int n, const unsigned char *from,
                          unsigned char *child)
@@ -213,7 +214,8 @@ static int sok_rx_expand(const sok_level *lv, unsigned rules, sok_work *wk,
 		int rc = 0;
 		wk->occ[b] = 0;
 		wk->occ[t] = 1;
-		if (!sok_deadlocked(lv, rules, wk, t)) {
+		if (!sok_deadlocked(lv, rules, wk, t) &&
+		    !((rules & SOK_DL_LEARN) && sok_learn_holds(lv, wk, t, b))) {
 			int pl = sok_pushed_player(lv, wk, r, b, t, d);
 			sok_moved_state(lv, from, b, t, pl, child);
 			rc = sok_rx_add(lv, wk->rx, child);
@@ -396,6 +398,7 @@ int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
 		return 0;
 	struct sok_rx *rx = wk->rx;
 	int dead = 0, player = r->min;
+	rx->nkeep = 0;
 	memcpy(rx->save, wk->occ, (size_t)lv->nfloor);
 	for (int k = 0; k < ncorral && !dead; k++) {
 		int needs_box = wk->cinfo[k].flags & SOK_AREA_GOAL;
@@ -406,7 +409,18 @@ int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
 		for (int i = 0; i < n; i++)
 			wk->occ[rx->keep[i]] = 1;
 		dead = sok_rx_search(lv, rules, wk, player, k, needs_box);
+		rx->nkeep = dead ? n : 0;
 		memcpy(wk->occ, rx->save, (size_t)lv->nfloor);
 	}
 	return dead;
+}
+
+/* The knot of the last corral deadlock found: the boxes the last
+ * sok_corral_deadlock() call kept for the corral it proved dead, in
+ * *cells (valid until the next call into this module).  How many, or 0
+ * if that call proved nothing. */
+int sok_corral_knot(const sok_work *wk, const int **cells)
+{
+	*cells = wk->rx ? wk->rx->keep : NULL;
+	return wk->rx ? wk->rx->nkeep : 0;
 }

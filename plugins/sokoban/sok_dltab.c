@@ -103,24 +103,32 @@ int sok_dltab_dead(const sok_level *lv, const unsigned char *occ, int c,
 	return 0;
 }
 
+/* Resize the array *pp (a pointer to a pointer) to n items of `size`
+ * bytes each, as the pattern stores grow (here and in sok_learn.c).  0,
+ * or -1 if out of memory (*pp is then unchanged). */
+int sok_resize(void *pp, size_t size, size_t n)
+{
+	void *p, *q;
+	memcpy(&p, pp, sizeof p);  /* not through a void ** (aliasing) */
+	q = realloc(p, size * n);
+	if (!q)
+		return -1;
+	memcpy(pp, &q, sizeof q);
+	/* cppcheck-suppress memleak ; q is kept, in *pp */
+	return 0;
+}
+
 /* Room for one more pattern.  0, or -1 if out of memory. */
 static int sok_dlt_grow(struct sok_dltab *t)
 {
 	if (t->n < t->cap)
 		return 0;
-	int cap = t->cap ? 2 * t->cap : 256;
-	int16_t *c = realloc(t->cells, sizeof *c * SOK_DLT_MAX * (size_t)cap);
-	if (c)
-		t->cells = c;
-	uint64_t *d = realloc(t->dead, sizeof *d * (size_t)t->words * cap);
-	if (d)
-		t->dead = d;
-	unsigned char *a = realloc(t->kind, (size_t)cap);
-	if (a)
-		t->kind = a;
-	if (!c || !d || !a)
+	size_t cap = t->cap ? 2 * (size_t)t->cap : 256;
+	if (sok_resize(&t->cells, sizeof *t->cells * SOK_DLT_MAX, cap) ||
+	    sok_resize(&t->dead, sizeof *t->dead * (size_t)t->words, cap) ||
+	    sok_resize(&t->kind, 1, cap))
 		return -1;
-	t->cap = cap;
+	t->cap = (int)cap;
 	return 0;
 }
 

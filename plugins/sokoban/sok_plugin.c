@@ -33,6 +33,7 @@ static const sok_word sok_deadlock_words[] = {
 	{ "freeze", SOK_DL_FREEZE }, { "block", SOK_DL_BLOCK },
 	{ "pi-corral", SOK_DL_CORRAL }, { "corral-search", SOK_DL_CSEARCH },
 	{ "frozen-goals", SOK_DL_SEALED }, { "tables", SOK_DL_TABLES },
+	{ "learn", SOK_DL_LEARN },
 	{ "all", SOK_DL_ALL }, { "none", 0 }, { NULL, 0 },
 };
 
@@ -124,8 +125,8 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 	if (c->deadlocks &&
 	    sok_parse_list(c->deadlocks, sok_deadlock_words, "unknown deadlock "
 	                   "rule (dead-squares, corner, freeze, block, "
-	                   "pi-corral, corral-search, frozen-goals, tables, all, "
-	                   "none):", &c->dl, err, len))
+	                   "pi-corral, corral-search, frozen-goals, tables, learn, "
+	                   "all, none):", &c->dl, err, len))
 		return -1;
 	if (c->macros &&
 	    sok_parse_list(c->macros, sok_macro_words, "unknown macro "
@@ -172,6 +173,7 @@ static void sok_destroy(void *self)
 		return;
 	sok_corral_free(&s->wk);
 	sok_improve_free(&s->wk);
+	sok_learn_free(&s->wk);
 	sok_dltab_free(&s->lv);
 	sok_macro_free(s);
 	sok_seal_free(&s->wk);
@@ -318,6 +320,21 @@ static sd_cost sok_heuristic(void *self, const void *state)
 	return h;
 }
 
+/* True iff the push that just took a box to t (wk->occ holding the
+ * child, the player at `player`, its cell or any of its area) leaves a
+ * deadlock under the rules: the local rules, then the deadlock tables,
+ * then the learned patterns (which may learn one; wk->scratch and the
+ * area labels are then overwritten). */
+static int sok_push_dead(const sok_level *lv, unsigned rules, sok_work *wk,
+                         int t, int player)
+{
+	return sok_deadlocked(lv, rules, wk, t) ||
+	       ((rules & SOK_DL_TABLES) &&
+	        sok_dltab_dead(lv, wk->occ, t, player)) ||
+	       ((rules & SOK_DL_LEARN) &&
+	        sok_learned_dead(lv, rules, wk, t, player));
+}
+
 /* Apply the push of the box at b to t in wk->occ and judge it (the
  * caller undoes it), the player ending at `player` (its real cell, or
  * any of its area): fills the successor's h and goal fields.  off =
@@ -331,9 +348,7 @@ static void sok_judge_push(const sok_level *lv, const sok_config *cf,
 	wk->occ[b] = 0;
 	wk->occ[t] = 1;
 	o->goal = off - !lv->goal[b] + !lv->goal[t] == 0;
-	if (sok_deadlocked(lv, cf->deadlocks, wk, t) ||
-	    ((cf->deadlocks & SOK_DL_TABLES) &&
-	     sok_dltab_dead(lv, wk->occ, t, player)))
+	if (sok_push_dead(lv, cf->deadlocks, wk, t, player))
 		o->h = SD_DEAD_END;
 	else
 		o->h = cf->heur == SD_NO_HEURISTIC ? 0
@@ -435,8 +450,11 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 	int pi = cf->model == SOK_PUSHES && (cf->deadlocks & SOK_DL_CORRAL);
 	int cs = cf->deadlocks & SOK_DL_CSEARCH;
 	int ncorral = pi || cs ? sok_label_areas(lv, wk, r) : 0;
-	if (cs && sok_corral_deadlock(lv, cf->deadlocks, wk, r, ncorral))
+	if (cs && sok_corral_deadlock(lv, cf->deadlocks, wk, r, ncorral)) {
+		if (cf->deadlocks & SOK_DL_LEARN)
+			sok_learn_knot(lv, cf->deadlocks, wk, player);
 		return 0;
+	}
 	int off = sok_off_goal_packed(lv, st), n = sok_list_pushes(lv, wk, r);
 	if (pi)
 		n = sok_pi_corral(lv, wk, r, n, ncorral);

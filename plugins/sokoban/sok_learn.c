@@ -1,0 +1,371 @@
+/*
+ * sok_learn.c -- deadlock patterns learned during the search.
+ *
+ * Two kinds of sets of boxes are searched: after a push that no other
+ * rule prunes, the pushed box and the boxes 8-connected to it, grown
+ * outward (at most SOK_LRN_NEAR; the search, of at most SOK_LRN_NODES
+ * positions, gives up when no two of the boxes touch); and, when the
+ * corral search has just proved a position dead, the boxes it kept (at
+ * most SOK_CORRAL_NODES positions, no giving up).  Every other box is
+ * dropped and the pushes of the set alone are searched from the
+ * player's cell (sok_small_dead).  Dropping boxes only frees the player
+ * and the kept boxes, so every real sequence of pushes of the kept
+ * boxes is possible in the small problem too: if no position there has
+ * all kept boxes on goals, no real position that holds those boxes,
+ * with the player anywhere in the area of the small problem it stands
+ * in, can be solved, whatever the other boxes are and do.  Such a set
+ * is shrunk (each box dropped in turn, kept out if the rest is still
+ * proved dead) and stored as a pattern: its box cells and the cells of
+ * that area.  A real position's player area lies inside the small
+ * problem's area around any of its cells (the small problem has fewer
+ * boxes), so the pattern prunes every later position holding its boxes
+ * with the player in it.  The check after each push looks only at the
+ * patterns holding the pushed box's new cell (an index by cell): any
+ * other pattern was matched or not before the push, and the player only
+ * walked since.
+ *
+ * The searches are budgeted in positions, not time, so a run stays
+ * deterministic (the constants are in sok.h): a search starts only
+ * while the positions spent are below SOK_LRN_BASE plus SOK_LRN_RATIO
+ * per push judged, and one search with its shrinking spends at most
+ * SOK_LRN_MAX * SOK_CORRAL_NODES.  A set already searched from the same
+ * small-problem area (a fingerprint of its cells and the area's
+ * smallest cell) is not searched again; a fingerprint that collides
+ * only skips a search, so the table needs no exact keys.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sok.h"
+
+#define SOK_LRN_TRIED 65536      /* fingerprints kept, a power of 2 */
+#define SOK_LRN_PATTERNS 262144  /* patterns kept, at most */
+
+struct sok_learn {
+	int n, cap;            /* patterns stored, room for */
+	int words;             /* 64-bit words in one area bitmap */
+	int16_t *cells;        /* per pattern: SOK_LRN_MAX cells, -1 padded */
+	uint64_t *area;        /* per pattern: player cells it is dead for */
+	int **at;              /* per floor index: patterns holding it */
+	int *nat, *capat;      /* their counts and room */
+	uint64_t *tried;       /* fingerprints of the sets searched */
+	unsigned char *save;   /* the real wk->occ while a set is judged */
+	int *cand, *cwalk;     /* the real wk->cand, wk->cwalk, likewise */
+	long judged;           /* pushes judged (sok_learned_dead calls) */
+	long spent;            /* small-search positions spent */
+};
+
+/* Free wk->learn (NULL is fine). */
+void sok_learn_free(sok_work *wk)
+{
+	struct sok_learn *l = wk->learn;
+	if (!l)
+		return;
+	for (int c = 0; l->at && c < l->words * 64; c++)
+		free(l->at[c]);
+	void *own[] = { l->at, l->nat, l->capat, l->cells, l->area, l->tried,
+	                l->save, l->cand, l->cwalk, l };
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+		free(own[i]);
+	wk->learn = NULL;
+}
+
+/* Allocate wk->learn for the level.  0, or -1 (wk->learn NULL). */
+static int sok_learn_alloc(const sok_level *lv, sok_work *wk)
+{
+	struct sok_learn *l = calloc(1, sizeof *l);
+	if (!l)
+		return -1;
+	wk->learn = l;
+	l->words = (lv->nfloor + 63) / 64;
+	size_t cells = (size_t)l->words * 64, nb = 4 * (size_t)lv->nboxes + 1;
+	l->at = calloc(cells, sizeof *l->at);
+	l->nat = calloc(cells, sizeof *l->nat);
+	l->capat = calloc(cells, sizeof *l->capat);
+	l->tried = calloc(SOK_LRN_TRIED, sizeof *l->tried);
+	l->save = malloc((size_t)lv->nfloor);
+	l->cand = malloc(sizeof(int) * nb);
+	l->cwalk = malloc(sizeof(int) * nb);
+	if (l->at && l->nat && l->capat && l->tried && l->save && l->cand &&
+	    l->cwalk)
+		return 0;
+	sok_learn_free(wk);
+	return -1;
+}
+
+/* True iff pattern i has all its boxes in occ and is dead for a player
+ * at cell `player`. */
+static int sok_lrn_match(const struct sok_learn *l, const unsigned char *occ,
+                         int i, int player)
+{
+	const int16_t *c = l->cells + (size_t)i * SOK_LRN_MAX;
+	if (!((l->area[(size_t)i * l->words + player / 64] >> (player % 64)) &
+	      1))
+		return 0;
+	for (int k = 0; k < SOK_LRN_MAX && c[k] >= 0; k++)
+		if (!occ[c[k]])
+			return 0;
+	return 1;
+}
+
+/* Collect into set the box at c and the boxes 8-connected to it,
+ * nearest first, at most SOK_LRN_NEAR.  Returns how many. */
+static int sok_lrn_gather(const sok_level *lv, const unsigned char *occ,
+                          int c, int *set)
+{
+	int n = 1;
+	set[0] = c;
+	for (int i = 0; i < n && n < SOK_LRN_NEAR; i++)
+		for (int dy = -1; dy <= 1 && n < SOK_LRN_NEAR; dy++)
+			for (int dx = -1; dx <= 1 && n < SOK_LRN_NEAR; dx++) {
+				int b = sok_cell_at(lv, set[i], dx, dy), in = 0;
+				if (b < 0 || !occ[b])
+					continue;
+				for (int k = 0; k < n; k++)
+					in |= set[k] == b;
+				if (!in)
+					set[n++] = b;
+			}
+	return n;
+}
+
+/* True iff a box of the set stands off its goal. */
+static int sok_lrn_off(const sok_level *lv, const int *set, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!lv->goal[set[i]])
+			return 1;
+	return 0;
+}
+
+/* Put the boxes of the set, and only them, into wk->occ. */
+static void sok_lrn_place(const sok_level *lv, sok_work *wk, const int *set,
+                          int n)
+{
+	memset(wk->occ, 0, (size_t)lv->nfloor);
+	for (int i = 0; i < n; i++)
+		wk->occ[set[i]] = 1;
+}
+
+/* True iff the set is new from the player's area: its fingerprint (its
+ * cells in the order gathered and the smallest cell of the player's
+ * area among its boxes alone, wk->occ holding them) was not seen; it is
+ * recorded. */
+static int sok_lrn_fresh(const sok_level *lv, sok_work *wk,
+                         struct sok_learn *l, const int *set, int n,
+                         int player)
+{
+	uint64_t h = 14695981039346656037u;
+	int pmin = sok_min_reached(lv, wk, player);
+	for (int i = 0; i <= n; i++)
+		h = (h ^ (uint64_t)(i < n ? set[i] : pmin + 65536)) *
+		    1099511628211u;
+	h |= 1;
+	uint64_t *e = &l->tried[(h >> 20) & (SOK_LRN_TRIED - 1)];
+	if (*e == h)
+		return 0;
+	*e = h;
+	return 1;
+}
+
+/* How a set is searched: the sok_small_dead() mode and cap. */
+typedef struct sok_lrn_how {
+	int mode, cap;
+} sok_lrn_how;
+
+/* True iff the small search proves the set (placed in wk->occ) dead
+ * from the player at `player`; spends from the budget. */
+static int sok_lrn_prove(const sok_level *lv, unsigned rules, sok_work *wk,
+                         struct sok_learn *l, int player, sok_lrn_how how)
+{
+	return sok_small_dead(lv, rules, wk, player, how.mode, how.cap,
+	                      &l->spent);
+}
+
+/* Shrink the dead set: drop each box in turn, last gathered first,
+ * and keep it out if the rest, with a box off its goal and two boxes
+ * at least, is still proved dead.  Returns the new size. */
+static int sok_lrn_shrink(const sok_level *lv, unsigned rules, sok_work *wk,
+                          struct sok_learn *l, int *set, int n, int player,
+                          sok_lrn_how how)
+{
+	for (int i = n - 1; i >= 0 && n > 2; i--) {
+		int drop = set[i];
+		set[i] = set[n - 1];
+		if (sok_lrn_off(lv, set, n - 1)) {
+			sok_lrn_place(lv, wk, set, n - 1);
+			if (sok_lrn_prove(lv, rules, wk, l, player, how)) {
+				n--;
+				continue;
+			}
+		}
+		set[n - 1] = set[i];
+		set[i] = drop;
+	}
+	return n;
+}
+
+/* Add pattern number l->n to the list of cell c.  0, or -1. */
+static int sok_lrn_index(struct sok_learn *l, int c)
+{
+	if (l->nat[c] == l->capat[c]) {
+		int cap = l->capat[c] ? 2 * l->capat[c] : 8;
+		if (sok_resize(&l->at[c], sizeof *l->at[c], (size_t)cap))
+			return -1;
+		l->capat[c] = cap;
+	}
+	l->at[c][l->nat[c]++] = l->n;
+	return 0;
+}
+
+/* Room for one more pattern.  0, or -1 if out of memory or full. */
+static int sok_lrn_room(struct sok_learn *l)
+{
+	if (l->n < l->cap)
+		return 0;
+	if (l->cap >= SOK_LRN_PATTERNS)
+		return -1;
+	size_t cap = l->cap ? 2 * (size_t)l->cap : 256;
+	if (sok_resize(&l->cells, sizeof *l->cells * SOK_LRN_MAX, cap) ||
+	    sok_resize(&l->area, sizeof *l->area * (size_t)l->words, cap))
+		return -1;
+	l->cap = (int)cap;
+	return 0;
+}
+
+/* Store the set (placed alone in wk->occ) as a pattern dead for the
+ * area of free cells that holds `player`.  Out of memory: nothing is
+ * stored, or the pattern is listed under fewer of its cells (the verdict
+ * still stands for this push). */
+static void sok_lrn_store(const sok_level *lv, sok_work *wk,
+                          struct sok_learn *l, const int *set, int n,
+                          int player)
+{
+	if (sok_lrn_room(l))
+		return;
+	int16_t *cells = l->cells + (size_t)l->n * SOK_LRN_MAX;
+	uint64_t *area = l->area + (size_t)l->n * l->words;
+	for (int i = 0; i < SOK_LRN_MAX; i++)
+		cells[i] = (int16_t)(i < n ? set[i] : -1);
+	memset(area, 0, sizeof *area * (size_t)l->words);
+	sok_label_areas(lv, wk, NULL);
+	int k = wk->clab[player];
+	for (int c = 0; c < lv->nfloor; c++)
+		if (wk->clab[c] == k)
+			area[c / 64] |= (uint64_t)1 << (c % 64);
+	/* written before it is indexed: a pattern left out of some cell's
+	 * list by a failed allocation is still a whole, proved one */
+	for (int i = 0; i < n; i++)
+		if (sok_lrn_index(l, set[i]))
+			break;
+	l->n++;
+}
+
+/* Search the set (cells of boxes of the real position in wk->occ, at
+ * most SOK_LRN_MAX) from the player at `player`, as `how` says; if it is
+ * proved dead, shrink and store it.  wk->occ, wk->cand and wk->cwalk
+ * are restored; the fills, labels and wk->scratch are not.  1 iff
+ * proved dead. */
+static int sok_lrn_learn(const sok_level *lv, unsigned rules, sok_work *wk,
+                         struct sok_learn *l, int *set, int n, int player,
+                         sok_lrn_how how)
+{
+	int dead = 0;
+	if (n < 2 || !sok_lrn_off(lv, set, n))
+		return 0;
+	size_t nc = sizeof(int) * 4 * (size_t)lv->nboxes;
+	memcpy(l->save, wk->occ, (size_t)lv->nfloor);
+	memcpy(l->cand, wk->cand, nc);
+	memcpy(l->cwalk, wk->cwalk, nc);
+	rules &= SOK_DL_DEAD | SOK_DL_CORNER | SOK_DL_FREEZE | SOK_DL_BLOCK |
+	         SOK_DL_SEALED | SOK_DL_LEARN;
+	sok_lrn_place(lv, wk, set, n);
+	if (sok_lrn_fresh(lv, wk, l, set, n, player) &&
+	    sok_lrn_prove(lv, rules, wk, l, player, how)) {
+		dead = 1;
+		n = sok_lrn_shrink(lv, rules, wk, l, set, n, player, how);
+		sok_lrn_place(lv, wk, set, n);
+		sok_lrn_store(lv, wk, l, set, n, player);
+	}
+	memcpy(wk->occ, l->save, (size_t)lv->nfloor);
+	memcpy(wk->cand, l->cand, nc);
+	memcpy(wk->cwalk, l->cwalk, nc);
+	return dead;
+}
+
+/* True iff the budget allows another search (see the top of the file). */
+static int sok_lrn_budget(const struct sok_learn *l)
+{
+	return l->spent < SOK_LRN_BASE + SOK_LRN_RATIO * l->judged;
+}
+
+/* True iff the position in wk->occ, a box just pushed to c, the
+ * player at `player` (any cell of its area), holds a pattern learned so
+ * far (lookup only; none before the first sok_learned_dead()). */
+int sok_learn_holds(const sok_level *lv, const sok_work *wk, int c,
+                    int player)
+{
+	const struct sok_learn *l = wk->learn;
+	(void)lv;
+	for (int j = 0; l && j < l->nat[c]; j++)
+		if (sok_lrn_match(l, wk->occ, l->at[c][j], player))
+			return 1;
+	return 0;
+}
+
+/* True iff the position in wk->occ, whose box was just pushed to c and
+ * whose player stands at `player` (its cell, or any cell of its area),
+ * holds a learned pattern dead for that player, or, while the budget
+ * lasts, a new one is learned around c (see the top of the file).
+ * rules: the SOK_DL_* bits the small searches judge pushes by.  wk->occ,
+ * wk->cand and wk->cwalk are left as they were; wk->scratch and the area
+ * labels (wk->clab, wk->cinfo) are not. */
+int sok_learned_dead(const sok_level *lv, unsigned rules, sok_work *wk, int c,
+                     int player)
+{
+	if (!wk->learn && sok_learn_alloc(lv, wk))
+		return 0;
+	struct sok_learn *l = wk->learn;
+	l->judged++;
+	if (sok_learn_holds(lv, wk, c, player))
+		return 1;
+	if (!sok_lrn_budget(l))
+		return 0;
+	int set[SOK_LRN_MAX];
+	int n = sok_lrn_gather(lv, wk->occ, c, set);
+	return sok_lrn_learn(lv, rules, wk, l, set, n, player,
+	                     (sok_lrn_how){ SOK_RX_APART, SOK_LRN_NODES });
+}
+
+/* After sok_corral_deadlock() proved the position in wk->occ dead, its
+ * player at `player` (any cell of its area): search the knot that
+ * proved it (sok_corral_knot) as the corral search does (every position
+ * up to SOK_CORRAL_NODES, no giving up when its boxes part), and shrink
+ * and store it if dead, while the budget lasts.  (The corral search's
+ * own verdict may rest on a box or the player never entering the
+ * corral, which is no pattern: the knot is judged anew.)  wk->occ,
+ * wk->cand and wk->cwalk are kept. */
+void sok_learn_knot(const sok_level *lv, unsigned rules, sok_work *wk,
+                    int player)
+{
+	const int *cells;
+	int set[SOK_LRN_MAX], n = sok_corral_knot(wk, &cells);
+	if (!n || n > SOK_LRN_MAX || (!wk->learn && sok_learn_alloc(lv, wk)) ||
+	    !sok_lrn_budget(wk->learn))
+		return;
+	memcpy(set, cells, sizeof *set * (size_t)n);
+	sok_lrn_learn(lv, rules, wk, wk->learn, set, n, player,
+	              (sok_lrn_how){ SOK_RX_GOALS, SOK_CORRAL_NODES });
+}
+
+/* The learning's counters (for tests and reports): pushes judged,
+ * small-search positions spent, patterns stored.  All 0 before the
+ * first push is judged. */
+void sok_learn_counts(const sok_work *wk, long *judged, long *spent,
+                      long *patterns)
+{
+	const struct sok_learn *l = wk->learn;
+	*judged = l ? l->judged : 0;
+	*spent = l ? l->spent : 0;
+	*patterns = l ? l->n : 0;
+}

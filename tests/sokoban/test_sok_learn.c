@@ -1,0 +1,100 @@
+/*
+ * test_sok_learn.c -- the learned deadlock patterns' budget, read inside
+ * the Sokoban plugin (its sources are built into this test).
+ *
+ * An XSokoban level is expanded breadth-first through the plugin's own
+ * expand(), with `deadlocks = all learn`, and the learning's counters
+ * are read afterwards: the small searches spent no more than the budget
+ * allows (SOK_LRN_BASE plus SOK_LRN_RATIO per push judged, plus the one
+ * search that may start just under it), they went on past the first
+ * SOK_LRN_BASE as pushes were judged, some patterns were learned, and
+ * a second run counts exactly the same (positions, not time).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sok.h"
+
+#define XSOKOBAN SD_DATA_DIR "/xsokoban90.xsb"
+#define EXPANSIONS 3000 /* states expanded per run */
+
+/* The counters of one run: pushes judged, positions spent, patterns. */
+typedef struct counts {
+	long judged, spent, patterns;
+} counts;
+
+/* Expand the first EXPANSIONS states of a breadth-first walk (no
+ * duplicate detection: only the calls matter) of XSokoban level `level`
+ * under `deadlocks`, and read the learning's counters. */
+static counts run_level(const char *level, const char *deadlocks)
+{
+	const sd_plugin *pl = searchd_plugin();
+	sd_param ps[] = {
+		{ "file", XSOKOBAN, "<test>", 0, "." },
+		{ "level", level, "<test>", 0, "." },
+		{ "cost", "pushes", "<test>", 0, "." },
+		{ "deadlocks", deadlocks, "<test>", 0, "." },
+	};
+	sd_instance inst;
+	char err[256] = "";
+	memset(&inst, 0, sizeof inst);
+	assert_int_equal(pl->create(ps, 4, &inst, err, sizeof err), 0);
+	assert_int_equal(pl->select_heuristic(inst.self, SOK_H_MATCHING, err,
+	                                      sizeof err), 0);
+	size_t ss = inst.state_size, cap = (size_t)EXPANSIONS *
+	            inst.max_successors + 1, head = 0, tail = 1;
+	unsigned char *q = malloc(ss * (cap + inst.max_successors));
+	sd_succ *succ = calloc(inst.max_successors, sizeof *succ);
+	assert_non_null(q);
+	assert_non_null(succ);
+	pl->initial(inst.self, q);
+	for (int e = 0; e < EXPANSIONS && head < tail; e++, head++) {
+		size_t first = tail;
+		unsigned n = pl->expand(inst.self, q + head * ss, 0, succ,
+		                        q + first * ss, ss);
+		for (unsigned i = 0; i < n && tail < cap; i++)
+			if (succ[i].h != SD_DEAD_END)
+				memmove(q + tail++ * ss, q + (first + i) * ss, ss);
+	}
+	counts c;
+	sok_learn_counts(&((sok *)inst.self)->wk, &c.judged, &c.spent,
+	                 &c.patterns);
+	pl->destroy(inst.self);
+	free(q);
+	free(succ);
+	return c;
+}
+
+/* The small searches stay within their budget, use it, learn, and
+ * count the same every time. */
+static void budget_respected(void **unused)
+{
+	(void)unused;
+	counts a = run_level("4", "all learn");
+	assert_true(a.judged > 0);
+	assert_true(a.spent <= SOK_LRN_BASE + SOK_LRN_RATIO * a.judged +
+	                       SOK_LRN_MAX * SOK_CORRAL_NODES);
+	assert_true(a.spent > SOK_LRN_BASE);
+	assert_true(a.patterns > 0);
+	counts b = run_level("4", "all learn");
+	assert_int_equal(a.judged, b.judged);
+	assert_int_equal(a.spent, b.spent);
+	assert_int_equal(a.patterns, b.patterns);
+	counts off = run_level("4", "all");
+	assert_int_equal(off.judged, 0);
+	assert_int_equal(off.spent, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(budget_respected),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
