@@ -120,8 +120,8 @@ typedef struct sok_area {
 /* The instance is three parts, each with its own writers:
  *
  *   sok_level   the compiled level.  Written only in create(), by
- *               sok_compile(), sok_make_start(), sok_packing_order()
- *               and sok_macro_init(), and in the first
+ *               sok_compile(), sok_make_start(), sok_packing_order(),
+ *               sok_feat_init() and sok_macro_init(), and in the first
  *               select_heuristic() (lv->dlt by sok_dltab_make(), and
  *               lv->start_dead);
  *               freed in destroy().  Every other function takes it as
@@ -164,6 +164,9 @@ typedef struct sok_level {
 	int pack_layers;       /* layers in pack_goal (0: not computed) */
 	struct sok_mac *mac;   /* macro tables (sok_macro.c), or NULL */
 	struct sok_dltab *dlt; /* deadlock patterns (sok_dltab.c), or NULL */
+	unsigned char *door;   /* per floor index: a door (sok_feat.c) */
+	unsigned char *sealed; /* pack_layers * nfloor: cells walled off
+	                          when layers 0..l are full (sok_feat.c) */
 } sok_level;
 
 /* The configuration (read-only once the search starts). */
@@ -334,6 +337,14 @@ int sok_packing_order(sok_level *lv);
 /* Boxes of the position occ (per floor index) packed in order. */
 int sok_packed(const sok_level *lv, const unsigned char *occ);
 void sok_pack_free(sok_level *lv);
+
+/* sok_feat.c: the room-connectivity and out-of-plan features of the
+ * position occ; the tables made once at create(), after the packing
+ * order. */
+int sok_feat_init(sok_level *lv);
+void sok_feat_free(sok_level *lv);
+int sok_room_blocks(const sok_level *lv, const unsigned char *occ);
+int sok_out_of_plan(const sok_level *lv, const unsigned char *occ);
 
 /* sok_heur.c: bounds of the position.  sok_moved_bound() needs
  * sok_box_bound() of the position before the push just before it, and
