@@ -131,6 +131,9 @@ typedef struct sd_search_opts {
 	                           improve_plan() (plugin.h, ABI 1.4) */
 	int no_in_place;        /* IDA*: call expand() even when the plugin
 	                           offers moves() and apply() (ABI 1.4) */
+	int advisors;           /* fess: weigh the children no advisor
+	                           proposed (advice.h) and take each cell's
+	                           lightest state first */
 } sd_search_opts;
 
 #define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \
