@@ -103,12 +103,12 @@ static int fess_init(search *s, const void *start)
 	return 0;
 }
 
-/* fess: file node id, of weight w (advice.h), h and features f, in the
- * cell of f too: by weight first, then h. */
+/* fess: file node id, of weight w (advice.h; kept only with advisors),
+ * h and features f, in the cell of f too: by weight first, then h. */
 static search_rc push_cell(search *s, uint32_t id, uint32_t w, sd_cost h,
                            const uint32_t *f)
 {
-	if (sd_advice_set(&s->adv, id, w) ||
+	if ((s->o->advisors && sd_advice_set(&s->adv, id, w)) ||
 	    sd_cells_push(&s->cells, f, (uint64_t)w << 32 | h, id))
 		return search_out_of_memory(s);
 	search_own_bytes(s, sd_advice_bytes(&s->adv));
