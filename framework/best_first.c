@@ -69,44 +69,89 @@ static sd_cost popped_h(const search *s, const policy *pol, uint32_t id,
 	}
 }
 
-/* fess: the feature cells need the number of features: ask the plugin
- * about the start.  0, or -1 with a message. */
-static int fess_init(search *s, const void *start)
+/* fess: the features of state into f.  Their number, or -1 with a
+ * message if it is not the count the search started with (want; 0 at
+ * the start: 1 to SD_MAX_FEATURES). */
+static int features_of(search *s, const void *state, uint32_t *f,
+                       unsigned want)
 {
 	sd_guard_enter("features");
-	unsigned nf = s->p->features(s->self, start, s->feat);
+	unsigned n = s->p->features(s->self, state, f);
 	sd_guard_leave();
-	if (!nf || nf > SD_MAX_FEATURES || sd_cells_init(&s->cells, nf))
-		return sd_fail(s->err, s->errlen, "plugin's features() gave "
-		               "%u values; it must give 1 to %d", nf,
+	if (!want && (!n || n > SD_MAX_FEATURES))
+		return sd_fail(s->err, s->errlen, "plugin's features() gave %u "
+		               "values; it must give 1 to %d", n,
 		               SD_MAX_FEATURES);
+	if (want && n != want)
+		return sd_fail(s->err, s->errlen, "plugin's features() gave %u "
+		               "values for one state and %u for another", want,
+		               n);
+	return (int)n;
+}
+
+/* fess: the feature cells and the advisors need the number of
+ * features: ask the plugin about the start (its features stay in
+ * s->feat).  0, or -1 with a message. */
+static int fess_init(search *s, const void *start)
+{
+	int nf = features_of(s, start, s->feat, 0);
+	if (nf < 0)
+		return -1;
+	if (sd_cells_init(&s->cells, (unsigned)nf) ||
+	    sd_advice_init(&s->adv, (unsigned)nf, s->maxs))
+		return sd_fail(s->err, s->errlen, "out of memory");
 	return 0;
 }
 
-/* fess: file node id with key k1 in the cell of its features too. */
-static search_rc push_cell(search *s, uint32_t id, uint64_t k1)
+/* fess: file node id, of weight w (advice.h; kept only with advisors),
+ * h and features f, in the cell of f too: by weight first, then h. */
+static search_rc push_cell(search *s, uint32_t id, uint32_t w, sd_cost h,
+                           const uint32_t *f)
 {
-	sd_guard_enter("features");
-	unsigned n = s->p->features(s->self, sd_registry_state(&s->reg, id),
-	                            s->feat);
-	sd_guard_leave();
-	if (n != s->cells.nf)
-		return sd_fail(s->err, s->errlen, "plugin's features() gave %u "
-		               "values for one state and %u for another",
-		               s->cells.nf, n);
-	if (sd_cells_push(&s->cells, s->feat, k1, id))
+	if ((s->o->advisors && sd_advice_set(&s->adv, id, w)) ||
+	    sd_cells_push(&s->cells, f, (uint64_t)w << 32 | h, id))
 		return search_out_of_memory(s);
+	search_own_bytes(s, sd_advice_bytes(&s->adv));
 	return SEARCH_GO;
 }
 
-/* Put node id (already stored with g, parent, via) on the open list. */
-static search_rc push(search *s, const policy *pol, uint32_t id, sd_cost h)
+/* fess: the features of the n children stored anew (s->adv.kid) into
+ * s->adv.kf, marked in s->adv.live.  0, or -1 with a message. */
+static int kid_features(search *s, unsigned n)
+{
+	sd_advice *a = &s->adv;
+	for (unsigned i = 0; i < n; i++) {
+		a->live[i] = a->kid[i] != SD_NO_ID;
+		if (a->live[i] &&
+		    features_of(s, s->kids + i * s->stride,
+		                a->kf + (size_t)i * a->nf, a->nf) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* fess with advisors: which of the n children of node id (their
+ * features in s->adv.kf) the advisors propose, into s->adv.adv.  0, or
+ * -1 with a message. */
+static int advise(search *s, uint32_t id, unsigned n)
+{
+	sd_advice *a = &s->adv;
+	if (features_of(s, sd_registry_state(&s->reg, id), s->feat, a->nf) < 0)
+		return -1;
+	sd_advice_choose(a, s->feat, s->succ, n);
+	return 0;
+}
+
+/* Put node id (already stored with g, parent, via) on the open list;
+ * fess: in its cell too, with weight w and features f. */
+static search_rc push(search *s, const policy *pol, uint32_t id, sd_cost h,
+                      uint32_t w, const uint32_t *f)
 {
 	uint64_t k1, k2;
 	keys(s, pol, sd_node_g(&s->nd, id), h, &k1, &k2);
 	if (s->nd.keep_h)
 		s->nd.h[id] = h;
-	search_rc rc = pol->cells ? push_cell(s, id, k1) : SEARCH_GO;
+	search_rc rc = pol->cells ? push_cell(s, id, w, h, f) : SEARCH_GO;
 	if (rc != SEARCH_GO)
 		return rc;
 	if (sd_queue_push(&s->q, k1, k2, id))
@@ -124,9 +169,10 @@ static int is_closed(void *ctx, uint32_t id)
 }
 
 /* Take the next node off the open list: its id and primary key.  fess
- * takes every other node from the next feature cell instead; each node
- * sits in both lists, and the copy left behind is skipped once the node
- * is closed, so that every turn is an expansion. */
+ * takes every other node from the next feature cell instead (its key
+ * there is weight and h: *k1 gets the h); each node sits in both lists,
+ * and the copy left behind is skipped once the node is closed, so that
+ * every turn is an expansion. */
 static int pop(search *s, const policy *pol, uint64_t *k1, uint32_t *id)
 {
 	uint64_t k2;
@@ -135,6 +181,7 @@ static int pop(search *s, const policy *pol, uint64_t *k1, uint32_t *id)
 		return sd_queue_pop(&s->q, k1, &k2, id);
 	int found = (s->turn++ & 1) &&
 	            sd_cells_pop(&s->cells, is_closed, s, k1, id, &cell);
+	*k1 &= found ? UINT32_MAX : UINT64_MAX;
 	while (!found && sd_queue_pop(&s->q, k1, &k2, id))
 		found = !is_closed(s, *id);
 	s->open -= (uint64_t)found;
@@ -142,7 +189,9 @@ static int pop(search *s, const policy *pol, uint64_t *k1, uint32_t *id)
 }
 
 /* Look at successor i of node id: store it, or, if the policy says so,
- * improve the stored copy and re-open it. */
+ * improve the stored copy and re-open it; then push it, except under
+ * fess, which records it in s->adv.kid[i] (SD_NO_ID if not stored
+ * anew) for push_kids(). */
 static search_rc relax(search *s, const policy *pol, uint32_t id,
                        unsigned i)
 {
@@ -151,6 +200,8 @@ static search_rc relax(search *s, const policy *pol, uint32_t id,
 	sd_path_cost g = sd_node_g(&s->nd, id) + c->cost;
 	int is_new;
 	st->generated++;
+	if (pol->cells)
+		s->adv.kid[i] = SD_NO_ID;
 	if (c->h == SD_DEAD_END) {
 		st->pruned++;
 		return SEARCH_GO;
@@ -170,7 +221,35 @@ static search_rc relax(search *s, const policy *pol, uint32_t id,
 		return search_out_of_memory(s);
 	s->nd.parent[k] = id;
 	s->nd.via[k] = (uint16_t)(i | (c->goal ? SD_NODE_GOAL : 0));
-	return push(s, pol, k, s->blind ? 0 : c->h);
+	if (pol->cells)
+		s->adv.kid[i] = k;
+	return pol->cells ? SEARCH_GO : push(s, pol, k, s->blind ? 0 : c->h,
+	                                     0, NULL);
+}
+
+/* fess: after relax() stored the n children of node id, each one
+ * stored anew goes into the open list and the cell of its features.
+ * With advisors (search.advisors), its weight is id's plus 0 if an
+ * advisor proposed it, else 1; without, every weight is 0, and the
+ * cells pop by h alone. */
+static search_rc push_kids(search *s, const policy *pol, uint32_t id,
+                           unsigned n)
+{
+	sd_advice *a = &s->adv;
+	int on = s->o->advisors;
+	if (kid_features(s, n) || (on && advise(s, id, n)))
+		return SEARCH_ERROR;
+	for (unsigned i = 0; i < n; i++) {
+		if (a->kid[i] == SD_NO_ID)
+			continue;
+		uint32_t w = on ? sd_advice_weight(a, id) + !a->adv[i] : 0;
+		search_rc rc = push(s, pol, a->kid[i],
+		                    s->blind ? 0 : s->succ[i].h, w,
+		                    a->kf + (size_t)i * a->nf);
+		if (rc != SEARCH_GO)
+			return rc;
+	}
+	return SEARCH_GO;
 }
 
 /* Store the start and put it on the open list. */
@@ -189,7 +268,7 @@ static search_rc push_start(search *s, const policy *pol,
 		s->res->status = SD_UNSOLVABLE;
 		return SEARCH_STOP;
 	}
-	return push(s, pol, root, h0);
+	return push(s, pol, root, h0, 0, s->feat);
 }
 
 /* Expand node id (popped with key k1) and relax each successor. */
@@ -208,18 +287,21 @@ static search_rc expand_node(search *s, const policy *pol, uint32_t id,
 		if (rc != SEARCH_GO)
 			return rc;
 	}
+	search_rc rc = pol->cells ? push_kids(s, pol, id, (unsigned)n)
+	               : SEARCH_GO;
+	if (rc != SEARCH_GO)
+		return rc;
 	if (s->o->trace)
 		search_trace(s, id, h, k1, (unsigned)n, &before);
 	return SEARCH_GO;
 }
 
-int search_best_first(search *s, const unsigned char *start)
+/* The loop of search_best_first(). */
+static int best_first(search *s, const policy *pol,
+                      const unsigned char *start)
 {
-	const policy *pol = &policies[s->o->algorithm];
 	uint64_t k1;
 	uint32_t id;
-	if (pol->cells && fess_init(s, start))
-		return -1;
 	search_rc rc = push_start(s, pol, start);
 	while (rc == SEARCH_GO && pop(s, pol, &k1, &id)) {
 		if (s->nd.via[id] & SD_NODE_CLOSED)
@@ -236,6 +318,15 @@ int search_best_first(search *s, const unsigned char *start)
 	if (rc == SEARCH_GO)
 		s->res->status = SD_UNSOLVABLE;
 	return rc == SEARCH_ERROR ? -1 : 0;
+}
+
+int search_best_first(search *s, const unsigned char *start)
+{
+	const policy *pol = &policies[s->o->algorithm];
+	int rc = pol->cells && fess_init(s, start) ? -1
+	         : best_first(s, pol, start);
+	sd_advice_free(&s->adv);
+	return rc;
 }
 
 int search_keeps_h(sd_algorithm algorithm)

@@ -20,7 +20,7 @@ const char *const sd_config_keys[] = {
 	"search.algorithm", "search.heuristic", "search.weight",
 	"search.depth_limit", "search.beam_width", "search.improve_plan",
 	"search.time_limit", "search.node_limit", "search.memory_limit",
-	"search.in_place",
+	"search.in_place", "search.advisors",
 	"output.format", "output.plan",
 	NULL
 };
@@ -518,6 +518,10 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 			goto bad;
 		o->no_in_place = !a;
 		o->no_ida_kernel = a != 1;
+	} else if (!strcmp(k, "advisors")) {
+		if ((a = yes_no(v)) < 0)
+			goto bad;
+		o->advisors = a;
 	} else if (!strcmp(k, "format")) {
 		if (!strcmp(v, "text"))
 			c->format = SD_FMT_TEXT;
@@ -546,6 +550,7 @@ bad:;
 		{ "format", "text, json or csv" },
 		{ "plan", "yes or no" },
 		{ "in_place", "yes, moves or no" },
+		{ "advisors", "yes or no" },
 	};
 	const char *want = "";
 	for (size_t i = 0; i < sizeof wants / sizeof *wants; i++)

@@ -76,6 +76,8 @@ static const char usage[] =
 "in_place = no makes idastar call the plugin's expand() even when it\n"
 "offers in-place moves; in_place = moves, its moves() and apply() even\n"
 "when it offers a compiled IDA* kernel (same counts and plan).\n"
+"advisors = yes gives fess the advisors: the children that lower a feature\n"
+"most weigh 0, the others 1, and each cell takes its lightest state first.\n"
 "\n"
 "batches: when the plugin picks one problem of a collection by number (e.g.\n"
 "[problem] level = 3), a value of all, a range 1-50 or a list 1,4,7-9 solves\n"

@@ -133,6 +133,9 @@ typedef struct sd_search_opts {
 	                           offers moves() and apply() (ABI 1.4) */
 	int no_ida_kernel;      /* IDA*: call moves() and apply() even when
 	                           the plugin offers ida_iterate() (ABI 1.5) */
+	int advisors;           /* fess: weigh the children no advisor
+	                           proposed (advice.h) and take each cell's
+	                           lightest state first */
 } sd_search_opts;
 
 #define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \

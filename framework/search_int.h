@@ -13,6 +13,7 @@
 #ifndef SD_SEARCH_INT_H
 #define SD_SEARCH_INT_H
 
+#include "advice.h"
 #include "cells.h"
 #include "frames.h"
 #include "guard.h"
@@ -54,6 +55,8 @@ typedef struct search {
 	uint64_t turn;          /* fess: pops so far */
 	uint64_t open;          /* fess: states pushed and not yet expanded */
 	uint32_t feat[SD_MAX_FEATURES]; /* features() of one state */
+	sd_advice adv;          /* fess: the advisors and the states'
+	                           weights (best_first.c owns it) */
 	sd_succ *succ;          /* expansion buffer */
 	unsigned char *kids;    /* maxs states, stride bytes each */
 	uint64_t *hashes;       /* the registry's hash of each kid */

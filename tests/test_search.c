@@ -453,6 +453,39 @@ static void fess_takes_cells_in_turn(void **unused)
 	graph.plugin->destroy(inst.self);
 }
 
+/* fess's advisors (search.advisors): the one feature of each node is
+ * its cell; S (cell 2) has children A (cell 1, h 5), which lowers the
+ * feature and so is proposed (weight 0), and B (cell 2, h 1), which is
+ * not (weight 1).  B leads to B2 (cell 1, h 4; proposed, weight 1) and
+ * on along a dead-end chain B3..B6 (cell 1, h 4; weights 2..5).  By h
+ * alone, cell 1 hands its turns to the chain before A (S B B2 B3 B4 B5
+ * B6 A, then G); with advisors cell 1 takes its lightest state, A, at
+ * its first turn (S B B2 A, then G). */
+static void fess_advisors(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1 S>B:1 B>B2:1 B2>B3:1 B3>B4:1 B4>B5:1 B5>B6:1 "
+		         "A>G:1",
+		"start", "S", "goal", "G",
+		"h", "A:5 B:1 B2:4 B3:4 B4:4 B5:4 B6:4",
+		"cell", "S:2 A:1 B:2 B2:1 B3:1 B4:1 B5:1 B6:1", NULL
+	};
+	sd_instance inst = make(kv);
+	for (int adv = 0; adv < 2; adv++) {
+		sd_search_opts o = SD_SEARCH_OPTS_INIT;
+		o.algorithm = SD_FESS;
+		o.heuristic = 0;
+		o.advisors = adv;
+		sd_result r = search_with(&inst, &o);
+		assert_int_equal(r.status, SD_SOLVED);
+		assert_int_equal(r.stats.expanded, adv ? 4 : 8);
+		check_plan(&inst, &r, "S>A A>G");
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
 /* A 6 x 6 grid, both ways between neighbours at uneven costs (1..6),
  * from the top left to the bottom right, h = the Manhattan distance (the
  * cheapest step is 1: admissible).  Every algorithm's plan replays;
@@ -836,6 +869,7 @@ int main(void)
 		cmocka_unit_test(costs_past_26_bits),
 		cmocka_unit_test(many_nodes_past_16_bits),
 		cmocka_unit_test(fess_takes_cells_in_turn),
+		cmocka_unit_test(fess_advisors),
 		cmocka_unit_test(suboptimal_plans_replay),
 		cmocka_unit_test(limits),
 		cmocka_unit_test(bidirectional_meets),

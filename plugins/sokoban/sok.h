@@ -121,8 +121,8 @@ typedef struct sok_area {
 /* The instance is three parts, each with its own writers:
  *
  *   sok_level   the compiled level.  Written only in create(), by
- *               sok_compile(), sok_make_start(), sok_packing_order()
- *               and sok_macro_init(), and in the first
+ *               sok_compile(), sok_make_start(), sok_packing_order(),
+ *               sok_feat_init() and sok_macro_init(), and in the first
  *               select_heuristic() (lv->dlt by sok_dltab_make(), and
  *               lv->start_dead);
  *               freed in destroy().  Every other function takes it as
@@ -173,6 +173,9 @@ typedef struct sok_level {
 	int *ring;             /* nfloor * 8: the eight cells about c, from
 	                          the one above clockwise (SOK_RING_DX/DY):
 	                          floor index, or -1 */
+	unsigned char *door;   /* per floor index: a door (sok_feat.c) */
+	unsigned char *sealed; /* pack_layers * nfloor: cells walled off
+	                          when layers 0..l are full (sok_feat.c) */
 } sok_level;
 
 /* Offsets of the cells of sok_level.ring: above, above right, right,
@@ -403,6 +406,14 @@ int sok_packing_order(sok_level *lv);
 /* Boxes of the position occ (per floor index) packed in order. */
 int sok_packed(const sok_level *lv, const unsigned char *occ);
 void sok_pack_free(sok_level *lv);
+
+/* sok_feat.c: the room-connectivity and out-of-plan features of the
+ * position occ; the tables made once at create(), after the packing
+ * order. */
+int sok_feat_init(sok_level *lv);
+void sok_feat_free(sok_level *lv);
+int sok_room_blocks(const sok_level *lv, const unsigned char *occ);
+int sok_out_of_plan(const sok_level *lv, const unsigned char *occ);
 
 /* sok_heur.c: bounds of the position.  sok_moved_bound() needs
  * sok_box_bound() of the position before the push just before it, and

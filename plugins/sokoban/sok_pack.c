@@ -8,9 +8,13 @@
  * with a box on every goal and the player outside, and repeatedly take
  * out every box that can be pulled off the goals to a cell the player
  * could reach.  Boxes taken out in round r are packed in layer
- * (rounds - r): the last boxes to leave are the first to go in.  Goals
- * no box ever leaves form layer 0.  A box pulled out ignores the boxes
- * that are not on goals, so the order is advice, never a proof.
+ * (rounds - r): the last boxes to leave are the first to go in.  When
+ * the goal boxes left wall the player's start off from every box that
+ * could leave (a band of goals across a room, XSokoban 50), the round
+ * is taken again with the player on every free cell, so the boxes leave
+ * on whichever side they face.  Goals no box ever leaves form layer 0.
+ * A box pulled out ignores the boxes that are not on goals, so the
+ * order is advice, never a proof.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +27,7 @@ typedef struct sok_packer {
 	unsigned char *out;   /* per floor index: the player's region */
 	unsigned char *seen;  /* nfloor * 4: box cell * 4 + player side */
 	unsigned char *reach; /* per floor index: reached by one fill */
+	int wide;             /* this round the player may stand anywhere */
 	int *queue, *fq;      /* BFS of pull states, flood-fill queue */
 } sok_packer;
 
@@ -83,10 +88,18 @@ static int sok_pack_leaves(sok_packer *pk, int g)
 }
 
 /* The player's region for this round: a fill from the start cell (which
- * may itself hold a goal box) over the cells no goal box blocks. */
+ * may itself hold a goal box) over the cells no goal box blocks; in a
+ * wide round (the goal boxes left wall the start off from every goal
+ * box that could still leave) every cell no goal box blocks, so that
+ * the boxes are taken out on whichever side they face. */
 static void sok_pack_region(sok_packer *pk)
 {
 	const sok_level *lv = pk->lv;
+	if (pk->wide) {
+		for (int c = 0; c < lv->nfloor; c++)
+			pk->out[c] = !pk->occ[c];
+		return;
+	}
 	int p = lv->start_player, keep = pk->occ[p];
 	pk->occ[p] = 0;
 	sok_pack_fill(pk, p, -1);
@@ -95,7 +108,9 @@ static void sok_pack_region(sok_packer *pk)
 }
 
 /* Take out, round by round, the boxes that can leave; round[j] gets the
- * round goal j's box left in (-1: never).  Returns the rounds. */
+ * round goal j's box left in (-1: never).  A round in which no box can
+ * leave from the start's side is tried again wide (sok_pack_region).
+ * Returns the rounds. */
 static int sok_pack_rounds(sok_packer *pk, int *round, int *leaving)
 {
 	const sok_level *lv = pk->lv;
@@ -110,6 +125,9 @@ static int sok_pack_rounds(sok_packer *pk, int *round, int *leaving)
 		for (int j = 0; j < lv->nboxes; j++)
 			if (round[j] < 0 && sok_pack_leaves(pk, lv->goals[j]))
 				leaving[n++] = j;
+		pk->wide = !n && !pk->wide;
+		if (pk->wide)
+			continue;
 		if (!n)
 			break;
 		for (int i = 0; i < n; i++) {

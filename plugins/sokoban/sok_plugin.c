@@ -177,6 +177,7 @@ static void sok_destroy(void *self)
 	sok_dltab_free(&s->lv);
 	sok_macro_free(s);
 	sok_seal_free(&s->wk);
+	sok_feat_free(&s->lv);
 	sok_pack_free(&s->lv);
 	free(s->lv.start);
 	sok_board_free(s);
@@ -216,7 +217,7 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 		s->cf.macros = c.macro;
 		s->cf.heur = SD_NO_HEURISTIC;
 		rc = sok_make_start(s) || sok_packing_order(&s->lv) ||
-		     sok_macro_init(s) ? -1 : 0;
+		     sok_feat_init(&s->lv) || sok_macro_init(s) ? -1 : 0;
 	}
 	if (rc) {
 		if (!s || !err[0])
@@ -397,10 +398,12 @@ static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
 	return (unsigned)k;
 }
 
-/* The features of a position for the feature-space search: boxes not
- * yet packed in the goals' order and areas of free cells beyond the
- * first that still matter (Festival's packing and connectivity), and
- * boxes off goal, in any order. */
+/* The features of a position for the feature-space search, Festival's
+ * four: boxes not yet packed in the goals' order, areas of free cells
+ * beyond the first that still matter (sok_progress), boxes off goal in
+ * doors (room connectivity) and boxes off goal where the next layer of
+ * the order walls them in (out of plan; sok_feat.c); and boxes off
+ * goal, in any order. */
 static unsigned sok_features(void *self, const void *state, uint32_t *f)
 {
 	sok *s = self;
@@ -412,7 +415,9 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 	f[0] = (uint32_t)p[0];
 	f[1] = (uint32_t)p[1];
 	f[2] = (uint32_t)sok_off_goal(lv, wk->occ);
-	return 3;
+	f[3] = (uint32_t)sok_room_blocks(lv, wk->occ);
+	f[4] = (uint32_t)sok_out_of_plan(lv, wk->occ);
+	return 5;
 }
 
 /* One successor of the push models: the box at b taken to t, the

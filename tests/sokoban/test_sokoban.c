@@ -961,17 +961,88 @@ static void features(void **unused)
 	assert_int_equal(res.status, SD_SOLVED);
 	assert_int_equal(res.length, 2);
 	uint32_t f[SD_MAX_FEATURES];
-	assert_int_equal(plug.plugin->features(inst.self, res.states, f), 3);
+	assert_int_equal(plug.plugin->features(inst.self, res.states, f), 5);
 	assert_int_equal(f[0], 1);
 	assert_int_equal(f[1], 1);
 	assert_int_equal(f[2], 1);
+	assert_int_equal(f[3], 1);
+	assert_int_equal(f[4], 0);
 	assert_int_equal(plug.plugin->features(inst.self, res.states +
-	                                       2 * res.state_size, f), 3);
-	assert_int_equal(f[0], 0);
-	assert_int_equal(f[1], 0);
-	assert_int_equal(f[2], 0);
+	                                       2 * res.state_size, f), 5);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(f[i], 0);
 	sd_result_free(&res);
 	plug.plugin->destroy(inst.self);
+}
+
+/* The features of the start position of level text (push model): their
+ * number, the values in f. */
+static unsigned start_features(const char *text, uint32_t *f)
+{
+	char tmp[4096], err[512] = "";
+	temp_level(text, tmp, sizeof tmp);
+	run r = { .alg = SD_FESS, .cost = "pushes", .heur = "packing" };
+	sd_param ps[8];
+	size_t n = run_params(&r, tmp, ps);
+	sd_instance inst;
+	if (sd_create_instance(plug.plugin, ps, n, &inst, err, sizeof err))
+		fail_msg("create: %s", err);
+	unlink(tmp);
+	unsigned char *st = calloc(1, inst.state_size);
+	assert_non_null(st);
+	plug.plugin->initial(inst.self, st);
+	unsigned nf = plug.plugin->features(inst.self, st, f);
+	free(st);
+	plug.plugin->destroy(inst.self);
+	return nf;
+}
+
+/* Check the five features of the start of level text. */
+static void expect_features(const char *text, uint32_t packing,
+                            uint32_t areas, uint32_t off, uint32_t doors,
+                            uint32_t out_of_plan)
+{
+	uint32_t f[SD_MAX_FEATURES];
+	assert_int_equal(start_features(text, f), 5);
+	assert_int_equal(f[0], packing);
+	assert_int_equal(f[1], areas);
+	assert_int_equal(f[2], off);
+	assert_int_equal(f[3], doors);
+	assert_int_equal(f[4], out_of_plan);
+}
+
+/* The packing order on hand-made levels, read through the packing
+ * feature (boxes not yet packed in order).  A dead-end row of goals is
+ * filled from its end: a box on the mouth's goal is not packed (2 to
+ * go), one on the end's goal is (1 to go).  A column of goals that,
+ * full, walls the player's start off from every way out (XSokoban 50's
+ * band): the boxes are pulled out on the far side, so the goal behind
+ * the band's middle goal is filled after it, and three boxes on the
+ * other goals with the middle one empty have packed none (4 to go; the
+ * order without the far side put all four goals in one layer and
+ * counted 1 to go). */
+static void packing_order_cases(void **unused)
+{
+	(void)unused;
+	expect_features("########\n#@ $ *.#\n########\n", 2, 2, 1, 1, 0);
+	expect_features("########\n#@ $ .*#\n########\n", 1, 1, 1, 1, 0);
+	expect_features("#######\n#@*   #\n# .*$ #\n# *   #\n#######\n",
+	                4, 1, 1, 0, 0);
+	expect_features("#######\n#@.$  #\n# *.$ #\n# .$  #\n#######\n",
+	                3, 2, 3, 0, 3);
+}
+
+/* Room connectivity and out-of-plan boxes.  A box off goal in a
+ * corridor between two parts of the level stands in a door (above); a
+ * box in a room the next goal of the order walls off when filled is out
+ * of plan; the same box pushed through is neither. */
+static void room_and_plan_features(void **unused)
+{
+	(void)unused;
+	expect_features("########\n#@ .   #\n#### $ #\n   #   #\n"
+	                "   #####\n", 1, 0, 1, 0, 1);
+	expect_features("########\n#@ $.  #\n####   #\n   #   #\n"
+	                "   #####\n", 1, 1, 1, 1, 0);
 }
 
 /* The feature-space search gets through XSokoban 43, which greedy
@@ -1012,7 +1083,8 @@ static void macro_plan(const char *level, const char *macros,
 
 /* Push-model plans whose text sd_plan_text() made when the plugin
  * remembered the last push it formatted (format_action() in order):
- * format_plan() gives the same, from the plan alone. */
+ * format_plan() gives the same, from the plan alone.  (Level 26's plan
+ * is fess's with the five features of sok_features(); it replays.) */
 static void plan_text_kept(void **unused)
 {
 	(void)unused;
@@ -1022,7 +1094,7 @@ static void plan_text_kept(void **unused)
 		{ 3, "ruuLLLulDrrrrddlUruLLLddllluurRDrdLuuurDD" },
 		{ 4, "ullDullddrRuLurrrdLLrrddlUruL" },
 		{ 5, "LulDuurrrdLrrddlUlldRdllluR" },
-		{ 26, "drddlUdrddlUUlldRurruuulldRDrdLrddlUruuluurDD" },
+		{ 26, "drddlUdrddlUUlldRurrddlUruLruuulldRurDDulD" },
 	};
 	run opt = { .alg = SD_ASTAR, .cost = "pushes", .heur = "matching" };
 	run fast = { .alg = SD_FESS, .cost = "pushes", .heur = "packing",
@@ -1041,6 +1113,10 @@ static void plan_text_kept(void **unused)
 		unlink(tmp);
 		assert_int_equal(st, SD_SOLVED);
 		assert_string_equal(plan, want[i].plan);
+		chk board;
+		int moves, pushes;
+		chk_load(&board, lv);
+		assert_true(chk_replay(&board, plan, &moves, &pushes));
 		free(plan);
 		free(lv);
 	}
@@ -1192,6 +1268,8 @@ int main(void)
 		cmocka_unit_test(sealed_goals),
 		cmocka_unit_test(packing_order),
 		cmocka_unit_test(features),
+		cmocka_unit_test(packing_order_cases),
+		cmocka_unit_test(room_and_plan_features),
 		cmocka_unit_test(feature_search),
 		cmocka_unit_test(plan_text_kept),
 		cmocka_unit_test(tunnel_macro),
