@@ -343,7 +343,7 @@ void search_bf_keys(const search *s, sd_path_cost g, sd_cost h,
 
 search_rc search_bf_push(search *s, uint32_t id, sd_cost h)
 {
-	return push(s, &policies[s->o->algorithm], id, h);
+	return push(s, &policies[s->o->algorithm], id, h, 0, NULL);
 }
 
 sd_cost search_bf_popped_h(const search *s, uint32_t id, uint64_t k1)

@@ -376,6 +376,23 @@ int sok_resize(void *pp, size_t size, size_t n);
 #define SOK_LRN_NODES 128    /* positions of a search around a push */
 #define SOK_LRN_BASE 2000L   /* positions allowed from the start */
 #define SOK_LRN_RATIO 2L     /* positions allowed per push judged */
+/* The learned patterns and the learning's state (wk->learn): written by
+ * sok_learn.c, looked up by sok_lpat.c. */
+#define SOK_LRN_TRIED 65536      /* fingerprints kept, a power of 2 */
+struct sok_learn {
+	int n, cap;            /* patterns stored, room for */
+	int words;             /* 64-bit words in one area bitmap */
+	int16_t *cells;        /* per pattern: SOK_LRN_MAX cells, -1 padded */
+	uint64_t *area;        /* per pattern: player cells it is dead for */
+	int **at;              /* per floor index: patterns holding it */
+	int *nat, *capat;      /* their counts and room */
+	uint64_t *tried;       /* fingerprints of the sets searched */
+	unsigned char *save;   /* the real wk->occ while a set is judged */
+	int *cand, *cwalk;     /* the real wk->cand, wk->cwalk, likewise */
+	long judged;           /* pushes judged (sok_learned_dead calls) */
+	long spent;            /* small-search positions spent */
+};
+
 /* sok_learn.c: deadlock patterns learned during the search, in
  * wk->learn (made on the first call, kept until sok_learn_free() at
  * destroy()).  Called after each push no other rule prunes, wk->occ
@@ -389,8 +406,9 @@ int sok_learned_dead(const sok_level *lv, unsigned rules, sok_work *wk, int c,
  * knot (sok_corral_knot), if the budget allows.  wk->occ is kept. */
 void sok_learn_knot(const sok_level *lv, unsigned rules, sok_work *wk,
                     int player);
-/* The same check without learning (the small searches' pushes, when
- * their rules hold SOK_DL_LEARN): a pattern learned so far holds. */
+/* sok_lpat.c: the same check without learning (the small searches'
+ * pushes, when their rules hold SOK_DL_LEARN): a pattern learned so far
+ * holds. */
 int sok_learn_holds(const sok_level *lv, const sok_work *wk, int c,
                     int player);
 /* Counters: pushes judged, small-search positions spent, patterns kept

@@ -31,29 +31,17 @@
  * SOK_LRN_MAX * SOK_CORRAL_NODES.  A set already searched from the same
  * small-problem area (a fingerprint of its cells and the area's
  * smallest cell) is not searched again; a fingerprint that collides
- * only skips a search, so the table needs no exact keys.
+ * only skips a search, so the table needs no exact keys.  The lookup of
+ * the patterns stored (sok_learn_holds) is in sok_lpat.c, beneath the
+ * corral search that uses it too.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sok.h"
 
-#define SOK_LRN_TRIED 65536      /* fingerprints kept, a power of 2 */
 #define SOK_LRN_PATTERNS 262144  /* patterns kept, at most */
 
-struct sok_learn {
-	int n, cap;            /* patterns stored, room for */
-	int words;             /* 64-bit words in one area bitmap */
-	int16_t *cells;        /* per pattern: SOK_LRN_MAX cells, -1 padded */
-	uint64_t *area;        /* per pattern: player cells it is dead for */
-	int **at;              /* per floor index: patterns holding it */
-	int *nat, *capat;      /* their counts and room */
-	uint64_t *tried;       /* fingerprints of the sets searched */
-	unsigned char *save;   /* the real wk->occ while a set is judged */
-	int *cand, *cwalk;     /* the real wk->cand, wk->cwalk, likewise */
-	long judged;           /* pushes judged (sok_learned_dead calls) */
-	long spent;            /* small-search positions spent */
-};
 
 /* Free wk->learn (NULL is fine). */
 void sok_learn_free(sok_work *wk)
@@ -91,21 +79,6 @@ static int sok_learn_alloc(const sok_level *lv, sok_work *wk)
 		return 0;
 	sok_learn_free(wk);
 	return -1;
-}
-
-/* True iff pattern i has all its boxes in occ and is dead for a player
- * at cell `player`. */
-static int sok_lrn_match(const struct sok_learn *l, const unsigned char *occ,
-                         int i, int player)
-{
-	const int16_t *c = l->cells + (size_t)i * SOK_LRN_MAX;
-	if (!((l->area[(size_t)i * l->words + player / 64] >> (player % 64)) &
-	      1))
-		return 0;
-	for (int k = 0; k < SOK_LRN_MAX && c[k] >= 0; k++)
-		if (!occ[c[k]])
-			return 0;
-	return 1;
 }
 
 /* Collect into set the box at c and the boxes 8-connected to it,
@@ -297,20 +270,6 @@ static int sok_lrn_learn(const sok_level *lv, unsigned rules, sok_work *wk,
 static int sok_lrn_budget(const struct sok_learn *l)
 {
 	return l->spent < SOK_LRN_BASE + SOK_LRN_RATIO * l->judged;
-}
-
-/* True iff the position in wk->occ, a box just pushed to c, the
- * player at `player` (any cell of its area), holds a pattern learned so
- * far (lookup only; none before the first sok_learned_dead()). */
-int sok_learn_holds(const sok_level *lv, const sok_work *wk, int c,
-                    int player)
-{
-	const struct sok_learn *l = wk->learn;
-	(void)lv;
-	for (int j = 0; l && j < l->nat[c]; j++)
-		if (sok_lrn_match(l, wk->occ, l->at[c][j], player))
-			return 1;
-	return 0;
 }
 
 /* True iff the position in wk->occ, whose box was just pushed to c and
