@@ -13,7 +13,11 @@
  * an empty ROW to say it is ready, then one per row it computed, each
  * answered by the next JOB.  A rank that ends before its rows (its
  * config or plugin failed) sends FAIL with its exit status instead;
- * rank 0 names it and aborts the job.
+ * rank 0 names it, hands out no more rows, takes back those handed out
+ * and tells every rank "no more": every rank then leaves through
+ * MPI_Finalize, rank 0 and the failed one with status 2.  (Not
+ * MPI_Abort: Open MPI 4.1's mpirun can crash in its own teardown when
+ * one rank aborts while another is already in MPI_Finalize.)
  */
 #include "mpi_run.h"
 
@@ -29,7 +33,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-enum { TAG_JOB = 1, TAG_ROW, TAG_FAIL };
+enum { TAG_JOB = 1, TAG_ROW, TAG_FAIL, TAG_READY };
 
 /* This process in the job; ranks 1 and rank 0 without mpirun. */
 static struct {
@@ -145,6 +149,7 @@ typedef struct dispatch {
 	size_t n, next, taken;  /* rows; next to hand out; taken so far */
 	int busy;               /* ranks that have not been told "no more",
 	                           rank 0's own computing counted as one */
+	int failed;             /* a rank could not start: no more rows */
 	sd_row *rows;           /* received, not yet taken (text set) */
 	char *got;              /* got[i]: row i received */
 	sd_row_take *take;      /* and its ctx: the caller's */
@@ -156,7 +161,7 @@ typedef struct dispatch {
  * with d->lock held. */
 static int64_t next_row(dispatch *d)
 {
-	if (d->next < d->n && !sd_guard_interrupted)
+	if (d->next < d->n && !sd_guard_interrupted && !d->failed)
 		return (int64_t)d->next++;
 	d->busy--;
 	return -1;
@@ -176,8 +181,8 @@ static void got_row(dispatch *d, int src, int64_t i, const sd_row *r,
 		job.per[src].peak_kib = peak;
 }
 
-/* A rank that failed before its rows: name it and end the whole job. */
-static void rank_failed(int rank)
+/* Receive the FAIL of a rank that ended before its rows and name it. */
+static void say_failed(int rank)
 {
 	int rc;
 	MPI_Recv(&rc, 1, MPI_INT, rank, TAG_FAIL, MPI_COMM_WORLD,
@@ -185,7 +190,16 @@ static void rank_failed(int rank)
 	sd_error("rank %d of %d could not start (exit status %d; its message "
 	         "is above): ending the run", rank, job.ranks, rc);
 	fflush(NULL);
-	MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
+}
+
+/* A rank failed before its rows: name it, hand out no more rows (the
+ * rows out come back, every rank is told "no more"); it will never ask,
+ * so it is no longer busy.  With d->lock held. */
+static void rank_failed(dispatch *d, int rank)
+{
+	say_failed(rank);
+	d->failed = 1;
+	d->busy--;
 }
 
 /* Receive a ROW message from rank src (of len bytes) into d. */
@@ -230,6 +244,20 @@ static void take_in_order(dispatch *d)
 	}
 }
 
+/* Act on the message st announces (with d->lock held): a failed rank,
+ * or a row (or "ready") answered by the next row. */
+static void serve_one(dispatch *d, const MPI_Status *st)
+{
+	int len = 0;
+	if (st->MPI_TAG == TAG_FAIL) {
+		rank_failed(d, st->MPI_SOURCE);
+		return;
+	}
+	MPI_Get_count(st, MPI_BYTE, &len);
+	receive_row(d, st->MPI_SOURCE, len);
+	hand_out(d, st->MPI_SOURCE);
+}
+
 /* Serve the other ranks until each (and rank 0's own computing) has
  * been told "no more"; the rows are taken in order as they come. */
 static void *serve(void *arg)
@@ -238,22 +266,16 @@ static void *serve(void *arg)
 	dispatch *d = arg;
 	pthread_mutex_lock(&d->lock);
 	while (d->busy > 0 || d->taken < d->next) {
-		int flag, len = 0;
+		int flag;
 		MPI_Status st;
 		take_in_order(d);
 		pthread_mutex_unlock(&d->lock);
 		MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
 		if (!flag)
 			nanosleep(&nap, NULL);
-		else if (st.MPI_TAG == TAG_FAIL)
-			rank_failed(st.MPI_SOURCE);
-		else
-			MPI_Get_count(&st, MPI_BYTE, &len);
 		pthread_mutex_lock(&d->lock);
-		if (flag) {
-			receive_row(d, st.MPI_SOURCE, len);
-			hand_out(d, st.MPI_SOURCE);
-		}
+		if (flag)
+			serve_one(d, &st);
 	}
 	take_in_order(d);
 	pthread_mutex_unlock(&d->lock);
@@ -321,7 +343,7 @@ int sd_mpi_rows(size_t n, sd_row_job *fn, sd_row_take *take, void *ctx,
 	*done = d.taken;
 	free(d.rows);
 	free(d.got);
-	return 0;
+	return d.failed ? EXIT_ERROR : 0;
 }
 
 void sd_mpi_rank_summary(FILE *out)
@@ -337,40 +359,83 @@ void sd_mpi_rank_summary(FILE *out)
 		        job.per[r].seconds, job.per[r].peak_kib / 1024.0);
 }
 
-/* While waiting for the others to be ready: rank 0 looks for a rank
- * that ended before (it sent FAIL: name it, end the job); another rank
- * looks for rank 0 having ended before (it released the ranks with a
- * "no more" JOB, its message printed: end the job). */
-static void watch_failures(void)
+/* Wait, with 1 ms naps (a blocking receive would spin a core), until a
+ * message from src with tag (or any, if MPI_ANY_...) is there. */
+static void await(int src, int tag, MPI_Status *st)
 {
-	int flag;
-	MPI_Status st;
-	MPI_Iprobe(MPI_ANY_SOURCE, job.rank ? TAG_JOB : TAG_FAIL,
-	           MPI_COMM_WORLD, &flag, &st);
-	if (flag && !job.rank)
-		rank_failed(st.MPI_SOURCE);
-	if (flag && st.MPI_SOURCE == 0) {
-		fflush(NULL);
-		MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
+	const struct timespec nap = { 0, 1000000 };
+	int flag = 0;
+	for (;;) {
+		MPI_Iprobe(src, tag, MPI_COMM_WORLD, &flag, st);
+		if (flag)
+			return;
+		nanosleep(&nap, NULL);
 	}
+}
+
+/* Rank 0: send the verdict {ready, first} to every rank not out (out
+ * NULL: to every rank; a FAILed rank is in MPI_Finalize already). */
+static void tell_ready(const char *out, int ready, int first)
+{
+	int64_t verdict[2] = { ready, first };
+	for (int r = 1; r < job.ranks; r++)
+		if (!out || !out[r])
+			MPI_Send(verdict, 2, MPI_INT64_T, r, TAG_JOB, MPI_COMM_WORLD);
+}
+
+/* Rank 0: hear from every other rank, READY (made its problem or not)
+ * or FAIL (could not start: named here); tell each that is running the
+ * verdict {ready, first} of sd_mpi_all_ready. */
+static int gather_ready(int ok, int *first)
+{
+	int ready = 1, v, left = job.ranks - 1;
+	char *out = calloc((size_t)job.ranks, 1);
+	MPI_Status st;
+	*first = ok ? job.ranks : 0;
+	for (; left > 0; left--) {
+		await(MPI_ANY_SOURCE, MPI_ANY_TAG, &st);
+		if (st.MPI_TAG == TAG_FAIL && out)
+			out[st.MPI_SOURCE] = 1;
+		if (st.MPI_TAG == TAG_FAIL) {
+			say_failed(st.MPI_SOURCE);
+			ready = -1;
+			continue;
+		}
+		MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, TAG_READY, MPI_COMM_WORLD,
+		         MPI_STATUS_IGNORE);
+		if (!v && st.MPI_SOURCE < *first)
+			*first = st.MPI_SOURCE;
+	}
+	if (ready > 0 && *first < job.ranks)
+		ready = 0;
+	tell_ready(out, ready, *first);
+	free(out);
+	return ready;
+}
+
+/* Another rank: say whether ready, wait for rank 0's verdict; a single
+ * "no more" instead means rank 0 ended before (its message printed). */
+static int hear_ready(int ok, int *first)
+{
+	int64_t verdict[2] = { -1, 0 };
+	int n;
+	MPI_Status st;
+	MPI_Send(&ok, 1, MPI_INT, 0, TAG_READY, MPI_COMM_WORLD);
+	await(0, TAG_JOB, &st);
+	MPI_Recv(verdict, 2, MPI_INT64_T, 0, TAG_JOB, MPI_COMM_WORLD, &st);
+	MPI_Get_count(&st, MPI_INT64_T, &n);
+	*first = n == 2 ? (int)verdict[1] : 0;
+	return n == 2 ? (int)verdict[0] : -1;
 }
 
 int sd_mpi_all_ready(int ok, int *first)
 {
-	const struct timespec nap = { 0, 1000000 };
-	int mine = ok ? job.ranks : job.rank, low, done = 0;
-	MPI_Request req;
 	job.rows_run = 1;   /* past the start: sd_mpi_finish sends no FAIL */
-	MPI_Iallreduce(&mine, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &req);
-	for (;;) {
-		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-		if (done)
-			break;
-		watch_failures();
-		nanosleep(&nap, NULL);
+	if (!job.on || job.ranks < 2) {
+		*first = ok ? job.ranks : 0;
+		return ok;
 	}
-	*first = low;
-	return low == job.ranks;
+	return job.rank ? hear_ready(ok, first) : gather_ready(ok, first);
 }
 
 void sd_mpi_abort(int rc)

@@ -58,9 +58,12 @@ typedef void sd_row_take(void *ctx, size_t i, const sd_row *row);
  * free rank from a thread of its own, and computes rows too: job runs on
  * rank 0's calling thread, take on that other thread (so the two may run
  * at the same time; job must not touch what take does).  An interrupt
- * (on any rank) ends the run once the rows handed out are back.  *done is the number of rows taken (on rank 0).  Returns 0; a
- * rank that failed to start ends the whole job from rank 0 (message
- * naming the rank, exit status 2). */
+ * (on any rank) ends the run once the rows handed out are back.
+ * *done is the number of rows taken (on rank 0).  Returns 0; or, on
+ * rank 0, EXIT_ERROR if a rank failed to start (sd_mpi_finish sent its
+ * FAIL): rank 0 has named it, handed out no more rows, taken those
+ * handed out and told every rank "no more", so every rank returns and
+ * ends through sd_mpi_finish (no MPI_Abort). */
 int sd_mpi_rows(size_t n, sd_row_job *job, sd_row_take *take, void *ctx,
                 size_t *done);
 
@@ -69,11 +72,15 @@ int sd_mpi_rows(size_t n, sd_row_job *job, sd_row_take *take, void *ctx,
 void sd_mpi_rank_summary(FILE *out);
 
 /* Before one search spread over the ranks (hda.h), every rank says
- * whether it is ready (ok: its problem was made); it waits for the
- * others meanwhile watching for a rank that ended before (its config or
- * plugin failed: rank 0 names it and ends the job, exit status 2).
- * Returns 1 if every rank is ready; else 0 with *first the lowest rank
- * that is not.  Without MPI: ok, *first 0. */
+ * whether it is ready (ok: its problem was made) and waits for rank 0's
+ * verdict, which rank 0 gives once every other rank has said so or
+ * ended before (its config or plugin failed: sd_mpi_finish sent FAIL;
+ * rank 0 names it).  Returns 1 if every rank is ready; 0 if not, with
+ * *first the lowest rank that made no problem; -1 if a rank could not
+ * start (rank 0 named it) or, on the other ranks, rank 0 ended before
+ * (its message printed); *first is then a rank that made no problem, or
+ * the number of ranks.  No rank aborts the job: every rank goes on to
+ * sd_mpi_finish.  Without MPI: ok, *first 0. */
 int sd_mpi_all_ready(int ok, int *first);
 
 /* End every rank of the job now with exit status rc, this rank having

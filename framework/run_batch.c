@@ -237,14 +237,15 @@ static void rows_here(batch_rows *b)
 }
 
 /* Solve the rows of b: here in turn, or spread over the ranks of an MPI
- * job (rank 0 prints them in order; the other ranks print nothing). */
-static void solve_rows(batch_rows *b)
+ * job (rank 0 prints them in order; the other ranks print nothing).
+ * 0, or EXIT_ERROR on rank 0 if a rank could not start (named). */
+static int solve_rows(batch_rows *b)
 {
 	size_t done;
 	if (sd_mpi_ranks() > 1)
-		sd_mpi_rows(b->t.total, row_job, row_take, b, &done);
-	else
-		rows_here(b);
+		return sd_mpi_rows(b->t.total, row_job, row_take, b, &done);
+	rows_here(b);
+	return 0;
 }
 
 /* Solve the problems pick marks (of 1..max), one row each, with a
@@ -261,8 +262,10 @@ static int run_picked(sd_runctx *x, sd_param *params, size_t which,
 	b.bar = isatty(2) && !x->cli->quiet && !sd_mpi_rank();
 	if (!sd_mpi_rank())
 		sd_report_start(x);
-	solve_rows(&b);
+	int rc = solve_rows(&b);
 	free(b.ks);
+	if (rc)
+		return rc;      /* a rank could not start: no summary */
 	if (sd_mpi_rank())
 		return EXIT_SOLVED;
 	return batch_end(x, which, &b.t);

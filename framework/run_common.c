@@ -154,16 +154,18 @@ static sd_search_opts search_opts(sd_runctx *x)
 /* A search spread over the ranks: wait until every rank has made its
  * problem (a->made).  1 if all have; else 0 with a->err set on the
  * lowest rank that has not (its own message) and on rank 0 (naming that
- * rank), and empty on the others, so that each failure is said once. */
+ * rank), and empty on the others, so that each failure is said once (a
+ * rank that could not start rank 0 has named already). */
 static int all_ready(sd_attempt *a)
 {
 	int first, rank = sd_mpi_rank();
-	if (sd_mpi_all_ready(a->made, &first))
+	int ready = sd_mpi_all_ready(a->made, &first);
+	if (ready > 0)
 		return 1;
 	if (rank == first)
 		return 0;
 	a->err[0] = 0;
-	if (!rank)
+	if (!rank && !ready)
 		snprintf(a->err, sizeof a->err, "rank %d of %d could not make the "
 		         "problem (its message is above)", first, sd_mpi_ranks());
 	return 0;

@@ -127,9 +127,15 @@ printf '[plugin]\npath = %s\n[search]\nalgorithm = astar\n[problem]\nmode = toom
 expect 2 "expand() returned 100000 successors" run "$sd" -c "$tmp/rogue.ini"
 expect 2 "a distributed search cannot go on without this rank" \
 	run "$sd" -c "$tmp/rogue.ini"
-expect 2 "rank $((np - 1)) of $np could not make the problem" \
+no_abort 2 "rank $((np - 1)) of $np could not make the problem" \
 	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${k3[@]}" : \
 	-np 1 "$sd" "${k3[@]}" --set problem.index=101
+# 6b. A rank that cannot start (its plugin is missing) before one search
+#    over the ranks: rank 0 names it, every rank ends through
+#    MPI_Finalize (no MPI_Abort), exit 2.
+no_abort 2 "rank $((np - 1)) of $np could not start" \
+	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${k3[@]}" : \
+	-np 1 "$sd" "${k3[@]}" --set plugin.name=no-such-plugin-mpi-test
 sleep 0.5
 pgrep -f "$sd -c $tmp/rogue.ini" >/dev/null && fail "a rank is left running" ||
 	pass
