@@ -350,10 +350,10 @@ void sd_mpi_rank_summary(FILE *out)
 {
 	if (job.rank || job.ranks < 2 || !job.per)
 		return;
-	fprintf(out, "ranks: %d (rank 0 also hands out the problems)\n",
+	fprintf(out, "ranks: %d (rank 0 also hands out the rows)\n",
 	        job.ranks);
 	for (int r = 0; r < job.ranks; r++)
-		fprintf(out, "rank %d: %u problems, %llu expanded, %.2f s, peak "
+		fprintf(out, "rank %d: %u rows, %llu expanded, %.2f s, peak "
 		        "RSS %.1f MiB\n", r, job.per[r].rows,
 		        (unsigned long long)job.per[r].expanded,
 		        job.per[r].seconds, job.per[r].peak_kib / 1024.0);

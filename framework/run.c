@@ -87,27 +87,28 @@ static const char *not_distributed(const sd_runctx *x)
 	return cli->trace ? "traces in one process: --trace" : NULL;
 }
 
-/* Under mpirun with several ranks, what a run that is not a batch
- * does: rank 0 runs a comparison or a listing alone (the other ranks
- * end at once, status 0); one search of ucs, astar or wastar is spread
- * over the ranks (x->distributed set: hda.h); any other search, and a
- * batch with --html (its page is one process's), are refused on every
- * rank (rank 0 says why).  Returns the exit status, or -1 for "run
+/* Under mpirun with several ranks: a batch or a comparison is spread
+ * over the ranks, a row each (mpi_run.h), but not with --html (its page
+ * is one process's: refused); rank 0 runs a listing alone (the other
+ * ranks end at once, status 0); one search of ucs, astar or wastar is
+ * spread over the ranks (x->distributed set: hda.h); any other search
+ * is refused on every rank (rank 0 says why).  Returns the exit status, or -1 for "run
  * it". */
 static int one_rank_only(sd_runctx *x, long b)
 {
 	int rank = sd_mpi_rank();
 	if (sd_mpi_ranks() < 2)
 		return -1;
-	if (b >= 0 && x->cli->html) {
+	if ((b >= 0 || x->cli->n_compare) && x->cli->html) {
 		if (rank)
 			return EXIT_ERROR;
-		return sd_error("--html writes the page of a batch in one "
-		                "process: run it without mpirun or with -np 1");
+		return sd_error("--html writes the page of a %s in one process: "
+		                "run it without mpirun or with -np 1",
+		                b >= 0 ? "batch" : "comparison");
 	}
-	if (b >= 0)
+	if (b >= 0 || x->cli->n_compare)
 		return -1;
-	if (x->cli->n_compare || x->cli->list_heuristics)
+	if (x->cli->list_heuristics)
 		return rank ? EXIT_SOLVED : -1;
 	const char *why = not_distributed(x);
 	x->distributed = !why;

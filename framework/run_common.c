@@ -14,26 +14,69 @@
 #include <string.h>
 
 /* Read the config, then the command line's overrides, then `extra` ones
- * (a comparison's).  0, or -1 with the message printed. */
+ * (a comparison's).  0, or -1 with the message in err. */
+static int run_config_err(const sd_cli *cli, const char *const *extra,
+                          size_t n_extra, sd_config *c, char *err,
+                          size_t len)
+{
+	int rc = cli->config && sd_config_read(c, cli->config, err, len);
+	for (size_t i = 0; !rc && i < cli->n_sets; i++)
+		rc = sd_config_set(c, cli->sets[i], err, len);
+	for (size_t i = 0; !rc && i < n_extra; i++)
+		rc = sd_config_set(c, extra[i], err, len);
+	if (!rc && cli->format) {
+		char set[64];
+		snprintf(set, sizeof set, "output.format=%s", cli->format);
+		rc = sd_config_set(c, set, err, len);
+	}
+	return rc || sd_config_finish(c, err, len) ? -1 : 0;
+}
+
 int sd_run_config(const sd_cli *cli, const char *const *extra,
                   size_t n_extra, sd_config *c)
 {
 	char err[2048];
-	int rc = cli->config && sd_config_read(c, cli->config, err, sizeof err);
-	for (size_t i = 0; !rc && i < cli->n_sets; i++)
-		rc = sd_config_set(c, cli->sets[i], err, sizeof err);
-	for (size_t i = 0; !rc && i < n_extra; i++)
-		rc = sd_config_set(c, extra[i], err, sizeof err);
-	if (!rc && cli->format) {
-		char set[64];
-		snprintf(set, sizeof set, "output.format=%s", cli->format);
-		rc = sd_config_set(c, set, err, sizeof err);
-	}
-	if (rc || sd_config_finish(c, err, sizeof err)) {
+	if (run_config_err(cli, extra, n_extra, c, err, sizeof err)) {
 		sd_error("%s", err);
 		return -1;
 	}
 	return 0;
+}
+
+/* The index of the heuristic a run with config c uses, and its name in
+ * *hname: the configured one, or the plugin's first when none is; bfs
+ * and ucs search blind whatever is configured (SD_NO_HEURISTIC,
+ * "zero").  SD_HEURISTIC_UNKNOWN if the plugin has none of that name.
+ * Prints nothing. */
+static int resolve_heuristic(const sd_config *c, const sd_plugin *p,
+                             const char **hname)
+{
+	int blind = sd_algorithm_about(c->opts.algorithm).blind;
+	int h = c->heuristic ? sd_heuristic_index(p, c->heuristic)
+	        : !blind && p->n_heuristics ? 0 : SD_NO_HEURISTIC;
+	if (h >= 0 && blind)
+		h = SD_NO_HEURISTIC;
+	*hname = h >= 0 ? p->heuristics[h].name
+	         : h == SD_NO_HEURISTIC ? "zero" : c->heuristic;
+	return h;
+}
+
+int sd_run_signature(const sd_cli *cli, const sd_plugin *p,
+                     const char *const *extra, size_t n_extra, char *sig,
+                     size_t len)
+{
+	sd_config c = SD_CONFIG_INIT;
+	char err[2048];
+	const char *hname;
+	int rc = -1;
+	sig[0] = 0;
+	if (!run_config_err(cli, extra, n_extra, &c, err, sizeof err) &&
+	    resolve_heuristic(&c, p, &hname) != SD_HEURISTIC_UNKNOWN) {
+		snprintf(sig, len, "%s|%s", c.algorithm_name, hname);
+		rc = 0;
+	}
+	sd_config_free(&c);
+	return rc;
 }
 
 /* Say that the configured heuristic is not one of the plugin's, naming
@@ -52,29 +95,6 @@ static void unknown_heuristic(const sd_config *c, const sd_plugin *p)
 	else
 		sd_error("unknown heuristic '%s' for plugin '%s' (available: %s)",
 		         c->heuristic, p->name, list);
-}
-
-/* The index of the configured heuristic as the algorithm uses it (bfs
- * and ucs search blind), with the notes a user should read;
- * SD_HEURISTIC_UNKNOWN (message printed) if unknown. */
-static int configured_heuristic(const sd_config *c, const sd_plugin *p,
-                                int quiet)
-{
-	sd_algorithm a = c->opts.algorithm;
-	int h = sd_heuristic_index(p, c->heuristic);
-	if (h == SD_HEURISTIC_UNKNOWN) {
-		unknown_heuristic(c, p);
-		return SD_HEURISTIC_UNKNOWN;
-	}
-	if (sd_algorithm_about(a).blind && h != SD_NO_HEURISTIC) {
-		if (!quiet)
-			fprintf(stderr, "searchd: note: %s ignores heuristic "
-			        "'%s'\n", sd_algorithm_name(a), c->heuristic);
-		return SD_NO_HEURISTIC;
-	}
-	if (!quiet)
-		sd_note_admissible(c, p, h);
-	return h;
 }
 
 int sd_admissible_note(const sd_config *c, const sd_plugin *p, int h,
@@ -97,22 +117,24 @@ void sd_note_admissible(const sd_config *c, const sd_plugin *p, int h)
 		fprintf(stderr, "searchd: note: %s\n", note);
 }
 
-/* Set x->heuristic and x->hname: as configured, or the plugin's first
- * for the algorithms that use one.  0, or -1 (message printed). */
 int sd_pick_heuristic(sd_runctx *x, int quiet)
 {
 	const sd_config *c = x->config;
 	const sd_plugin *p = x->plugin;
-	sd_algorithm a = c->opts.algorithm;
-	if (!c->heuristic) {
-		int dflt = !sd_algorithm_about(a).blind && p->n_heuristics;
-		x->heuristic = dflt ? 0 : SD_NO_HEURISTIC;
-		x->hname = dflt ? p->heuristics[0].name : "zero";
-		return 0;
+	x->heuristic = resolve_heuristic(c, p, &x->hname);
+	if (x->heuristic == SD_HEURISTIC_UNKNOWN) {
+		unknown_heuristic(c, p);
+		return -1;
 	}
-	x->heuristic = configured_heuristic(c, p, quiet);
-	x->hname = x->heuristic == SD_NO_HEURISTIC ? "zero" : c->heuristic;
-	return x->heuristic == SD_HEURISTIC_UNKNOWN ? -1 : 0;
+	if (quiet || !c->heuristic)
+		return 0;
+	if (sd_algorithm_about(c->opts.algorithm).blind &&
+	    strcmp(c->heuristic, "zero"))
+		fprintf(stderr, "searchd: note: %s ignores heuristic '%s'\n",
+		        sd_algorithm_name(c->opts.algorithm), c->heuristic);
+	else
+		sd_note_admissible(c, p, x->heuristic);
+	return 0;
 }
 
 /* The trace callback: print the event, up to cli->trace_limit lines and

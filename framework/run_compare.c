@@ -6,7 +6,9 @@
 
 #include "error.h"
 #include "guard.h"
+#include "mpi_run.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,21 +53,6 @@ static void other_axes(char *label, size_t len, const char *const *extra,
 			snprintf(label + strlen(label), len - strlen(label),
 			         "%s%s", *label ? "," : "",
 			         strchr(extra[i], '.') + 1);
-}
-
-/* Has combination k (as resolved: bfs and ucs run blind whatever the
- * heuristic asked) already run as an earlier one?  Records it in
- * seen[k] either way; a repeat gets the mark "=". */
-static int seen_before(char (*seen)[256], size_t k, const char *algorithm,
-                       const char *hname, const char *label)
-{
-	snprintf(seen[k], sizeof seen[k], "%s|%s|%s", algorithm, hname, label);
-	for (size_t j = 0; j < k; j++)
-		if (!strcmp(seen[j], seen[k])) {
-			strcpy(seen[k], "=");
-			return 1;
-		}
-	return 0;
 }
 
 /* One --compare key and its values. */
@@ -123,79 +110,151 @@ static void combo_sets(const axis *ax, size_t na, size_t k,
 	}
 }
 
-/* Run one combination of a comparison (the extra overrides) with its own
- * config and heuristic, and print its row; a repeat of an earlier one is
- * skipped (EXIT_SOLVED). */
-static int run_combo(const sd_runctx *base, const char *const *extra,
-                     size_t n, char (*seen)[256], size_t k)
+/* Mark in repeat[k] each combination that would run the same search
+ * as an earlier one (bfs and ucs run blind whatever the heuristic
+ * asked): it is skipped.  Quiet: a combination whose config is bad is
+ * no repeat, and says why when it runs. */
+static void mark_repeats(const sd_runctx *x, const axis *ax, size_t combos,
+                         char (*sig)[512], char *repeat)
 {
+	size_t na = x->cli->n_compare;
+	for (size_t k = 0; k < combos; k++) {
+		char sets[16][512], label[256], how[192];
+		const char *extra[16];
+		combo_sets(ax, na, k, sets, extra);
+		if (sd_run_signature(x->cli, x->plugin, extra, na, how,
+		                     sizeof how))
+			continue;
+		other_axes(label, sizeof label, extra, na);
+		snprintf(sig[k], sizeof sig[k], "%s|%s", how, label);
+		for (size_t j = 0; j < k && !repeat[k]; j++)
+			repeat[k] = !strcmp(sig[j], sig[k]);
+	}
+}
+
+/* A comparison as rows (for sd_mpi_rows under mpirun): row k is
+ * combination k. */
+typedef struct compare_rows {
+	const sd_runctx *x;
+	const axis *ax;
+	const char *repeat;     /* repeat[k]: skip combination k */
+	int worst;              /* the worst exit status taken so far */
+} compare_rows;
+
+/* Run combination k with its own config and heuristic and report its
+ * row on out; r gets its status and figures.  A repeat of an earlier
+ * one is not run (EXIT_SOLVED, no row). */
+static void run_combo(const compare_rows *cr, size_t k, FILE *out,
+                      sd_row *r)
+{
+	const sd_runctx *base = cr->x;
+	size_t n = base->cli->n_compare;
+	char sets[16][512], label[256];
+	const char *extra[16];
 	sd_config c = SD_CONFIG_INIT;
 	sd_runctx x = *base;
 	sd_attempt a = { .made = 0 };
-	char label[256];
-	int rc = EXIT_ERROR;
+	r->status = EXIT_SOLVED;
+	if (cr->repeat[k])
+		return;
+	combo_sets(cr->ax, n, k, sets, extra);
 	x.config = &c;
+	r->status = EXIT_ERROR;
 	if (sd_run_config(base->cli, extra, n, &c) || sd_pick_heuristic(&x, 1))
 		goto out;
-	rc = EXIT_SOLVED;
 	other_axes(label, sizeof label, extra, n);
-	if (seen_before(seen, k, c.algorithm_name, x.hname, label))
-		goto out;
 	if (!base->cli->quiet)
 		sd_note_admissible(&c, x.plugin, x.heuristic);
 	if (sd_solve(&x, c.params, c.n_params, &a)) {
-		rc = sd_error("%s", a.err);
+		sd_error("%s", a.err);
 		goto out;
 	}
-	sd_report(&x, &a, *label ? label : NULL, NULL);
-	rc = sd_run_status(&a.res);
+	sd_report_to(out, &x, &a, *label ? label : NULL, NULL);
+	r->status = sd_run_status(&a.res);
+	r->expanded = a.res.stats.expanded;
+	r->generated = a.res.stats.generated;
+	r->seconds = a.res.stats.seconds;
 out:
 	sd_attempt_free(&a);
 	sd_config_free(&c);
-	return rc;
 }
 
-/* Run the combos combinations in turn, until an interrupt; returns the
- * worst exit status (an error above all). */
-static int run_combos(const sd_runctx *x, const axis *ax, size_t combos,
-                      char (*seen)[256])
+/* Take row k's status into the worst (an error above all) and print its
+ * text if it was computed elsewhere. */
+static void take_combo(void *ctx, size_t k, const sd_row *r)
 {
-	size_t na = x->cli->n_compare;
-	int worst = EXIT_SOLVED;
-	for (size_t k = 0; k < combos; k++) {
-		char sets[16][512];
-		const char *extra[16];
-		combo_sets(ax, na, k, sets, extra);
-		int rc = run_combo(x, extra, na, seen, k);
-		if (rc == EXIT_ERROR || (rc > worst && worst != EXIT_ERROR))
-			worst = rc;
-		if (sd_guard_interrupted && k + 1 < combos) {
-			fprintf(stderr, "searchd: interrupted: %zu of %zu "
-			        "combinations run\n", k + 1, combos);
-			break;
+	compare_rows *cr = ctx;
+	(void)k;
+	if (r->text) {
+		fputs(r->text, stdout);
+		fflush(stdout);
+	}
+	if (r->status == EXIT_ERROR ||
+	    (r->status > cr->worst && cr->worst != EXIT_ERROR))
+		cr->worst = r->status;
+}
+
+/* Compute row k on whichever rank it was handed to: its text. */
+static void combo_job(void *ctx, size_t k, sd_row *r)
+{
+	size_t len;
+	FILE *out = open_memstream(&r->text, &len);
+	if (!out) {
+		r->status = EXIT_ERROR;
+		return;
+	}
+	run_combo(ctx, k, out, r);
+	fclose(out);
+}
+
+/* Run the combos combinations: in turn here until an interrupt, or
+ * spread over the ranks of an mpirun job (rank 0 prints the rows in
+ * order, then each rank's share).  Returns the worst exit status. */
+static int run_combos(compare_rows *cr, size_t combos)
+{
+	size_t k = 0;
+	if (sd_mpi_ranks() > 1) {
+		int rc = sd_mpi_rows(combos, combo_job, take_combo, cr, &k);
+		if (!sd_mpi_rank() && !rc)
+			sd_mpi_rank_summary(stdout);
+		if (rc || sd_mpi_rank())
+			return rc ? rc : EXIT_SOLVED;
+	} else {
+		for (; k < combos && !(k && sd_guard_interrupted); k++) {
+			sd_row r = { 0 };
+			run_combo(cr, k, stdout, &r);
+			take_combo(cr, k, &r);
 		}
 	}
-	return worst;
+	if (k < combos)
+		fprintf(stderr, "searchd: interrupted: %zu of %zu "
+		        "combinations run\n", k, combos);
+	return cr->worst;
 }
 
 /* Run every combination of the --compare axes and print one row each. */
 int sd_run_compare(sd_runctx *x)
 {
 	size_t na = x->cli->n_compare, combos = 1;
-	char (*seen)[256] = NULL;
+	char (*sig)[512] = NULL, *repeat = NULL;
 	if (na > 16)
 		return sd_error("--compare: at most 16 keys");
 	axis *ax = calloc(na, sizeof *ax);
 	int rc = ax ? parse_axes(x->cli, ax, &combos)
 	            : sd_error("out of memory");
-	if (!rc && !(seen = calloc(combos, sizeof *seen)))
+	if (!rc && (!(sig = calloc(combos, sizeof *sig)) ||
+	            !(repeat = calloc(combos, 1))))
 		rc = sd_error("out of memory");
 	if (!rc) {
+		compare_rows cr = { x, ax, repeat, EXIT_SOLVED };
 		x->rows = 1;
-		sd_report_start(x);
-		rc = run_combos(x, ax, combos, seen);
+		mark_repeats(x, ax, combos, sig, repeat);
+		if (!sd_mpi_rank())
+			sd_report_start(x);
+		rc = run_combos(&cr, combos);
 	}
-	free(seen);
+	free(sig);
+	free(repeat);
 	free_axes(ax, na);
 	return rc;
 }

@@ -68,6 +68,17 @@ typedef struct sd_attempt {
 int sd_run_config(const sd_cli *cli, const char *const *extra,
                   size_t n_extra, sd_config *c);
 
+/* What a run with those overrides would search with, quietly: "the
+ * algorithm's name|the heuristic as resolved" (bfs and ucs run blind:
+ * "zero"; no heuristic configured: the plugin's first) into sig of len
+ * bytes, so that a comparison can tell two combinations that would run
+ * the same search.  0, or -1 (sig empty, nothing printed) if the config
+ * or the heuristic's name is bad: sd_run_config and sd_pick_heuristic
+ * say why when that run is made. */
+int sd_run_signature(const sd_cli *cli, const sd_plugin *p,
+                     const char *const *extra, size_t n_extra, char *sig,
+                     size_t len);
+
 /* Print, on stderr, that heuristic h of plugin p is not admissible if
  * the configured algorithm's plan is optimal only with one that is. */
 void sd_note_admissible(const sd_config *c, const sd_plugin *p, int h);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # mpi.sh SEARCHD SRCDIR NP [MPIRUN] -- a batch spread over NP ranks by mpirun
-# (docs/mpi.md): the rows and the summary equal one process's, a broken
+# (docs/mpi.md): the rows and the summary equal one process's (and a
+# --compare's rows too), a broken
 # level is an error row, a rank that cannot start ends the run naming
 # it, an algorithm that cannot be spread over the ranks is refused,
 # SIGTERM ends every rank with the summary.  (One search spread over the
@@ -31,7 +32,7 @@ if diff <(rows "$tmp/one") <(rows "$tmp/many") >/dev/null; then pass; else
 		<(rows "$tmp/many") | head; fi
 grep -q "^solved 30, no solution 0, limit reached 0, errors 0, of 30" \
 	"$tmp/many" && pass || fail "summary: $(grep ^solved "$tmp/many")"
-[ "$(grep -c '^rank [0-9]*: [0-9]* problems' "$tmp/many")" = "$np" ] \
+[ "$(grep -c '^rank [0-9]*: [0-9]* rows' "$tmp/many")" = "$np" ] \
 	&& pass || fail "per-rank lines: $(grep ^rank "$tmp/many")"
 sum=$(awk '/^rank [0-9]/ {n += $3} END {print n}' "$tmp/many")
 [ "$sum" = 30 ] && pass || fail "ranks computed $sum problems, not 30"
@@ -78,6 +79,26 @@ expect 2 "algorithm astar keeps its tree and page in one process" \
 # 5b. A batch with --html is refused (its page is one process's).
 expect 2 "writes the page of a batch in one process" \
 	run "$sd" "${push[@]}" --set problem.level=1-3 --html "$tmp/p.html"
+
+# 5c. --compare is spread over the ranks too: the same rows, in the
+#     same order, as one process's (a repeat, bfs with a heuristic that
+#     it ignores, skipped as there), the per-rank lines; with --html it
+#     is refused.
+cmp=(-c "$src/config/npuzzle.ini" -q --compare algorithm=bfs,ucs,astar
+     --compare heuristic=manhattan,zero,misplaced)
+"$sd" "${cmp[@]}" >"$tmp/cone" 2>&1
+run "$sd" "${cmp[@]}" >"$tmp/cmany" 2>"$tmp/cerr"
+rc=$?
+[ $rc = 0 ] && pass || fail "--compare under $np ranks: exit $rc"
+[ "$(grep -c ' solved ' "$tmp/cone")" = 5 ] && pass ||
+	fail "one process: $(grep -c ' solved ' "$tmp/cone") rows, not 5"
+if diff <(rows "$tmp/cone") <(rows "$tmp/cmany") >/dev/null; then pass; else
+	fail "--compare rows differ from one process's:"
+	diff <(rows "$tmp/cone") <(rows "$tmp/cmany") | head; fi
+[ "$(grep -c '^rank [0-9]*: [0-9]* rows' "$tmp/cmany")" = "$np" ] && pass ||
+	fail "--compare per-rank lines: $(grep ^rank "$tmp/cmany")"
+expect 2 "writes the page of a comparison in one process" \
+	run "$sd" "${cmp[@]}" --html "$tmp/c.html"
 
 # 6. --version, --help and --list-plugins print once, not once per rank.
 [ "$(run "$sd" --version | grep -c '^searchd ')" = 1 ] && pass ||
