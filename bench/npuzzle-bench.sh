@@ -82,12 +82,15 @@ if [ "$mode" = pdb ] || [ "$mode" = 24 ]; then
 	# machine) and the process's peak memory.
 	log=$(mktemp) tlog=$(mktemp)
 	TIMEFORMAT='%R %U %S'
+	# built if new files appear in PDB_DIR (under -q no message says so)
+	had=$(ls "$PDB_DIR" 2>/dev/null | wc -l)
 	{ time out=$("$SEARCHD" -q --config config/15puzzle.ini --set problem.file="$file" \
 		--set problem.index="${ids[0]}" --set search.heuristic=pdb \
 		--set problem.pdb_dir="$PDB_DIR" --set search.node_limit=1 "${part[@]}" \
 		--set output.plan=no --format json 2>"$log"); } 2>"$tlog"
 	read -r wall usr sys <"$tlog"
-	what=loaded; grep -q 'building pattern database' "$log" && what=built
+	what=loaded
+	[ "$(ls "$PDB_DIR" 2>/dev/null | wc -l)" -gt "$had" ] && what=built
 	awk -v w="$what" -v t="$wall" -v u="$usr" -v s="$sys" -v r="$(json peak_rss)" \
 		-v c="$(getconf _NPROCESSORS_ONLN)" \
 		'BEGIN { printf "tables %s: %.1f s wall, %.1f s CPU (%.1f s per core of %d), %.0f MiB peak RSS\n", w, t, u + s, (u + s) / c, c, r / 1048576 }'

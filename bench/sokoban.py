@@ -8,13 +8,17 @@ and median time, median nodes, peak memory, bytes per stored state).
 
   bench/sokoban.py microban-opt      # push-optimal A* + matching, vs the .tsv
   bench/sokoban.py microban-moves    # move-optimal A* over walk+push actions
-  bench/sokoban.py microban-fast     # fess + packing + macros, all 155
-  bench/sokoban.py xsokoban-fast     # fess + packing + macros, 60 s/level
+  bench/sokoban.py microban-fast     # the fast mode, all 155
+  bench/sokoban.py xsokoban-fast     # the fast mode, 60 s/level
   bench/sokoban.py boxoban-fast      # greedy + matching, 1000 Boxoban levels
 
 Options: --searchd PATH (default build/bin/searchd, then build-sok/bin),
 --time-limit S, --levels 1-20,33, --set section.key=value (repeatable),
 --quiet (summary only).  Needs only python3.
+
+The fast mode: fess + packing + macros + learned deadlock patterns
+(deadlocks = all learn); --set problem.deadlocks=all runs it without
+them.
 """
 import argparse
 import json
@@ -30,7 +34,8 @@ DATA = os.path.join(ROOT, "config", "levels")
 FAST = ["search.algorithm=greedy", "search.heuristic=matching",
         "problem.cost=pushes"]
 FESS = ["search.algorithm=fess", "search.heuristic=packing",
-        "problem.cost=pushes", "problem.macros=all"]
+        "problem.cost=pushes", "problem.macros=all",
+        "problem.deadlocks=all learn"]
 SUITES = {
     "microban-opt": ("microban.xsb", 155, 60,
                      ["search.algorithm=astar", "search.heuristic=matching",
