@@ -502,6 +502,10 @@ static search_rc take_batch(hda *h, int src, size_t n)
 			return SEARCH_STOP;
 	}
 	h->st.received += n;
+	/* a rank waiting for the others' floors expands nothing, so its
+	 * memory limit is checked here too, once a batch */
+	if (s->o->memory_limit && search_engine_bytes(s) >= s->o->memory_limit)
+		stop_all(h, SD_LIMIT_MEMORY);
 	return SEARCH_GO;
 }
 
@@ -742,6 +746,8 @@ static int walk_plan(hda *h)
 		rank = step->prank;
 		id = step->pid;
 	} while (rank >= 0);
+	/* one rank short of memory: every rank ends with the limit */
+	MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	int rc = ok ? 0 : (search_out_of_memory(s), 0);
 	for (size_t i = 0; ok && i < n / 2; i++) {   /* start first */
 		memcpy(step->state, states + i * s->ssz, s->ssz);
@@ -827,6 +833,30 @@ static int open_start(hda *h, const unsigned char *start)
 	return 0;
 }
 
+/* After END, make the outcome the same on every rank.  A rank that has
+ * passed the token on may still reach a limit (its clock, a signal) and
+ * send STOP, which the token no longer counts: so first every message
+ * still in flight is received (the ranks' counts of messages sent less
+ * received add up to their number; only STOP and FLOOR can be late,
+ * which change nothing but the stop), then the ranks agree on whether
+ * any stopped, and on the largest limit code. */
+static void settle(hda *h)
+{
+	int64_t left;
+	for (;;) {
+		MPI_Allreduce(&h->count, &left, 1, MPI_INT64_T, MPI_SUM,
+		              MPI_COMM_WORLD);
+		if (!left)
+			break;
+		if (!receive(h))
+			idle_wait(h);
+	}
+	int mine[2] = { h->stopped, (int)h->stop_limit }, all[2];
+	MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	h->stopped = all[0];
+	h->stop_limit = (sd_limit)all[1];
+}
+
 /* The outcome, the same on every rank once the search is over: a limit,
  * no solution, or the plan walked back from the incumbent.  0, or -1
  * with a message. */
@@ -858,8 +888,10 @@ static int hda_run(search *s, const unsigned char *start)
 		s->res->status = SD_UNSOLVABLE;
 	} else {
 		rc = hda_loop(&h);
-		if (!rc)
+		if (!rc) {
+			settle(&h);
 			rc = outcome(&h);
+		}
 	}
 	last_comm = h.st;
 	hda_free(&h);

@@ -676,12 +676,21 @@ static search_rc ida_iteration_kernel(search *s, ida_stack *st,
 	if (k == SD_IDA_FOUND)
 		return ida_kernel_plan(s, it, start) ? search_out_of_memory(s)
 		                                     : SEARCH_STOP;
+	if (k == SD_IDA_STOPPED && st->kernel_oom)
+		return search_out_of_memory(s);
+	if (k == SD_IDA_STOPPED && search_limits_hit(s))
+		return SEARCH_STOP;
+	char name[600], why[128];
 	if (k == SD_IDA_STOPPED)
-		return st->kernel_oom ? search_out_of_memory(s) : SEARCH_STOP;
-	char name[600];
-	sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
-	        "ida_iterate() returned %d", sd_guard_plugin_label(s->p->name,
-	        name, sizeof name), k);
+		snprintf(why, sizeof why, "ida_iterate() returned "
+		         "SD_IDA_STOPPED, but no limit stopped it");
+	else if (k == SD_IDA_TOO_MANY)
+		snprintf(why, sizeof why, "its ida_iterate() kernel listed more "
+		         "moves than its SD_IDA_MAX_MOVES");
+	else
+		snprintf(why, sizeof why, "ida_iterate() returned %d", k);
+	sd_fail(s->err, s->errlen, "plugin %s broke the contract: %s",
+	        sd_guard_plugin_label(s->p->name, name, sizeof name), why);
 	return SEARCH_ERROR;
 }
 

@@ -33,11 +33,12 @@ static int compare_axis(const char *spec, char *key, size_t klen,
 		free(copy);
 		return -1;
 	}
-	for (char *v = strtok_r(copy, ",", &save); v;
+	int oom = 0;
+	for (char *v = strtok_r(copy, ",", &save); v && !oom;
 	     v = strtok_r(NULL, ",", &save))
-		(*vals)[(*n)++] = strdup(v);
+		oom = !((*vals)[(*n)++] = strdup(v));
 	free(copy);
-	return *n ? 0 : -1;
+	return *n && !oom ? 0 : -1;
 }
 
 /* The values of the axes other than algorithm and heuristic, e.g.

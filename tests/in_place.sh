@@ -130,6 +130,12 @@ expect 2 "broke the contract: ida_iterate() returned 7" "$sd" -q \
 expect 2 "kline' ($plugins/kline.so) broke the contract: moves() returned 100000 successors, more than the max_successors (2)" \
 	"$sd" -q --config "$kl" --set search.algorithm=idastar \
 	--set problem.kernel=toomany
+expect 2 "kline' ($plugins/kline.so) broke the contract: its ida_iterate() kernel listed more moves than its SD_IDA_MAX_MOVES" \
+	"$sd" -q --config "$kl" --set search.algorithm=idastar \
+	--set problem.kernel=kmany
+expect 2 "broke the contract: ida_iterate() returned SD_IDA_STOPPED, but no limit stopped it" \
+	"$sd" -q --config "$kl" --set search.algorithm=idastar \
+	--set problem.kernel=kstop
 expect 2 "has ida_iterate() without moves() and apply()" "$sd" -q \
 	--config "$kl" --set plugin.path="$plugins/kline_nomoves.so" \
 	--set search.algorithm=idastar

@@ -12,6 +12,9 @@
  *   badrc     returns 7, which no sd_ida_status is
  *   toomany   declines, and moves() claims 100000 successors (more
  *             than the 2 declared) without writing them
+ *   kmany     the kernel, whose move generator claims 3 moves (more than
+ *             its SD_IDA_MAX_MOVES, 2) without writing the third
+ *   kstop     returns SD_IDA_STOPPED though no limit stopped it
  *
  * Built a second time with KLINE_NO_MOVES (kline_nomoves.so): ida_iterate
  * without moves() and apply(), which the loader must refuse.
@@ -21,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kmode { KERNEL, DECLINE, BADRC, TOOMANY };
+enum kmode { KERNEL, DECLINE, BADRC, TOOMANY, KMANY, KSTOP };
 
 typedef struct kline {
 	uint32_t len;
@@ -47,6 +50,12 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 		else if (!strcmp(p[i].key, "kernel") &&
 		         !strcmp(p[i].value, "toomany"))
 			k->mode = TOOMANY;
+		else if (!strcmp(p[i].key, "kernel") &&
+		         !strcmp(p[i].value, "kmany"))
+			k->mode = KMANY;
+		else if (!strcmp(p[i].key, "kernel") &&
+		         !strcmp(p[i].value, "kstop"))
+			k->mode = KSTOP;
 	}
 	inst->self = k;
 	inst->state_size = sizeof(uint32_t);
@@ -144,7 +153,8 @@ static inline void k_load(const void *packed, uint32_t *s)
 static inline unsigned k_moves(const kline *k, const uint32_t *s,
                                const uint32_t *back, sd_succ *succ)
 {
-	return line_moves(k, *s, back ? (int64_t)*back : -1, succ, NULL);
+	unsigned n = line_moves(k, *s, back ? (int64_t)*back : -1, succ, NULL);
+	return k->mode == KMANY ? 3 : n;
 }
 
 static inline void k_apply(const uint32_t *s, const sd_succ *m, uint32_t *c)
@@ -167,6 +177,8 @@ static int ida_iterate(void *self, const void *start, sd_ida_iter *it)
 		return SD_IDA_DECLINED;
 	if (k->mode == BADRC)
 		return 7;
+	if (k->mode == KSTOP)
+		return SD_IDA_STOPPED;
 	return kline_kernel(self, start, it);
 }
 

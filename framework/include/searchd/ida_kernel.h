@@ -177,7 +177,9 @@ static int SD_IDA_NAME(void *self, const void *start, sd_ida_iter *it)
 	f->h = it->root_h;
 	f->next = 0;
 	f->n = SD_IDA_MOVES(self, &f->state, f->h, NULL, f->succ);
-	for (;;) {
+	if (f->n > SD_IDA_MAX_MOVES)
+		rc = SD_IDA_TOO_MANY;
+	while (rc == SD_IDA_EXHAUSTED) {
 		if (f->next == f->n) {  /* all moves seen: back up */
 			if (!depth)
 				break;
@@ -215,6 +217,10 @@ static int SD_IDA_NAME(void *self, const void *start, sd_ida_iter *it)
 		f[1].next = 0;
 		f[1].n = SD_IDA_MOVES(self, &f[1].state, h, &f->state,
 		                      f[1].succ);
+		if (f[1].n > SD_IDA_MAX_MOVES) {
+			rc = SD_IDA_TOO_MANY;
+			break;
+		}
 		f++;
 		depth++;
 		k.expanded++;

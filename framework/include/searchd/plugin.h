@@ -260,8 +260,11 @@ enum sd_ida_status {
 	SD_IDA_FOUND = 1,     /* a goal: the plan in path, length, cost */
 	SD_IDA_STOPPED = 2,   /* poll() or grow() ended the search; the
 	                         children not yet reached were counted */
-	SD_IDA_DECLINED = 3   /* no kernel for this instance (nothing
+	SD_IDA_DECLINED = 3,  /* no kernel for this instance (nothing
 	                         done, nothing counted): use moves() */
+	SD_IDA_TOO_MANY = 4   /* the kernel's move generator listed more
+	                         than SD_IDA_MAX_MOVES moves (ida_kernel.h
+	                         returns it): a plugin bug, reported */
 };
 
 /* The descriptor.  Fields marked optional may be NULL. */
