@@ -177,9 +177,11 @@ static int SD_IDA_NAME(void *self, const void *start, sd_ida_iter *it)
 	f->h = it->root_h;
 	f->next = 0;
 	f->n = SD_IDA_MOVES(self, &f->state, f->h, NULL, f->succ);
-	if (f->n > SD_IDA_MAX_MOVES)
-		rc = SD_IDA_TOO_MANY;
-	while (rc == SD_IDA_EXHAUSTED) {
+	if (f->n > SD_IDA_MAX_MOVES) {
+		SD_IDA_(sync)(it, &k);
+		return SD_IDA_TOO_MANY;
+	}
+	for (;;) {
 		if (f->next == f->n) {  /* all moves seen: back up */
 			if (!depth)
 				break;
