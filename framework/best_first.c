@@ -116,16 +116,21 @@ static search_rc push_cell(search *s, uint32_t id, uint32_t w, sd_cost h,
 }
 
 /* fess: the features of the n children stored anew (s->adv.kid) into
- * s->adv.kf, marked in s->adv.live.  0, or -1 with a message. */
+ * s->adv.kf, marked in s->adv.live.  Each is read into a buffer of
+ * SD_MAX_FEATURES values first (a plugin may write that many before the
+ * count is checked), then its a->nf values copied.  0, or -1 with a
+ * message. */
 static int kid_features(search *s, unsigned n)
 {
 	sd_advice *a = &s->adv;
+	uint32_t f[SD_MAX_FEATURES];
 	for (unsigned i = 0; i < n; i++) {
 		a->live[i] = a->kid[i] != SD_NO_ID;
-		if (a->live[i] &&
-		    features_of(s, s->kids + i * s->stride,
-		                a->kf + (size_t)i * a->nf, a->nf) < 0)
+		if (!a->live[i])
+			continue;
+		if (features_of(s, s->kids + i * s->stride, f, a->nf) < 0)
 			return -1;
+		memcpy(a->kf + (size_t)i * a->nf, f, a->nf * sizeof *f);
 	}
 	return 0;
 }

@@ -33,6 +33,8 @@ typedef struct graph {
 	int use_h;
 	sd_cost cell[MAX_NODES];      /* feature of each node */
 	uint32_t line;                /* line mode if nonzero */
+	int wide;                     /* features() fills all of f, and
+	                                 max_successors is the most out-edges */
 	unsigned char offer[MAX_NODES]; /* improve_plan()'s states */
 	int noffer;
 } graph;
@@ -97,6 +99,20 @@ static int parse_list(graph *g, const char *v, sd_cost *values)
 	return rc;
 }
 
+/* The most edges out of one node (wide mode declares no more, so that
+ * the engine's tables per successor are as small as they may be). */
+static unsigned most_out(const graph *g)
+{
+	unsigned most = 1;
+	for (int v = 0; v < g->n; v++) {
+		unsigned k = 0;
+		for (int e = 0; e < g->ne; e++)
+			k += g->from[e] == v;
+		most = k > most ? k : most;
+	}
+	return most;
+}
+
 /* Parse "S A G" into the plan improve_plan() offers. */
 static int parse_offer(graph *g, const char *v)
 {
@@ -136,6 +152,8 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 			rc = parse_offer(g, v);
 		else if (!strcmp(k, "line"))
 			g->line = (uint32_t)strtoul(v, NULL, 10);
+		else if (!strcmp(k, "wide"))
+			g->wide = 1;
 		else if (!strcmp(k, "instance"))
 			g->line = (uint32_t)strtoul(v, NULL, 10) + 1,
 			inst->collection_size = 10;
@@ -158,7 +176,7 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 	}
 	inst->self = g;
 	inst->state_size = g->line ? 4 : 1;
-	inst->max_successors = g->line ? 2 : MAX_EDGES;
+	inst->max_successors = g->line ? 2 : g->wide ? most_out(g) : MAX_EDGES;
 	return 0;
 }
 
@@ -284,11 +302,15 @@ static int format_action(void *self, const void *from, uint32_t action,
 	                g->names[g->to[action]]);
 }
 
-/* One feature: the node's cell (line mode: the state's parity). */
+/* One feature: the node's cell (line mode: the state's parity).  With
+ * [problem] wide, f is filled to SD_MAX_FEATURES first (its room, which
+ * a plugin may use as scratch). */
 static unsigned features(void *self, const void *state, uint32_t *f)
 {
 	graph *g = self;
 	uint32_t v = 0;
+	if (g->wide)
+		memset(f, 0, SD_MAX_FEATURES * sizeof *f);
 	if (g->line)
 		memcpy(&v, state, 4);
 	f[0] = g->line ? v % 2 : g->cell[*(const unsigned char *)state];

@@ -353,8 +353,8 @@ typedef struct sd_plugin {
 	 * fess).  Describe state by a few small numbers, each a measure of
 	 * progress in its own sense (e.g. Sokoban: boxes not yet packed,
 	 * areas the boxes cut the level into, boxes off goal): write them
-	 * to f and return how many, the same count for every state,
-	 * 1..SD_MAX_FEATURES.
+	 * to f (room for SD_MAX_FEATURES values) and return how many, the
+	 * same count for every state, 1..SD_MAX_FEATURES.
 	 * States with equal vectors share a cell of the feature space; the
 	 * search expands from every cell in turn. */
 	unsigned (*features)(void *self, const void *state, uint32_t *f);
