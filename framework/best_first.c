@@ -186,7 +186,8 @@ static int pop(search *s, const policy *pol, uint64_t *k1, uint32_t *id)
 		return sd_queue_pop(&s->q, k1, &k2, id);
 	int found = (s->turn++ & 1) &&
 	            sd_cells_pop(&s->cells, is_closed, s, k1, id, &cell);
-	*k1 &= found ? UINT32_MAX : UINT64_MAX;
+	if (found)
+		*k1 &= UINT32_MAX;
 	while (!found && sd_queue_pop(&s->q, k1, &k2, id))
 		found = !is_closed(s, *id);
 	s->open -= (uint64_t)found;

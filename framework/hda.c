@@ -142,11 +142,6 @@ static sd_rank_stats last_comm;
 /* Did this rank enter the distributed loop (and its first collective)? */
 static int joined;
 
-int sd_hda_supports(sd_algorithm a)
-{
-	return a == SD_UCS || a == SD_ASTAR || a == SD_WASTAR;
-}
-
 /* ---- owners and messages ----------------------------------------------- */
 
 /* The rank that owns a state of registry hash x: x mixed (so that the
@@ -225,9 +220,9 @@ static int post(hda *h, int dst, int tag, void *buf, size_t len)
 static int post_all(hda *h, int tag, const void *msg, size_t len)
 {
 	for (int r = 0; r < h->ranks; r++) {
-		void *buf = r == h->rank ? NULL : malloc(len);
 		if (r == h->rank)
 			continue;
+		void *buf = malloc(len);
 		if (!buf)
 			return -1;
 		memcpy(buf, msg, len);
@@ -258,10 +253,11 @@ static int flush_all(hda *h)
 	return 0;
 }
 
-/* Add successor i of node id (g, h) to the batch for rank dst, sending
- * the batch when full.  0, or -1 if out of memory. */
+/* Add successor i of node id (reached by via, at cost g) to the batch
+ * for rank dst, sending the batch when full.  0, or -1 if out of
+ * memory. */
 static int add_to_batch(hda *h, int dst, uint32_t id, unsigned i,
-                        sd_path_cost g)
+                        uint16_t via, sd_path_cost g)
 {
 	const search *s = h->s;
 	hda_batch *b = &h->out[dst];
@@ -276,7 +272,6 @@ static int add_to_batch(hda *h, int dst, uint32_t id, unsigned i,
 	unsigned char *r = b->buf + b->len;
 	uint64_t g64 = g;
 	uint32_t hv = s->succ[i].h;
-	uint16_t via = (uint16_t)(i | (s->succ[i].goal ? SD_NODE_GOAL : 0));
 	memcpy(r, s->kids + i * s->stride, s->ssz);
 	memcpy(r + s->ssz, &g64, 8);
 	memcpy(r + s->ssz + 8, &hv, 4);
@@ -397,17 +392,18 @@ static search_rc expand(hda *h, uint32_t id, uint64_t k1)
 	for (unsigned i = 0; i < n; i++) {
 		const sd_succ *c = &s->succ[i];
 		sd_path_cost g = g0 + c->cost;
-		int dst = owner(h, s->hashes[i]);
 		st->generated++;
 		if (c->h == SD_DEAD_END) {
 			st->pruned++;
 			continue;
 		}
+		int dst = owner(h, s->hashes[i]);
+		uint16_t via = (uint16_t)(i | (c->goal ? SD_NODE_GOAL : 0));
 		search_rc rc = dst != h->rank ?
-		        (add_to_batch(h, dst, id, i, g) ? SEARCH_STOP : SEARCH_GO)
+		        (add_to_batch(h, dst, id, i, via, g) ? SEARCH_STOP
+		                                              : SEARCH_GO)
 		        : relax(h, s->kids + i * s->stride, s->hashes[i], g,
-		                s->blind ? 0 : c->h, h->rank, id,
-		                (uint16_t)(i | (c->goal ? SD_NODE_GOAL : 0)));
+		                s->blind ? 0 : c->h, h->rank, id, via);
 		if (rc != SEARCH_GO)
 			return rc;
 	}

@@ -26,8 +26,12 @@
 
 #include "search.h"
 
-/* Can the algorithm run distributed (ucs, astar, wastar)? */
-int sd_hda_supports(sd_algorithm algorithm);
+/* Can the algorithm run distributed (ucs, astar, wastar)?  The same
+ * with MPI or without. */
+static inline int sd_hda_supports(sd_algorithm a)
+{
+	return a == SD_UCS || a == SD_ASTAR || a == SD_WASTAR;
+}
 
 /* Run one search over every rank of the job; like sd_search() with
  * these differences.  On every rank res gets the same outcome, plan and

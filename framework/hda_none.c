@@ -5,11 +5,6 @@
  */
 #include "hda.h"
 
-int sd_hda_supports(sd_algorithm a)
-{
-	return a == SD_UCS || a == SD_ASTAR || a == SD_WASTAR;
-}
-
 int sd_hda_search(const sd_plugin *p, const sd_instance *inst,
                   const sd_search_opts *o, sd_result *res, char *err,
                   size_t errlen)

@@ -233,9 +233,7 @@ static int ida_plan(search *s, ida_stack *st, const sd_succ *last,
 {
 	sd_result *r = s->res;
 	size_t len = st->depth + 1;
-	r->actions = malloc(len * sizeof *r->actions);
-	r->states = malloc((len + 1) * s->ssz);
-	if (!r->actions || !r->states)
+	if (search_alloc_plan(s, len))
 		return -1;
 	for (size_t d = 0; d <= st->depth; d++) {
 		memcpy(r->states + d * s->ssz, st->f[d].state, s->ssz);

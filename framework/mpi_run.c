@@ -394,9 +394,9 @@ static int gather_ready(int ok, int *first)
 	*first = ok ? job.ranks : 0;
 	for (; left > 0; left--) {
 		await(MPI_ANY_SOURCE, MPI_ANY_TAG, &st);
-		if (st.MPI_TAG == TAG_FAIL && out)
-			out[st.MPI_SOURCE] = 1;
 		if (st.MPI_TAG == TAG_FAIL) {
+			if (out)
+				out[st.MPI_SOURCE] = 1;
 			say_failed(st.MPI_SOURCE);
 			ready = -1;
 			continue;

@@ -189,9 +189,7 @@ uint32_t search_store_start(search *s, const unsigned char *start)
 	return root;
 }
 
-/* Allocate the plan's arrays for len actions in the result.  0, or -1
- * if out of memory (the outcome set so). */
-static int alloc_plan(search *s, size_t len)
+int search_alloc_plan(search *s, size_t len)
 {
 	sd_result *r = s->res;
 	r->actions = malloc((len ? len : 1) * sizeof *r->actions);
@@ -229,7 +227,7 @@ int search_extract_plan(search *s, uint32_t goal)
 	for (uint32_t id = goal; s->nd.parent[id] != SD_NO_ID;
 	     id = s->nd.parent[id])
 		len++;
-	if (alloc_plan(s, len))
+	if (search_alloc_plan(s, len))
 		return 0;
 	uint32_t id = goal;
 	for (size_t i = len + 1; i-- > 0; id = s->nd.parent[id])
@@ -243,7 +241,7 @@ int search_extract_plan(search *s, uint32_t goal)
 static int plan_from(search *s, const unsigned char *states, size_t step,
                      size_t n)
 {
-	if (alloc_plan(s, n))
+	if (search_alloc_plan(s, n))
 		return 0;
 	for (size_t i = 0; i <= n; i++)
 		memcpy(s->res->states + i * s->ssz, states + i * step, s->ssz);

@@ -145,6 +145,10 @@ void search_own_bytes(search *s, size_t bytes);
 /* Out of memory ends the search like the memory limit: SEARCH_STOP. */
 search_rc search_out_of_memory(search *s);
 
+/* Allocate the plan's arrays for len actions (len + 1 states) in the
+ * result.  0, or -1 if out of memory (the outcome set so). */
+int search_alloc_plan(search *s, size_t len);
+
 /* The plugin's call (a name such as "expand") returned n successors
  * where at most s->maxs fit: -1 with a message naming the plugin and
  * the call. */

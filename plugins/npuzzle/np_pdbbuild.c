@@ -184,12 +184,14 @@ NP_PB_HOT void np_pb_expand(np_pb *B, const np_pb_place *P,
 {
 	for (int i = 0; i < B->k; i++) {
 		int p = P->cells[i];
+		/* the child's slot: its free cells below p, the cell p left;
+		 * those are P's below p but c (free in P, taken by the tile) */
+		size_t below = (size_t)__builtin_popcountll(P->free &
+		                                            ((1ULL << p) - 1));
 		for (uint64_t to = B->nbr[p] & comp; to; to &= to - 1) {
 			int c = __builtin_ctzll(to);
 			uint32_t r = np_pb_child_rank(B, P, i, p, c);
-			uint64_t free = P->free ^ (1ULL << c) ^ (1ULL << p);
-			size_t j = (size_t)__builtin_popcountll(free &
-			                                        ((1ULL << p) - 1));
+			size_t j = below - (size_t)(c < p);
 			np_pb_push(B, Q, (size_t)r * (size_t)B->F + j);
 		}
 	}

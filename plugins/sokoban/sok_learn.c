@@ -248,21 +248,24 @@ static int sok_lrn_learn(const sok_level *lv, unsigned rules, sok_work *wk,
 		return 0;
 	size_t nc = sizeof(int) * 4 * (size_t)lv->nboxes;
 	memcpy(l->save, wk->occ, (size_t)lv->nfloor);
-	memcpy(l->cand, wk->cand, nc);
-	memcpy(l->cwalk, wk->cwalk, nc);
 	rules &= SOK_DL_DEAD | SOK_DL_CORNER | SOK_DL_FREEZE | SOK_DL_BLOCK |
 	         SOK_DL_SEALED | SOK_DL_LEARN;
 	sok_lrn_place(lv, wk, set, n);
-	if (sok_lrn_fresh(lv, wk, l, set, n, player) &&
-	    sok_lrn_prove(lv, rules, wk, l, player, how)) {
-		dead = 1;
-		n = sok_lrn_shrink(lv, rules, wk, l, set, n, player, how);
-		sok_lrn_place(lv, wk, set, n);
-		sok_lrn_store(lv, wk, l, set, n, player);
+	/* a set tried before (the common case) costs no search, and so no
+	 * saving of the candidate lists the searches overwrite */
+	if (sok_lrn_fresh(lv, wk, l, set, n, player)) {
+		memcpy(l->cand, wk->cand, nc);
+		memcpy(l->cwalk, wk->cwalk, nc);
+		if (sok_lrn_prove(lv, rules, wk, l, player, how)) {
+			dead = 1;
+			n = sok_lrn_shrink(lv, rules, wk, l, set, n, player, how);
+			sok_lrn_place(lv, wk, set, n);
+			sok_lrn_store(lv, wk, l, set, n, player);
+		}
+		memcpy(wk->cand, l->cand, nc);
+		memcpy(wk->cwalk, l->cwalk, nc);
 	}
 	memcpy(wk->occ, l->save, (size_t)lv->nfloor);
-	memcpy(wk->cand, l->cand, nc);
-	memcpy(wk->cwalk, l->cwalk, nc);
 	return dead;
 }
 

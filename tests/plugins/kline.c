@@ -31,6 +31,11 @@ typedef struct kline {
 	enum kmode mode;
 } kline;
 
+/* The [problem] kernel values, in the order of enum kmode. */
+static const char *const kmodes[] = {
+	"yes", "decline", "badrc", "toomany", "kmany", "kstop"
+};
+
 static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
                   size_t len)
 {
@@ -41,21 +46,10 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 	for (size_t i = 0; i < n; i++) {
 		if (!strcmp(p[i].key, "len"))
 			k->len = (uint32_t)strtoul(p[i].value, NULL, 10);
-		else if (!strcmp(p[i].key, "kernel") &&
-		         !strcmp(p[i].value, "decline"))
-			k->mode = DECLINE;
-		else if (!strcmp(p[i].key, "kernel") &&
-		         !strcmp(p[i].value, "badrc"))
-			k->mode = BADRC;
-		else if (!strcmp(p[i].key, "kernel") &&
-		         !strcmp(p[i].value, "toomany"))
-			k->mode = TOOMANY;
-		else if (!strcmp(p[i].key, "kernel") &&
-		         !strcmp(p[i].value, "kmany"))
-			k->mode = KMANY;
-		else if (!strcmp(p[i].key, "kernel") &&
-		         !strcmp(p[i].value, "kstop"))
-			k->mode = KSTOP;
+		for (size_t m = 0; !strcmp(p[i].key, "kernel") &&
+		                   m < sizeof kmodes / sizeof *kmodes; m++)
+			if (!strcmp(p[i].value, kmodes[m]))
+				k->mode = (enum kmode)m;
 	}
 	inst->self = k;
 	inst->state_size = sizeof(uint32_t);
