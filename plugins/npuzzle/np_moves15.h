@@ -1,12 +1,11 @@
 /*
  * np_moves15.h -- the 15-puzzle's moves for Manhattan distance or a
  * blind search, one case per blank cell so that every shift is a
- * constant: what np_expand_15() (np_heur.c) and IDA*'s 15-puzzle kernel
- * (np_ida.c) share.  The macros expand in a function that has I (the
- * instance), x (the packed board), h (its h, 0 when blind), bk (the
- * blank cell of the move left out, or NP_NO_CELL), succ (sd_succ or
- * np_kmove records), states and stride (where the children's states go,
- * or states NULL) and the count j.
+ * constant, for np_expand_15() (np_heur.c).  The macros expand in a
+ * function that has I (the instance), x (the packed board), h (its h, 0
+ * when blind), bk (the blank cell of the move left out, or NP_NO_CELL),
+ * succ (sd_succ records), states and stride (where the children's states
+ * go, or states NULL) and the count j.
  */
 #ifndef NP_MOVES15_H
 #define NP_MOVES15_H
@@ -14,35 +13,9 @@
 #include <string.h>
 #include "np_internal.h"
 
-/* A move of IDA*'s kernel (ida_kernel.h) on the 15-puzzle with
- * Manhattan distance: its h (at most 90 here) and action in 4 bytes; the
- * cost is 1 (SD_IDA_COST) and the goal is the child with h 0. */
-typedef struct np_kmove {
-	uint16_t h;
-	uint16_t action;
-} np_kmove;
-
-/* Write what an sd_succ holds besides the action and h: cost 1, the
- * goal flag of child y. */
-static inline void np_rest_succ(sd_succ *m, const np_inst *I, uint64_t y)
-{
-	m->cost = 1;
-	m->goal = y == I->goal_word;
-}
-
-/* The same for an np_kmove: nothing (no cost, the goal is h == 0). */
-static inline void np_rest_kmove(np_kmove *m, const np_inst *I, uint64_t y)
-{
-	(void)m, (void)I, (void)y;
-}
-
-#define NP_REST(p, I, y) _Generic((p), sd_succ *: np_rest_succ, \
-                                       np_kmove *: np_rest_kmove)(p, I, y)
-
 /* Move number K of the 4x4 fast path: tile t at cell TO slides into the
  * blank at B (compile-time constants, so every shift is a constant);
- * child j, unless TO is bk, its state written unless states is NULL.
- * succ may be an sd_succ or an np_kmove array. */
+ * child j, unless TO is bk, its state written unless states is NULL. */
 #define NP_KID(B, TO, ACT, K) if ((TO) != bk) { \
 	uint64_t t_ = (x >> ((4 * (TO)) & 63)) & 15; \
 	uint64_t y_ = x + t_ * ((1ULL << (4 * (B))) - \
@@ -51,7 +24,8 @@ static inline void np_rest_kmove(np_kmove *m, const np_inst *I, uint64_t y)
 		memcpy(states + j * stride, &y_, 8); \
 	succ[j].action = (ACT); \
 	succ[j].h = h + (sd_cost)(int)I->dmd[B][K][t_]; \
-	NP_REST(&succ[j], I, y_); \
+	succ[j].cost = 1; \
+	succ[j].goal = y_ == I->goal_word; \
 	j++; \
 }
 

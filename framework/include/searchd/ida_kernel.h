@@ -111,8 +111,9 @@ static void SD_IDA_(count_rest)(const SD_IDA_(frame) *f, size_t depth,
 }
 
 /* Everything but the common case before the descent from frame depth
- * to its move c: the goal (the plan into it->path), a limit (poll), a
- * full stack (grow).  SD_IDA_EXHAUSTED to descend (*fp may have moved),
+ * to its move c: the goal (the plan into it->path), a limit or the stop
+ * flag (poll: looked at when expanded reaches it->check_at), a full
+ * stack (grow).  SD_IDA_EXHAUSTED to descend (*fp may have moved),
  * else what the iteration returns. */
 static int SD_IDA_(slow)(sd_ida_iter *it, SD_IDA_(frame) **fp,
                          size_t depth, const SD_IDA_MOVE *c,
@@ -151,36 +152,22 @@ static inline size_t SD_IDA_(mark)(size_t cap, size_t peak)
 	return full < deeper ? full : deeper;
 }
 
-/* One IDA* iteration below it->bound from the packed state start
- * (ida_iterate of plugin.h): Korf's loop.  Each move is counted and
- * checked against the bound when the loop reaches it; one within the
+/* The loop of one iteration from the root on frame base (its moves
+ * listed), with hmask a constant of each call (the compiler folds h &
+ * hmask away in the informed loop).  Korf's loop: each move is counted
+ * and checked against the bound when the loop reaches it; one within the
  * bound is applied into the frame above and its moves listed there. */
-static int SD_IDA_NAME(void *self, const void *start, sd_ida_iter *it)
+static inline __attribute__((always_inline)) int
+SD_IDA_(loop)(void *self, sd_ida_iter *it, SD_IDA_(frame) *base,
+              const sd_cost hmask)
 {
-	SD_IDA_(frame) *base = it->stack;
-	if (it->cap < 2) {
-		if (it->grow(it, sizeof *base))
-			return SD_IDA_STOPPED;
-		base = it->stack;
-	}
 	const uint64_t bound = it->bound;
-	const sd_cost hmask = it->hmask;
-	const volatile sig_atomic_t *const stop = it->stop;
 	uint64_t check_at = it->check_at;
 	SD_IDA_(count) k = { it->expanded, it->generated, it->pruned,
 	                     UINT64_MAX, it->peak };
 	size_t depth = 0, mark = SD_IDA_(mark)(it->cap, k.peak);
 	SD_IDA_(frame) *f = base;
 	int rc = SD_IDA_EXHAUSTED;
-	SD_IDA_LOAD(self, start, &f->state);
-	f->g = 0;
-	f->h = it->root_h;
-	f->next = 0;
-	f->n = SD_IDA_MOVES(self, &f->state, f->h, NULL, f->succ);
-	if (f->n > SD_IDA_MAX_MOVES) {
-		SD_IDA_(sync)(it, &k);
-		return SD_IDA_TOO_MANY;
-	}
 	for (;;) {
 		if (f->next == f->n) {  /* all moves seen: back up */
 			if (!depth)
@@ -201,8 +188,7 @@ static int SD_IDA_NAME(void *self, const void *start, sd_ida_iter *it)
 			k.next = g + h < k.next ? g + h : k.next;
 			continue;
 		}
-		if (SD_IDA_GOAL(c) || k.expanded >= check_at || *stop ||
-		    depth >= mark) {
+		if (SD_IDA_GOAL(c) || k.expanded >= check_at || depth >= mark) {
 			if ((rc = SD_IDA_(slow)(it, &base, depth, c, &k)))
 				break;
 			f = base + depth;  /* the stack may have moved */
@@ -229,6 +215,30 @@ static int SD_IDA_NAME(void *self, const void *start, sd_ida_iter *it)
 	}
 	SD_IDA_(sync)(it, &k);
 	return rc;
+}
+
+/* One IDA* iteration below it->bound from the packed state start
+ * (ida_iterate of plugin.h): the root's frame, then the loop, compiled
+ * once for a search with h and once for a blind one (hmask 0). */
+static int SD_IDA_NAME(void *self, const void *start, sd_ida_iter *it)
+{
+	SD_IDA_(frame) *f = it->stack;
+	if (it->cap < 2) {
+		if (it->grow(it, sizeof *f))
+			return SD_IDA_STOPPED;
+		f = it->stack;
+	}
+	SD_IDA_LOAD(self, start, &f->state);
+	f->g = 0;
+	f->h = it->root_h;
+	f->next = 0;
+	f->n = SD_IDA_MOVES(self, &f->state, f->h, NULL, f->succ);
+	if (f->n > SD_IDA_MAX_MOVES) {
+		it->next = UINT64_MAX;
+		return SD_IDA_TOO_MANY;
+	}
+	return it->hmask ? SD_IDA_(loop)(self, it, f, ~(sd_cost)0)
+	                 : SD_IDA_(loop)(self, it, f, 0);
 }
 
 #undef SD_IDA_

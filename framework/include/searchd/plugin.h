@@ -228,8 +228,10 @@ typedef struct sd_ida_iter {
 	uint64_t bound;         /* f = g + h above this is cut off */
 	uint64_t check_at;      /* call poll() before a descent once
 	                           expanded has reached this */
-	const volatile sig_atomic_t *stop; /* nonzero: call poll() before
-	                           the next descent */
+	const volatile sig_atomic_t *stop; /* nonzero: call poll(); read
+	                           when expanded reaches check_at, which
+	                           the engine keeps at most 1024
+	                           expansions ahead */
 	void *stack;            /* cap frames of the kernel's, the
 	                           engine's memory, kept from call to call */
 	uint32_t *path;         /* cap entries: the plan's actions, written
