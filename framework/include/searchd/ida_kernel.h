@@ -97,44 +97,53 @@ static inline void SD_IDA_(sync)(sd_ida_iter *it, const SD_IDA_(count) *k)
 	it->peak = k->peak;
 }
 
-/* The search is stopped with frames 0..depth on the stack: count the
- * moves the loop has not reached, as the engine's filter counts every
- * child of a frame when the frame is made. */
-static void SD_IDA_(count_rest)(const SD_IDA_(frame) *f, size_t depth,
-                                SD_IDA_(count) *k)
+/* The counters.  A frame's moves count as generated when the frame is
+ * made (one addition per expansion, not one per move); these are the
+ * moves of frames 0..depth the loop has not reached yet, and how many of
+ * them are dead ends. */
+static void SD_IDA_(unreached)(const SD_IDA_(frame) *f, size_t depth,
+                               uint64_t *moves, uint64_t *dead)
 {
+	*moves = *dead = 0;
 	for (size_t d = 0; d <= depth; d++)
 		for (unsigned i = f[d].next; i < f[d].n; i++) {
-			k->generated++;
-			k->pruned += SD_IDA_H(&f[d].succ[i]) == SD_DEAD_END;
+			++*moves;
+			*dead += SD_IDA_H(&f[d].succ[i]) == SD_DEAD_END;
 		}
 }
 
 /* Everything but the common case before the descent from frame depth
- * to its move c: the goal (the plan into it->path), a limit or the stop
- * flag (poll: looked at when expanded reaches it->check_at), a full
- * stack (grow).  SD_IDA_EXHAUSTED to descend (*fp may have moved),
- * else what the iteration returns. */
+ * to its move c: the goal (the plan into it->path; the moves after it
+ * are never made), a limit or the stop flag (poll, with the counters of
+ * the moves reached so far: looked at when expanded reaches
+ * it->check_at), a full stack (grow).  A stopped search counts every
+ * move on the stack, as the engine's filter counts every child of a
+ * frame when the frame is made.  SD_IDA_EXHAUSTED to descend (*fp may
+ * have moved), else what the iteration returns. */
 static int SD_IDA_(slow)(sd_ida_iter *it, SD_IDA_(frame) **fp,
                          size_t depth, const SD_IDA_MOVE *c,
                          SD_IDA_(count) *k)
 {
 	SD_IDA_(frame) *f = *fp;
+	uint64_t moves, dead;
+	SD_IDA_(unreached)(f, depth, &moves, &dead);
 	if (SD_IDA_GOAL(c)) {  /* the path: the move each frame took last */
 		for (size_t d = 0; d <= depth; d++)
 			it->path[d] = SD_IDA_ACTION(&f[d].succ[f[d].next - 1]);
 		it->length = depth + 1;
 		it->cost = f[depth].g + SD_IDA_COST(c);
+		k->generated -= moves;
 		return SD_IDA_FOUND;
 	}
 	SD_IDA_(sync)(it, k);
+	it->generated -= moves;
 	if ((k->expanded >= it->check_at || *it->stop) && it->poll(it)) {
-		SD_IDA_(count_rest)(f, depth, k);
+		k->pruned += dead;
 		return SD_IDA_STOPPED;
 	}
 	if (depth + 2 > it->cap) {
 		if (it->grow(it, sizeof *f)) {
-			SD_IDA_(count_rest)(f, depth, k);
+			k->pruned += dead;
 			return SD_IDA_STOPPED;
 		}
 		*fp = it->stack;
@@ -154,9 +163,9 @@ static inline size_t SD_IDA_(mark)(size_t cap, size_t peak)
 
 /* The loop of one iteration from the root on frame base (its moves
  * listed), with hmask a constant of each call (the compiler folds h &
- * hmask away in the informed loop).  Korf's loop: each move is counted
- * and checked against the bound when the loop reaches it; one within the
- * bound is applied into the frame above and its moves listed there. */
+ * hmask away in the informed loop).  Korf's loop: each move is checked
+ * against the bound when the loop reaches it; one within the bound is
+ * applied into the frame above and its moves listed there. */
 static inline __attribute__((always_inline)) int
 SD_IDA_(loop)(void *self, sd_ida_iter *it, SD_IDA_(frame) *base,
               const sd_cost hmask)
@@ -177,7 +186,6 @@ SD_IDA_(loop)(void *self, sd_ida_iter *it, SD_IDA_(frame) *base,
 			continue;
 		}
 		const SD_IDA_MOVE *c = &f->succ[f->next++];
-		k.generated++;
 		if (SD_IDA_H(c) == SD_DEAD_END) {
 			k.pruned++;
 			continue;
@@ -209,6 +217,7 @@ SD_IDA_(loop)(void *self, sd_ida_iter *it, SD_IDA_(frame) *base,
 			rc = SD_IDA_TOO_MANY;
 			break;
 		}
+		k.generated += f[1].n;
 		f++;
 		depth++;
 		k.expanded++;
@@ -219,7 +228,9 @@ SD_IDA_(loop)(void *self, sd_ida_iter *it, SD_IDA_(frame) *base,
 
 /* One IDA* iteration below it->bound from the packed state start
  * (ida_iterate of plugin.h): the root's frame, then the loop, compiled
- * once for a search with h and once for a blind one (hmask 0). */
+ * once for a search with h and once for a blind one (hmask 0).  The
+ * root's moves count as generated now, as every frame's when it is
+ * made. */
 static int SD_IDA_NAME(void *self, const void *start, sd_ida_iter *it)
 {
 	SD_IDA_(frame) *f = it->stack;
@@ -237,6 +248,7 @@ static int SD_IDA_NAME(void *self, const void *start, sd_ida_iter *it)
 		it->next = UINT64_MAX;
 		return SD_IDA_TOO_MANY;
 	}
+	it->generated += f->n;
 	return it->hmask ? SD_IDA_(loop)(self, it, f, ~(sd_cost)0)
 	                 : SD_IDA_(loop)(self, it, f, 0);
 }
