@@ -2,16 +2,18 @@
  * np_ida.c -- IDA*'s kernel (ABI 1.5): the engine's iteration of
  * searchd/ida_kernel.h compiled with the sliding-tile puzzle's own moves.
  *
- * Three instantiations, each for the instances it is fastest on, each
+ * Five instantiations, each for the instances it is fastest on, each
  * with the moves, h values and goal flags of np_moves() in the same
  * order (tests/in_place.sh checks that every count and plan is the same):
  *   - np_ida_15: the 15-puzzle with Manhattan distance; the state is
  *     the packed word and the blank's cell, the moves a loop over the
  *     blank's, 4-byte move records (h, action and the moving tile's
  *     cell: the cost is 1, the goal the child with h 0);
- *   - np_ida_nib: every other board of up to 16 cells with Manhattan,
- *     linear conflicts, swap, misplaced or blind; the state adds the
- *     linear-conflict keys of its rows and columns, updated by the move;
+ *   - np_ida_lc, np_ida_swap and np_ida_nib: every other board of up to
+ *     16 cells with linear conflicts, swap, and Manhattan, misplaced or
+ *     blind; the state adds the linear-conflict keys of its rows and
+ *     columns, updated by the move; 4-byte move records (h, and action,
+ *     goal flag and the moving tile's cell);
  *   - np_ida_any: the rest (25 or more cells, pattern databases): the
  *     packed state, and np_moves() and np_apply() called directly.
  */
@@ -124,13 +126,15 @@ static void np_knib_load(const np_inst *I, const void *packed, np_knib *k)
 }
 
 /* The h of the child y of k where tile t slid from cell `from` into the
- * blank, given k's h: np_heur.c's np_child_h for these heuristics. */
-static inline sd_cost np_knib_h(const np_inst *I, const np_knib *k, sd_cost h,
-                                int t, int from, uint64_t y)
+ * blank, given k's h, under heuristic heur (a constant in the kernels
+ * of one heuristic): np_heur.c's np_child_h for these heuristics. */
+static inline __attribute__((always_inline)) sd_cost
+np_knib_h(const np_inst *I, const np_knib *k, sd_cost h, int t, int from,
+          uint64_t y, int heur)
 {
 	int to = (int)k->blank, g = I->goalpos[t];
 	sd_cost md = h + I->md[t][to] - I->md[t][from];
-	switch (I->heur) {
+	switch (heur) {
 	case NP_H_MANHATTAN:
 		return md;
 	case NP_H_LINEAR:
@@ -145,10 +149,15 @@ static inline sd_cost np_knib_h(const np_inst *I, const np_knib *k, sd_cost h,
 	}
 }
 
-/* SD_IDA_MOVES: np_moves() of a board of up to 16 cells. */
-static inline unsigned np_knib_moves(const np_inst *I, const np_knib *k,
-                                     sd_cost h, const np_knib *back,
-                                     sd_succ *succ)
+/* The goal flag of a move record (bit 7 of its action field). */
+#define NP_KGOAL 0x80
+
+/* SD_IDA_MOVES: np_moves() of a board of up to 16 cells under heuristic
+ * heur, into np_kmove records whose action field also holds the goal
+ * flag (NP_KGOAL) and the tile's cell (high byte). */
+static inline __attribute__((always_inline)) unsigned
+np_knib_moves(const np_inst *I, const np_knib *k, sd_cost h,
+              const np_knib *back, np_kmove *succ, int heur)
 {
 	const int b = (int)k->blank, bk = back ? (int)back->blank : NP_NO_CELL;
 	unsigned j = 0;
@@ -159,24 +168,24 @@ static inline unsigned np_knib_moves(const np_inst *I, const np_knib *k,
 		int t = np_nib(k->x, from);
 		uint64_t y = k->x - ((uint64_t)t << (4 * from)) +
 		             ((uint64_t)t << (4 * b));
-		succ[j].action = I->move_act[b][m];
-		succ[j].cost = 1;
-		succ[j].h = np_knib_h(I, k, h, t, from, y);
-		succ[j++].goal = y == I->goal_word;
+		succ[j].h = (uint16_t)np_knib_h(I, k, h, t, from, y, heur);
+		succ[j++].action = (uint16_t)(I->move_act[b][m] | from << 8 |
+		                              (y == I->goal_word ? NP_KGOAL : 0));
 	}
 	return j;
 }
 
 /* SD_IDA_APPLY: the child of k by move m, its line keys updated for the
- * one tile that moved. */
-static inline void np_knib_apply(const np_inst *I, const np_knib *k,
-                                 const sd_succ *m, np_knib *child)
+ * one tile that moved under linear conflicts. */
+static inline __attribute__((always_inline)) void
+np_knib_apply(const np_inst *I, const np_knib *k, const np_kmove *m,
+              np_knib *child, int heur)
 {
-	int to = (int)k->blank, from = to + I->step[m->action & 3];
+	int to = (int)k->blank, from = m->action >> 8;
 	uint64_t t = (uint64_t)np_nib(k->x, from);
 	child->x = k->x - (t << (4 * from)) + (t << (4 * to));
 	child->blank = (unsigned)from;
-	if (I->heur != NP_H_LINEAR)
+	if (heur != NP_H_LINEAR)
 		return;
 	memcpy(child->rk, k->rk, sizeof child->rk);
 	memcpy(child->ck, k->ck, sizeof child->ck);
@@ -186,14 +195,21 @@ static inline void np_knib_apply(const np_inst *I, const np_knib *k,
 	child->ck[I->col[to]] += I->colkey[t][to];
 }
 
-#define SD_IDA_NAME np_ida_nib
-#define SD_IDA_STATE np_knib
-#define SD_IDA_MAX_MOVES 4
-#define SD_IDA_LOAD(self, packed, k) np_knib_load(self, packed, k)
-#define SD_IDA_MOVES(self, k, h, back, succ) \
-	np_knib_moves(self, k, h, back, succ)
-#define SD_IDA_APPLY(self, k, m, child) np_knib_apply(self, k, m, child)
-#include "searchd/ida_kernel.h"
+/* The three kernels of these boards (np_knib_kernel.h): linear
+ * conflicts and swap, each with its heuristic a constant, and the others
+ * (manhattan on boards other than 4x4, misplaced, blind) with the
+ * instance's. */
+#define NP_KNIB_NAME np_ida_lc
+#define NP_KNIB_HEUR(I) NP_H_LINEAR
+#include "np_knib_kernel.h"
+
+#define NP_KNIB_NAME np_ida_swap
+#define NP_KNIB_HEUR(I) NP_H_SWAP
+#include "np_knib_kernel.h"
+
+#define NP_KNIB_NAME np_ida_nib
+#define NP_KNIB_HEUR(I) ((const np_inst *)(I))->heur
+#include "np_knib_kernel.h"
 
 /* ---- every other instance: the plugin's moves() and apply() ------------- */
 
@@ -230,6 +246,10 @@ int np_ida_iterate(void *self, const void *start, sd_ida_iter *it)
 		return np_ida_any(self, start, it);
 	if (I->fast == 2 && I->heur == NP_H_MANHATTAN)
 		return np_ida_15(self, start, it);
+	if (I->nibble && I->heur == NP_H_LINEAR)
+		return np_ida_lc(self, start, it);
+	if (I->nibble && I->heur == NP_H_SWAP)
+		return np_ida_swap(self, start, it);
 	if (I->nibble && I->heur != NP_H_PDB)
 		return np_ida_nib(self, start, it);
 	return np_ida_any(self, start, it);
