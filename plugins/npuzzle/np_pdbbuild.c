@@ -13,10 +13,11 @@
  * A child is reached through the slot of the cell its tile left (where the
  * blank is), so a region may be reached through several of its slots; the
  * first expansion of a region marks all its slots expanded, and the others
- * are skipped.  Level d scans the table for slots of depth d, expands them
- * (setting unreached children to depth d + 1 with an atomic OR) and marks
- * their regions expanded (an atomic OR), so threads sharing a word never
- * lose a write.  A child's rank is computed from its parent's (a
+ * are skipped.  Level d scans the table for slots of depth d (only the
+ * areas of 2^17 slots where level d - 1 reached one: the first and last
+ * levels reach few), expands them (setting unreached children to depth
+ * d + 1 with an atomic OR) and marks their regions expanded (an atomic
+ * OR), so threads sharing a word never lose a write.  A child's rank is computed from its parent's (a
  * horizontal move changes one digit, a vertical one also the digits of
  * the tiles it passes), and the children's slots are prefetched a few
  * expansions ahead of the OR that reaches them.  A placement's distance
@@ -39,6 +40,7 @@
 #define NP_PB_THREADS 8               /* most threads used */
 #define NP_PB_EVEN 0x5555555555555555ULL
 #define NP_PB_AHEAD 16                /* children prefetched ahead */
+#define NP_PB_AREA_BITS 17            /* 2^17 slots share a live flag */
 
 /* The functions of an expansion: inlined into both np_pb_chunk_any() and
  * np_pb_chunk_popcnt(), so that the latter's popcounts are instructions. */
@@ -57,6 +59,9 @@ typedef struct np_pb {
 	uint64_t *slot;        /* 2 bits per (placement, free cell) */
 	size_t slot_bytes;     /* the mapping's length */
 	uint8_t *dist;         /* per placement, by rank */
+	uint8_t *live[2];      /* [d & 1][area]: some slot of the area was
+	                          reached at depth d (so level d scans it) */
+	size_t areas;          /* flags in each: slots >> NP_PB_AREA_BITS */
 	uint64_t all, not_col0, not_last, nbr[NP_MAX_CELLS];
 	uint32_t weight[NP_MAX_GROUP]; /* the rank's place values */
 	int d;                 /* the depth being expanded */
@@ -118,11 +123,12 @@ NP_PB_HOT uint64_t np_pb_flood(const np_pb *B, int b, uint64_t free)
 	return comp;
 }
 
-/* Mark slot s reached with value v (that of depth B->d + 1) if it is not reached yet.  Only
- * this level's reaches (to one value) and expansions (to 3) write the
- * table during a level, and both are ORs, so a slot read as 0 may be
- * ORed whatever happened since.  Returns 1 iff the slot was read as 0:
- * some call of this level reached it. */
+/* Mark slot s reached with value v (that of depth B->d + 1) if it is
+ * not reached yet, and its area live for the next level.  Only this
+ * level's reaches (to one value) and expansions (to 3) write the table
+ * during a level, and both are ORs, so a slot read as 0 may be ORed
+ * whatever happened since.  Returns 1 iff the slot was read as 0: some
+ * call of this level reached it. */
 NP_PB_HOT int np_pb_reach(np_pb *B, size_t s, uint64_t v)
 {
 	uint64_t *word = &B->slot[s >> 5];
@@ -130,7 +136,20 @@ NP_PB_HOT int np_pb_reach(np_pb *B, size_t s, uint64_t v)
 	if (__atomic_load_n(word, __ATOMIC_RELAXED) >> sh & 3)
 		return 0;
 	__atomic_fetch_or(word, v << sh, __ATOMIC_RELAXED);
+	__atomic_store_n(&B->live[(B->d + 1) & 1][s >> NP_PB_AREA_BITS], 1,
+	                 __ATOMIC_RELAXED);
 	return 1;
+}
+
+/* Does some slot of [s0, s1) lie in an area live at depth B->d? */
+static int np_pb_live(const np_pb *B, size_t s0, size_t s1)
+{
+	const uint8_t *live = B->live[B->d & 1];
+	for (size_t a = s0 >> NP_PB_AREA_BITS; a <= (s1 - 1) >> NP_PB_AREA_BITS;
+	     a++)
+		if (live[a])
+			return 1;
+	return 0;
 }
 
 /* Queue child slot s: prefetch its word and reach the slot queued
@@ -407,7 +426,8 @@ static void np_pb_level(np_pb *B, int main)
 			return;
 		size_t p1 = B->places - p0 < NP_PB_CHUNK ? B->places :
 		            p0 + NP_PB_CHUNK;
-		np_pb_chunk(B, p0, p1);
+		if (np_pb_live(B, p0 * (size_t)B->F, p1 * (size_t)B->F))
+			np_pb_chunk(B, p0, p1);
 		if (!main)
 			continue;
 		if (B->I->host && B->I->host->stop_requested())
@@ -451,6 +471,7 @@ static size_t np_pb_run_level(np_pb *B, int nthreads)
 	np_pb_level(B, 1);
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	memset(B->live[B->d & 1], 0, B->areas);
 	return B->reached;
 }
 
@@ -481,11 +502,13 @@ static void np_pb_init(np_pb *B, const np_pdb_group *G)
 	           (size_t)__builtin_popcountll(free &
 	                                        ((1ULL << I->goalpos[0]) - 1));
 	B->slot[s >> 5] |= np_pb_val(0) << (s & 31) * 2;
+	B->live[0][s >> NP_PB_AREA_BITS] = 1;
 }
 
 /* The slot table of B (B->places x B->F two-bit slots, all 0) mapped in
  * huge pages where the system allows: the search reads and writes it at
- * random.  Returns 0, or -1 when there is no memory. */
+ * random; and the live flags of its areas.  Returns 0, or -1 when there
+ * is no memory. */
 static int np_pb_map(np_pb *B)
 {
 	size_t words = (B->places * (size_t)B->F + 31) / 32;
@@ -498,7 +521,10 @@ static int np_pb_map(np_pb *B)
 	madvise(m, B->slot_bytes, MADV_HUGEPAGE);
 #endif
 	B->slot = m;
-	return 0;
+	B->areas = ((B->places * (size_t)B->F) >> NP_PB_AREA_BITS) + 1;
+	B->live[0] = calloc(B->areas, 1);
+	B->live[1] = calloc(B->areas, 1);
+	return B->live[0] && B->live[1] ? 0 : -1;
 }
 
 /* Search level by level from the goal until a level reaches nothing or
@@ -573,6 +599,8 @@ out:
 		fprintf(stderr, "\n");
 	if (B.slot)
 		munmap(B.slot, B.slot_bytes);
+	free(B.live[0]);
+	free(B.live[1]);
 	if (B.dist != G->dist)
 		free(B.dist);
 	return rc;
