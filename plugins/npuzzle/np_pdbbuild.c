@@ -136,8 +136,9 @@ NP_PB_HOT int np_pb_reach(np_pb *B, size_t s, uint64_t v)
 	if (__atomic_load_n(word, __ATOMIC_RELAXED) >> sh & 3)
 		return 0;
 	__atomic_fetch_or(word, v << sh, __ATOMIC_RELAXED);
-	__atomic_store_n(&B->live[(B->d + 1) & 1][s >> NP_PB_AREA_BITS], 1,
-	                 __ATOMIC_RELAXED);
+	uint8_t *live = &B->live[(B->d + 1) & 1][s >> NP_PB_AREA_BITS];
+	if (!__atomic_load_n(live, __ATOMIC_RELAXED))  /* no line ping-pong */
+		__atomic_store_n(live, 1, __ATOMIC_RELAXED);
 	return 1;
 }
 

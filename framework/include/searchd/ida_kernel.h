@@ -213,7 +213,10 @@ SD_IDA_(loop)(void *self, sd_ida_iter *it, SD_IDA_(frame) *base,
 		f[1].next = 0;
 		f[1].n = SD_IDA_MOVES(self, &f[1].state, h, &f->state,
 		                      f[1].succ);
-		if (f[1].n > SD_IDA_MAX_MOVES) {
+		if (f[1].n > SD_IDA_MAX_MOVES) {  /* the moves reached */
+			uint64_t moves, dead;
+			SD_IDA_(unreached)(base, depth, &moves, &dead);
+			k.generated -= moves;
 			rc = SD_IDA_TOO_MANY;
 			break;
 		}
