@@ -2,7 +2,7 @@
  * np_ida.c -- IDA*'s kernel (ABI 1.5): the engine's iteration of
  * searchd/ida_kernel.h compiled with the sliding-tile puzzle's own moves.
  *
- * Five instantiations, each for the instances it is fastest on, each
+ * Six instantiations, each for the instances it is fastest on, each
  * with the moves, h values and goal flags of np_moves() in the same
  * order (tests/in_place.sh checks that every count and plan is the same):
  *   - np_ida_15: the 15-puzzle with Manhattan distance; the state is
@@ -14,8 +14,12 @@
  *     blind; the state adds the linear-conflict keys of its rows and
  *     columns, updated by the move; 4-byte move records (h, and action,
  *     goal flag and the moving tile's cell);
- *   - np_ida_any: the rest (25 or more cells, pattern databases): the
- *     packed state, and np_moves() and np_apply() called directly.
+ *   - np_ida_pdb: boards of 25 or more cells with pattern databases;
+ *     the state adds each group's table index and entry (and the
+ *     reflected board's), so that a move looks up one group only;
+ *   - np_ida_any: the rest (pattern databases on up to 16 cells, other
+ *     heuristics on 25 or more, order = h): the packed state, and
+ *     np_moves() and np_apply() called directly.
  */
 #include <string.h>
 #include "np_internal.h"
@@ -211,6 +215,143 @@ np_knib_apply(const np_inst *I, const np_knib *k, const np_kmove *m,
 #define NP_KNIB_HEUR(I) ((const np_inst *)(I))->heur
 #include "np_knib_kernel.h"
 
+/* ---- boards of 25 or more cells with pattern databases ------------------ */
+
+/* The kernel's state of a byte board under pdb: the tiles by cell and
+ * the cells by tile, the blank's cell, and each group's table index and
+ * value (and the reflected board's), so that a move looks up only the
+ * group of the tile that moves, where np_moves() ranks every group of
+ * the parent again. */
+typedef struct np_kpdb {
+	uint8_t cells[NP_MAX_CELLS], pos[NP_MAX_CELLS];
+	unsigned blank;
+	sd_cost gsum, rsum;
+	uint32_t gidx[NP_MAX_GROUPS], ridx[NP_MAX_GROUPS];
+	uint8_t gval[NP_MAX_GROUPS], rval[NP_MAX_GROUPS];
+} np_kpdb;
+
+/* A move of this kernel: h, action and the tile's cell (as np_kmove),
+ * and the child's entries of the changed group and reflected group. */
+typedef struct np_kpmove {
+	uint16_t h;
+	uint16_t action;
+	uint8_t va, vr;
+	uint32_t ia, ir;
+} np_kpmove;
+
+/* SD_IDA_LOAD: the kernel's state of a packed byte board. */
+static void np_kpdb_load(const np_inst *I, const void *packed, np_kpdb *k)
+{
+	memcpy(k->cells, packed, (size_t)I->n);
+	k->blank = ((const uint8_t *)packed)[I->n];
+	for (int c = 0; c < I->n; c++)
+		k->pos[k->cells[c]] = (uint8_t)c;
+	k->gsum = k->rsum = 0;
+	for (int g = 0; g < I->ngroups; g++) {
+		const np_pdb_group *G = &I->groups[g];
+		k->gidx[g] = np_pdb_rank(I, G, k->pos, 0, -1, 0);
+		k->gval[g] = G->dist[k->gidx[g]];
+		k->gsum += k->gval[g];
+		k->ridx[g] = I->reflect ? np_pdb_rank(I, G, k->pos, 1, -1, 0) : 0;
+		k->rval[g] = I->reflect ? G->dist[k->ridx[g]] : 0;
+		k->rsum += k->rval[g];
+	}
+}
+
+/* The table index, in group G, of k's board (reflected if refl) with
+ * tile t moved from cell `from` into the blank; m is t's place value in
+ * G and idx the group's index before the move. */
+static inline uint32_t np_kpdb_index(const np_inst *I, const np_kpdb *k,
+                                     const np_pdb_group *G, int refl,
+                                     int t, int from, uint32_t idx,
+                                     int64_t m)
+{
+	int b = (int)k->blank;
+	if (G->compact)
+		return np_pdb_rank(I, G, k->pos, refl, t, b);
+	int d = refl ? I->rcell[b] - I->rcell[from] : b - from;
+	return (uint32_t)((int64_t)idx + d * m);
+}
+
+/* SD_IDA_MOVES: np_moves() of a byte board under pdb.  The children's
+ * entries are located and prefetched first, then read, so that their
+ * cache misses overlap; h is np_pdb_child()'s. */
+static inline unsigned np_kpdb_moves(const np_inst *I, const np_kpdb *k,
+                                     sd_cost h, const np_kpdb *back,
+                                     np_kpmove *succ)
+{
+	const int b = (int)k->blank, bk = back ? (int)back->blank : NP_NO_CELL;
+	const uint8_t *ea[4], *er[4];
+	unsigned j = 0;
+	(void)h;
+	for (unsigned m = 0; m < I->nmoves[b]; m++) {
+		int from = I->move_to[b][m], t = k->cells[from];
+		if (from == bk)
+			continue;
+		int g = I->group_of[t], rt = I->rtile[t], rg = I->group_of[rt];
+		const np_pdb_group *G = &I->groups[g], *R = &I->groups[rg];
+		succ[j].ia = np_kpdb_index(I, k, G, 0, t, from, k->gidx[g],
+		                           G->mult[I->index_in[t]]);
+		ea[j] = G->dist + succ[j].ia;
+		__builtin_prefetch(ea[j]);
+		if (I->reflect) {
+			succ[j].ir = np_kpdb_index(I, k, R, 1, t, from, k->ridx[rg],
+			                           R->mult[I->index_in[rt]]);
+			er[j] = R->dist + succ[j].ir;
+			__builtin_prefetch(er[j]);
+		}
+		succ[j++].action = (uint16_t)(I->move_act[b][m] | from << 8);
+	}
+	for (unsigned i = 0; i < j; i++) {
+		int t = k->cells[succ[i].action >> 8], g = I->group_of[t];
+		sd_cost a = k->gsum - k->gval[g] + (succ[i].va = *ea[i]), r = 0;
+		if (I->reflect) {
+			int rg = I->group_of[I->rtile[t]];
+			r = k->rsum - k->rval[rg] + (succ[i].vr = *er[i]);
+		}
+		succ[i].h = (uint16_t)(a > r ? a : r);
+	}
+	return j;
+}
+
+/* SD_IDA_APPLY: the child of k by move m: the tile moved, its group's
+ * (and reflected group's) entry from the move. */
+static inline void np_kpdb_apply(const np_inst *I, const np_kpdb *k,
+                                 const np_kpmove *m, np_kpdb *child)
+{
+	int to = (int)k->blank, from = m->action >> 8, t = k->cells[from];
+	*child = *k;
+	child->cells[to] = (uint8_t)t;
+	child->cells[from] = 0;
+	child->pos[t] = (uint8_t)to;
+	child->pos[0] = (uint8_t)from;
+	child->blank = (unsigned)from;
+	int g = I->group_of[t];
+	child->gsum += m->va - k->gval[g];
+	child->gval[g] = m->va;
+	child->gidx[g] = m->ia;
+	if (!I->reflect)
+		return;
+	int rg = I->group_of[I->rtile[t]];
+	child->rsum += m->vr - k->rval[rg];
+	child->rval[rg] = m->vr;
+	child->ridx[rg] = m->ir;
+}
+
+#define SD_IDA_NAME np_ida_pdb
+#define SD_IDA_STATE np_kpdb
+#define SD_IDA_MAX_MOVES 4
+#define SD_IDA_LOAD(self, packed, k) np_kpdb_load(self, packed, k)
+#define SD_IDA_MOVES(self, k, h, back, succ) \
+	np_kpdb_moves(self, k, h, back, succ)
+#define SD_IDA_APPLY(self, k, m, child) np_kpdb_apply(self, k, m, child)
+#define SD_IDA_MOVE np_kpmove
+#define SD_IDA_ACTION(m) ((uint32_t)(m)->action & 3)
+#define SD_IDA_COST(m) ((sd_cost)1)
+#define SD_IDA_H(m) ((sd_cost)(m)->h)
+#define SD_IDA_GOAL(m) ((m)->h == 0)
+#include "searchd/ida_kernel.h"
+
 /* ---- every other instance: the plugin's moves() and apply() ------------- */
 
 /* The kernel's state: the packed state itself. */
@@ -252,5 +393,7 @@ int np_ida_iterate(void *self, const void *start, sd_ida_iter *it)
 		return np_ida_swap(self, start, it);
 	if (I->nibble && I->heur != NP_H_PDB)
 		return np_ida_nib(self, start, it);
+	if (!I->nibble && I->heur == NP_H_PDB)
+		return np_ida_pdb(self, start, it);
 	return np_ida_any(self, start, it);
 }
