@@ -202,9 +202,7 @@ typedef struct np_parent {
 	uint8_t cells[NP_MAX_CELLS];
 	uint8_t pos[NP_MAX_CELLS];
 	uint32_t rk[NP_MAX_SIDE], ck[NP_MAX_SIDE];
-	uint32_t gidx[NP_MAX_GROUPS], ridx[NP_MAX_GROUPS];
-	sd_cost gval[NP_MAX_GROUPS], rval[NP_MAX_GROUPS];
-	sd_cost gsum, rsum;
+	np_pdb_entries e;              /* pdb: the groups' entries */
 	const uint8_t *ea[4], *er[4]; /* each child's changed entries */
 } np_parent;
 
@@ -214,16 +212,7 @@ static void np_parent_pdb(const np_inst *I, np_parent *P)
 {
 	for (int c = 0; c < I->n; c++)
 		P->pos[P->cells[c]] = (uint8_t)c;
-	P->gsum = P->rsum = 0;
-	for (int g = 0; g < I->ngroups; g++) {
-		const np_pdb_group *G = &I->groups[g];
-		P->gidx[g] = np_pdb_rank(I, G, P->pos, 0, -1, 0);
-		P->gval[g] = G->dist[P->gidx[g]];
-		P->gsum += P->gval[g];
-		P->ridx[g] = I->reflect ? np_pdb_rank(I, G, P->pos, 1, -1, 0) : 0;
-		P->rval[g] = I->reflect ? G->dist[P->ridx[g]] : 0;
-		P->rsum += P->rval[g];
-	}
+	np_pdb_fill(I, P->pos, &P->e);
 }
 
 /* Find, for each move k of the blank at b, the table entries of the
@@ -237,7 +226,7 @@ static void np_pdb_locate(const np_inst *I, np_parent *P, int b)
 		const np_pdb_group *G = &I->groups[g];
 		int64_t m = G->mult[I->index_in[t]];
 		size_t ia = G->compact ? np_pdb_rank(I, G, P->pos, 0, t, b) :
-		            (size_t)(P->gidx[g] + (int64_t)(b - from) * m);
+		            (size_t)(P->e.gidx[g] + (int64_t)(b - from) * m);
 		P->ea[k] = G->dist + ia;
 		__builtin_prefetch(P->ea[k]);
 		if (!I->reflect)
@@ -246,7 +235,7 @@ static void np_pdb_locate(const np_inst *I, np_parent *P, int b)
 		const np_pdb_group *R = &I->groups[I->group_of[rt]];
 		int64_t rm = R->mult[I->index_in[rt]];
 		size_t ir = R->compact ? np_pdb_rank(I, R, P->pos, 1, t, b) :
-		            (size_t)(P->ridx[I->group_of[rt]] +
+		            (size_t)(P->e.ridx[I->group_of[rt]] +
 		                     (int64_t)(I->rcell[b] - I->rcell[from]) * rm);
 		P->er[k] = R->dist + ir;
 		__builtin_prefetch(P->er[k]);
@@ -259,11 +248,11 @@ static sd_cost np_pdb_child(const np_inst *I, const np_parent *P, int t,
                             unsigned k)
 {
 	int g = I->group_of[t];
-	sd_cost a = P->gsum - P->gval[g] + *P->ea[k];
+	sd_cost a = P->e.gsum - P->e.gval[g] + *P->ea[k];
 	if (!I->reflect)
 		return a;
 	int rg = I->group_of[I->rtile[t]];
-	sd_cost r = P->rsum - P->rval[rg] + *P->er[k];
+	sd_cost r = P->e.rsum - P->e.rval[rg] + *P->er[k];
 	return a > r ? a : r;
 }
 

@@ -225,9 +225,7 @@ np_knib_apply(const np_inst *I, const np_knib *k, const np_kmove *m,
 typedef struct np_kpdb {
 	uint8_t cells[NP_MAX_CELLS], pos[NP_MAX_CELLS];
 	unsigned blank;
-	sd_cost gsum, rsum;
-	uint32_t gidx[NP_MAX_GROUPS], ridx[NP_MAX_GROUPS];
-	uint8_t gval[NP_MAX_GROUPS], rval[NP_MAX_GROUPS];
+	np_pdb_entries e;
 } np_kpdb;
 
 /* A move of this kernel: h, action and the tile's cell (as np_kmove),
@@ -246,16 +244,7 @@ static void np_kpdb_load(const np_inst *I, const void *packed, np_kpdb *k)
 	k->blank = ((const uint8_t *)packed)[I->n];
 	for (int c = 0; c < I->n; c++)
 		k->pos[k->cells[c]] = (uint8_t)c;
-	k->gsum = k->rsum = 0;
-	for (int g = 0; g < I->ngroups; g++) {
-		const np_pdb_group *G = &I->groups[g];
-		k->gidx[g] = np_pdb_rank(I, G, k->pos, 0, -1, 0);
-		k->gval[g] = G->dist[k->gidx[g]];
-		k->gsum += k->gval[g];
-		k->ridx[g] = I->reflect ? np_pdb_rank(I, G, k->pos, 1, -1, 0) : 0;
-		k->rval[g] = I->reflect ? G->dist[k->ridx[g]] : 0;
-		k->rsum += k->rval[g];
-	}
+	np_pdb_fill(I, k->pos, &k->e);
 }
 
 /* The table index, in group G, of k's board (reflected if refl) with
@@ -290,12 +279,12 @@ static inline unsigned np_kpdb_moves(const np_inst *I, const np_kpdb *k,
 			continue;
 		int g = I->group_of[t], rt = I->rtile[t], rg = I->group_of[rt];
 		const np_pdb_group *G = &I->groups[g], *R = &I->groups[rg];
-		succ[j].ia = np_kpdb_index(I, k, G, 0, t, from, k->gidx[g],
+		succ[j].ia = np_kpdb_index(I, k, G, 0, t, from, k->e.gidx[g],
 		                           G->mult[I->index_in[t]]);
 		ea[j] = G->dist + succ[j].ia;
 		__builtin_prefetch(ea[j]);
 		if (I->reflect) {
-			succ[j].ir = np_kpdb_index(I, k, R, 1, t, from, k->ridx[rg],
+			succ[j].ir = np_kpdb_index(I, k, R, 1, t, from, k->e.ridx[rg],
 			                           R->mult[I->index_in[rt]]);
 			er[j] = R->dist + succ[j].ir;
 			__builtin_prefetch(er[j]);
@@ -304,10 +293,10 @@ static inline unsigned np_kpdb_moves(const np_inst *I, const np_kpdb *k,
 	}
 	for (unsigned i = 0; i < j; i++) {
 		int t = k->cells[succ[i].action >> 8], g = I->group_of[t];
-		sd_cost a = k->gsum - k->gval[g] + (succ[i].va = *ea[i]), r = 0;
+		sd_cost a = k->e.gsum - k->e.gval[g] + (succ[i].va = *ea[i]), r = 0;
 		if (I->reflect) {
 			int rg = I->group_of[I->rtile[t]];
-			r = k->rsum - k->rval[rg] + (succ[i].vr = *er[i]);
+			r = k->e.rsum - k->e.rval[rg] + (succ[i].vr = *er[i]);
 		}
 		succ[i].h = (uint16_t)(a > r ? a : r);
 	}
@@ -327,15 +316,15 @@ static inline void np_kpdb_apply(const np_inst *I, const np_kpdb *k,
 	child->pos[0] = (uint8_t)from;
 	child->blank = (unsigned)from;
 	int g = I->group_of[t];
-	child->gsum += m->va - k->gval[g];
-	child->gval[g] = m->va;
-	child->gidx[g] = m->ia;
+	child->e.gsum += m->va - k->e.gval[g];
+	child->e.gval[g] = m->va;
+	child->e.gidx[g] = m->ia;
 	if (!I->reflect)
 		return;
 	int rg = I->group_of[I->rtile[t]];
-	child->rsum += m->vr - k->rval[rg];
-	child->rval[rg] = m->vr;
-	child->ridx[rg] = m->ir;
+	child->e.rsum += m->vr - k->e.rval[rg];
+	child->e.rval[rg] = m->vr;
+	child->e.ridx[rg] = m->ir;
 }
 
 #define SD_IDA_NAME np_ida_pdb

@@ -54,6 +54,16 @@ typedef struct np_pdb_group {
 	size_t map_len;
 } np_pdb_group;
 
+/* Each group's table index and entry for one board and for its
+ * reflection (0 when the lookup is not reflected), and their sums: what
+ * an incremental pattern-database h keeps of a parent (np_heur.c's
+ * expand(), np_ida.c's kernel). */
+typedef struct np_pdb_entries {
+	uint32_t gidx[NP_MAX_GROUPS], ridx[NP_MAX_GROUPS];
+	uint8_t gval[NP_MAX_GROUPS], rval[NP_MAX_GROUPS];
+	sd_cost gsum, rsum;
+} np_pdb_entries;
+
 typedef struct np_inst {
 	int w, h, n;              /* width, height, cells */
 	int nibble;               /* nibble form (n <= 16) */
@@ -136,6 +146,7 @@ int np_ida_iterate(void *self, const void *start, sd_ida_iter *it);
 int np_pdb_setup(np_inst *I, char *err, size_t errlen);
 void np_pdb_free(np_inst *I);
 sd_cost np_pdb_h(const np_inst *I, const uint8_t *pos);
+void np_pdb_fill(const np_inst *I, const uint8_t *pos, np_pdb_entries *e);
 
 /* np_pdbbuild.c */
 enum { NP_BUILT = 0, NP_NO_MEMORY = -1, NP_STOPPED = 1 };

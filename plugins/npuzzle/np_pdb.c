@@ -487,6 +487,22 @@ void np_pdb_free(np_inst *I)
 	I->ngroups = 0;
 }
 
+/* Fill e for the board whose tile t is at cell pos[t]: each group's
+ * index and entry, for the board and for its reflection. */
+void np_pdb_fill(const np_inst *I, const uint8_t *pos, np_pdb_entries *e)
+{
+	e->gsum = e->rsum = 0;
+	for (int g = 0; g < I->ngroups; g++) {
+		const np_pdb_group *G = &I->groups[g];
+		e->gidx[g] = np_pdb_rank(I, G, pos, 0, -1, 0);
+		e->gval[g] = G->dist[e->gidx[g]];
+		e->gsum += e->gval[g];
+		e->ridx[g] = I->reflect ? np_pdb_rank(I, G, pos, 1, -1, 0) : 0;
+		e->rval[g] = I->reflect ? G->dist[e->ridx[g]] : 0;
+		e->rsum += e->rval[g];
+	}
+}
+
 /* The pattern-database h of the board whose tile t is at cell pos[t]: the
  * sum over groups, and the larger of it and the reflected board's sum. */
 sd_cost np_pdb_h(const np_inst *I, const uint8_t *pos)
