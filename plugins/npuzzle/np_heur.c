@@ -224,20 +224,15 @@ static void np_pdb_locate(const np_inst *I, np_parent *P, int b)
 		int from = I->move_to[b][k], t = P->cells[from];
 		int g = I->group_of[t];
 		const np_pdb_group *G = &I->groups[g];
-		int64_t m = G->mult[I->index_in[t]];
-		size_t ia = G->compact ? np_pdb_rank(I, G, P->pos, 0, t, b) :
-		            (size_t)(P->e.gidx[g] + (int64_t)(b - from) * m);
-		P->ea[k] = G->dist + ia;
+		P->ea[k] = G->dist + np_pdb_moved(I, G, P->pos, 0, t, from, b,
+		                                  P->e.gidx[g]);
 		__builtin_prefetch(P->ea[k]);
 		if (!I->reflect)
 			continue;
-		int rt = I->rtile[t];
-		const np_pdb_group *R = &I->groups[I->group_of[rt]];
-		int64_t rm = R->mult[I->index_in[rt]];
-		size_t ir = R->compact ? np_pdb_rank(I, R, P->pos, 1, t, b) :
-		            (size_t)(P->e.ridx[I->group_of[rt]] +
-		                     (int64_t)(I->rcell[b] - I->rcell[from]) * rm);
-		P->er[k] = R->dist + ir;
+		int rg = I->group_of[I->rtile[t]];
+		const np_pdb_group *R = &I->groups[rg];
+		P->er[k] = R->dist + np_pdb_moved(I, R, P->pos, 1, t, from, b,
+		                                  P->e.ridx[rg]);
 		__builtin_prefetch(P->er[k]);
 	}
 }

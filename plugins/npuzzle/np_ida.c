@@ -247,21 +247,6 @@ static void np_kpdb_load(const np_inst *I, const void *packed, np_kpdb *k)
 	np_pdb_fill(I, k->pos, &k->e);
 }
 
-/* The table index, in group G, of k's board (reflected if refl) with
- * tile t moved from cell `from` into the blank; m is t's place value in
- * G and idx the group's index before the move. */
-static inline uint32_t np_kpdb_index(const np_inst *I, const np_kpdb *k,
-                                     const np_pdb_group *G, int refl,
-                                     int t, int from, uint32_t idx,
-                                     int64_t m)
-{
-	int b = (int)k->blank;
-	if (G->compact)
-		return np_pdb_rank(I, G, k->pos, refl, t, b);
-	int d = refl ? I->rcell[b] - I->rcell[from] : b - from;
-	return (uint32_t)((int64_t)idx + d * m);
-}
-
 /* SD_IDA_MOVES: np_moves() of a byte board under pdb.  The children's
  * entries are located and prefetched first, then read, so that their
  * cache misses overlap; h is np_pdb_child()'s. */
@@ -279,13 +264,13 @@ static inline unsigned np_kpdb_moves(const np_inst *I, const np_kpdb *k,
 			continue;
 		int g = I->group_of[t], rt = I->rtile[t], rg = I->group_of[rt];
 		const np_pdb_group *G = &I->groups[g], *R = &I->groups[rg];
-		succ[j].ia = np_kpdb_index(I, k, G, 0, t, from, k->e.gidx[g],
-		                           G->mult[I->index_in[t]]);
+		succ[j].ia = np_pdb_moved(I, G, k->pos, 0, t, from, b,
+		                          k->e.gidx[g]);
 		ea[j] = G->dist + succ[j].ia;
 		__builtin_prefetch(ea[j]);
 		if (I->reflect) {
-			succ[j].ir = np_kpdb_index(I, k, R, 1, t, from, k->e.ridx[rg],
-			                           R->mult[I->index_in[rt]]);
+			succ[j].ir = np_pdb_moved(I, R, k->pos, 1, t, from, b,
+			                          k->e.ridx[rg]);
 			er[j] = R->dist + succ[j].ir;
 			__builtin_prefetch(er[j]);
 		}

@@ -234,4 +234,19 @@ static inline uint32_t np_pdb_rank(const np_inst *I,
 	return G->compact ? np_rank_cells(I->n, G->k, cells) : r;
 }
 
+/* The table index of group G for the board whose tile u is at pos[u]
+ * (reflected if refl) after tile t (of G, or reflected into G) slid from
+ * cell `from` into the blank at b, given the index idx before the move:
+ * ranked again if G is compact, else one digit changed. */
+static inline uint32_t np_pdb_moved(const np_inst *I, const np_pdb_group *G,
+                                    const uint8_t *pos, int refl, int t,
+                                    int from, int b, uint32_t idx)
+{
+	if (G->compact)
+		return np_pdb_rank(I, G, pos, refl, t, b);
+	int64_t m = G->mult[I->index_in[refl ? I->rtile[t] : t]];
+	int d = refl ? I->rcell[b] - I->rcell[from] : b - from;
+	return (uint32_t)((int64_t)idx + d * m);
+}
+
 #endif
