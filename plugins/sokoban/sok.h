@@ -261,6 +261,11 @@ int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
                 size_t errlen);
 void sok_board_free(sok *s);
 /* state (state_size bytes) into occ and *player. */
+/* Bit (c & 63) for cell c: the boxes of a position folded into one word
+ * (sok_fold_boxes), for filters that may answer "maybe". */
+#define SOK_FOLD_BIT(c) ((uint64_t)1 << ((c) & 63))
+/* The fold of the boxes of packed state st: SOK_FOLD_BIT of each. */
+uint64_t sok_fold_boxes(const sok_level *lv, const unsigned char *st);
 void sok_decode(const sok_level *lv, unsigned char *occ, const void *state,
                 int *player);
 void sok_encode(const sok_level *lv, const unsigned char *occ, int player,
@@ -291,6 +296,11 @@ int sok_walk(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
 int sok_list_pushes(const sok_level *lv, sok_work *wk, const sok_reach *r);
 int sok_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
                    int player);
+/* The same for a small search (sok_corral.c): no walks are kept (r->dist,
+ * r->from and wk->cwalk are not written) and the boxes are read off st,
+ * the packed position wk->occ holds. */
+int sok_small_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
+                         int player, const unsigned char *st);
 int sok_off_goal(const sok_level *lv, const unsigned char *occ);
 /* The same, counted from a packed state. */
 int sok_off_goal_packed(const sok_level *lv, const unsigned char *st);
@@ -379,13 +389,28 @@ int sok_resize(void *pp, size_t size, size_t n);
 /* The learned patterns and the learning's state (wk->learn): written by
  * sok_learn.c, looked up by sok_lpat.c. */
 #define SOK_LRN_TRIED 65536      /* fingerprints kept, a power of 2 */
+/* One learned pattern as listed under one of its cells: its number and
+ * its other cells. */
+struct sok_lrec {
+	int32_t id;
+	int16_t m;                   /* other cells */
+	int16_t cell[SOK_LRN_MAX - 1];
+};
+
+/* The patterns holding one cell: need[j] is the fold (SOK_FOLD_BIT) of
+ * rec[j]'s other cells, so that a lookup reads the words alone until
+ * one may match. */
+struct sok_lcell {
+	uint64_t *need;
+	struct sok_lrec *rec;
+	int n, cap;
+};
+
 struct sok_learn {
 	int n, cap;            /* patterns stored, room for */
 	int words;             /* 64-bit words in one area bitmap */
-	int16_t *cells;        /* per pattern: SOK_LRN_MAX cells, -1 padded */
 	uint64_t *area;        /* per pattern: player cells it is dead for */
-	int **at;              /* per floor index: patterns holding it */
-	int *nat, *capat;      /* their counts and room */
+	struct sok_lcell *at;  /* per floor index: the patterns holding it */
 	uint64_t *tried;       /* fingerprints of the sets searched */
 	unsigned char *save;   /* the real wk->occ while a set is judged */
 	int *cand, *cwalk;     /* the real wk->cand, wk->cwalk, likewise */
@@ -410,7 +435,7 @@ void sok_learn_knot(const sok_level *lv, unsigned rules, sok_work *wk,
  * pushes, when their rules hold SOK_DL_LEARN): a pattern learned so far
  * holds. */
 int sok_learn_holds(const sok_level *lv, const sok_work *wk, int c,
-                    int player);
+                    int player, uint64_t fold);
 /* Counters: pushes judged, small-search positions spent, patterns kept
  * (all 0 before the first call).  A search starts only while spent <
  * SOK_LRN_BASE + SOK_LRN_RATIO * judged; one search and its shrinking

@@ -372,6 +372,17 @@ void sok_decode(const sok_level *lv, unsigned char *occ, const void *state,
 	}
 }
 
+/* The fold of the boxes of packed state st: SOK_FOLD_BIT(c) for each
+ * box c (the box bytes ORed into one word, byte k - 2 at bit
+ * ((k - 2) * 8) % 64). */
+uint64_t sok_fold_boxes(const sok_level *lv, const unsigned char *st)
+{
+	uint64_t f = 0;
+	for (size_t k = 2; k < lv->state_size; k++)
+		f |= (uint64_t)st[k] << (((k - 2) * 8) & 63);
+	return f;
+}
+
 /* The byte of a packed state for occ[0..7] (each 0 or 1): bit i from
  * occ[i], the eight bytes read as one little-endian word (the compiler
  * makes it one load) and their bits gathered by one multiplication. */
@@ -417,12 +428,12 @@ void sok_moved_state(const sok_level *lv, const unsigned char *from, int b,
 	}
 }
 
-/* Breadth-first fill of the player from cell `from` around the boxes of
- * wk->occ into r: afterwards sok_reached(r, c) tells the reached cells,
- * r->dist their distance, r->from the direction that entered them,
- * r->min and r->min2 the two smallest reached cells and r->goals the
- * goals reached.  Returns r->min. */
-int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from)
+/* The fill of sok_fill() (see there); with dist 0 it writes no r->dist
+ * and no r->from.  Inlined into both of its callers, where dist is a
+ * constant. */
+static inline __attribute__((always_inline)) int
+sok_fill_core(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
+              int dist)
 {
 	if (++r->stamp == 0) {
 		memset(r->mark, 0, sizeof(unsigned) * (size_t)lv->nfloor);
@@ -432,8 +443,10 @@ int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from)
 	int goals = lv->goal[from];
 	unsigned st = r->stamp;
 	r->mark[from] = st;
-	r->dist[from] = 0;
-	r->from[from] = -1;
+	if (dist) {
+		r->dist[from] = 0;
+		r->from[from] = -1;
+	}
 	wk->queue[tail++] = from;
 	while (head < tail) {
 		int c = wk->queue[head++];
@@ -443,8 +456,10 @@ int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from)
 			if (q < 0 || r->mark[q] == st || wk->occ[q])
 				continue;
 			r->mark[q] = st;
-			r->dist[q] = r->dist[c] + 1;
-			r->from[q] = d;
+			if (dist) {
+				r->dist[q] = r->dist[c] + 1;
+				r->from[q] = d;
+			}
 			wk->queue[tail++] = q;
 			goals += lv->goal[q];
 			if (q < min) {
@@ -459,6 +474,16 @@ int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from)
 	r->min2 = min2;
 	r->goals = goals;
 	return min;
+}
+
+/* Breadth-first fill of the player from cell `from` around the boxes of
+ * wk->occ into r: afterwards sok_reached(r, c) tells the reached cells,
+ * r->dist their distance, r->from the direction that entered them,
+ * r->min and r->min2 the two smallest reached cells and r->goals the
+ * goals reached.  Returns r->min. */
+int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from)
+{
+	return sok_fill_core(lv, wk, r, from, 1);
 }
 
 /* True iff fill r reached cell. */
@@ -758,4 +783,28 @@ int sok_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
 {
 	sok_fill(lv, wk, r, player);
 	return sok_list_pushes(lv, wk, r);
+}
+
+/* sok_candidates() for the small searches of the corral and learning
+ * modules, whose pushes need no walks: the fill keeps no distances
+ * (r->dist and r->from are left as they were, wk->cwalk is not written)
+ * and the boxes are read off st, the packed position that wk->occ
+ * holds.  wk->cand is the same list, in the same order. */
+int sok_small_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
+                         int player, const unsigned char *st)
+{
+	sok_fill_core(lv, wk, r, player, 0);
+	int k = 0;
+	for (size_t i = 2; i < lv->state_size; i++)
+		for (unsigned bits = st[i]; bits; bits &= bits - 1) {
+			int b = (int)(i - 2) * 8 + __builtin_ctz(bits);
+			for (int d = 0; d < 4; d++) {
+				int p = lv->nb[b * 4 + (d ^ 1)];
+				int t = lv->nb[b * 4 + d];
+				if (p >= 0 && t >= 0 && !wk->occ[t] &&
+				    sok_reached(r, p))
+					wk->cand[k++] = b * 4 + d;
+			}
+		}
+	return k;
 }

@@ -208,6 +208,7 @@ static int sok_rx_expand(const sok_level *lv, unsigned rules, sok_work *wk,
                          const sok_reach *r, int n, const unsigned char *from,
                          unsigned char *child)
 {
+	uint64_t fold = sok_fold_boxes(lv, from);
 	for (int i = 0; i < n; i++) {
 		int b = wk->cand[i] >> 2, d = wk->cand[i] & 3;
 		int t = lv->nb[b * 4 + d];
@@ -215,7 +216,8 @@ static int sok_rx_expand(const sok_level *lv, unsigned rules, sok_work *wk,
 		wk->occ[b] = 0;
 		wk->occ[t] = 1;
 		if (!sok_deadlocked(lv, rules, wk, t) &&
-		    !((rules & SOK_DL_LEARN) && sok_learn_holds(lv, wk, t, b))) {
+		    !((rules & SOK_DL_LEARN) &&
+		      sok_learn_holds(lv, wk, t, b, fold | SOK_FOLD_BIT(t)))) {
 			int pl = sok_pushed_player(lv, wk, r, b, t, d);
 			sok_moved_state(lv, from, b, t, pl, child);
 			rc = sok_rx_add(lv, wk->rx, child);
@@ -284,7 +286,7 @@ static int sok_rx_run(const sok_level *lv, unsigned rules, sok_work *wk,
 		int pl;
 		const unsigned char *at = rx->pos + (size_t)i * lv->state_size;
 		sok_decode(lv, wk->occ, at, &pl);
-		int n = sok_candidates(lv, wk, &wk->scratch, pl);
+		int n = sok_small_candidates(lv, wk, &wk->scratch, pl, at);
 		if (sok_rx_open(lv, wk, at, &wk->scratch, k, mode) ||
 		    sok_rx_expand(lv, rules, wk, &wk->scratch, n, at, buf) < 0)
 			return 0;

@@ -49,9 +49,11 @@ void sok_learn_free(sok_work *wk)
 	struct sok_learn *l = wk->learn;
 	if (!l)
 		return;
-	for (int c = 0; l->at && c < l->words * 64; c++)
-		free(l->at[c]);
-	void *own[] = { l->at, l->nat, l->capat, l->cells, l->area, l->tried,
+	for (int c = 0; l->at && c < l->words * 64; c++) {
+		free(l->at[c].need);
+		free(l->at[c].rec);
+	}
+	void *own[] = { l->at, l->area, l->tried,
 	                l->save, l->cand, l->cwalk, l };
 	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
 		free(own[i]);
@@ -68,13 +70,11 @@ static int sok_learn_alloc(const sok_level *lv, sok_work *wk)
 	l->words = (lv->nfloor + 63) / 64;
 	size_t cells = (size_t)l->words * 64, nb = 4 * (size_t)lv->nboxes + 1;
 	l->at = calloc(cells, sizeof *l->at);
-	l->nat = calloc(cells, sizeof *l->nat);
-	l->capat = calloc(cells, sizeof *l->capat);
 	l->tried = calloc(SOK_LRN_TRIED, sizeof *l->tried);
 	l->save = malloc((size_t)lv->nfloor);
 	l->cand = malloc(sizeof(int) * nb);
 	l->cwalk = malloc(sizeof(int) * nb);
-	if (l->at && l->nat && l->capat && l->tried && l->save && l->cand &&
+	if (l->at && l->tried && l->save && l->cand &&
 	    l->cwalk)
 		return 0;
 	sok_learn_free(wk);
@@ -178,16 +178,28 @@ static int sok_lrn_shrink(const sok_level *lv, unsigned rules, sok_work *wk,
 	return n;
 }
 
-/* Add pattern number l->n to the list of cell c.  0, or -1. */
-static int sok_lrn_index(struct sok_learn *l, int c)
+/* Add pattern number l->n, whose n cells are set, to the list of cell
+ * set[i] (struct sok_lcell).  0, or -1. */
+static int sok_lrn_index(struct sok_learn *l, const int *set, int n, int i)
 {
-	if (l->nat[c] == l->capat[c]) {
-		int cap = l->capat[c] ? 2 * l->capat[c] : 8;
-		if (sok_resize(&l->at[c], sizeof *l->at[c], (size_t)cap))
+	struct sok_lcell *at = &l->at[set[i]];
+	if (at->n == at->cap) {
+		int cap = at->cap ? 2 * at->cap : 8;
+		if (sok_resize(&at->need, sizeof *at->need, (size_t)cap) ||
+		    sok_resize(&at->rec, sizeof *at->rec, (size_t)cap))
 			return -1;
-		l->capat[c] = cap;
+		at->cap = cap;
 	}
-	l->at[c][l->nat[c]++] = l->n;
+	struct sok_lrec *r = &at->rec[at->n];
+	uint64_t fold = 0;
+	r->id = l->n;
+	r->m = 0;
+	for (int k = 0; k < n; k++)
+		if (k != i) {
+			r->cell[r->m++] = (int16_t)set[k];
+			fold |= SOK_FOLD_BIT(set[k]);
+		}
+	at->need[at->n++] = fold;
 	return 0;
 }
 
@@ -199,8 +211,7 @@ static int sok_lrn_room(struct sok_learn *l)
 	if (l->cap >= SOK_LRN_PATTERNS)
 		return -1;
 	size_t cap = l->cap ? 2 * (size_t)l->cap : 256;
-	if (sok_resize(&l->cells, sizeof *l->cells * SOK_LRN_MAX, cap) ||
-	    sok_resize(&l->area, sizeof *l->area * (size_t)l->words, cap))
+	if (sok_resize(&l->area, sizeof *l->area * (size_t)l->words, cap))
 		return -1;
 	l->cap = (int)cap;
 	return 0;
@@ -216,10 +227,7 @@ static void sok_lrn_store(const sok_level *lv, sok_work *wk,
 {
 	if (sok_lrn_room(l))
 		return;
-	int16_t *cells = l->cells + (size_t)l->n * SOK_LRN_MAX;
 	uint64_t *area = l->area + (size_t)l->n * l->words;
-	for (int i = 0; i < SOK_LRN_MAX; i++)
-		cells[i] = (int16_t)(i < n ? set[i] : -1);
 	memset(area, 0, sizeof *area * (size_t)l->words);
 	sok_label_areas(lv, wk, NULL);
 	int k = wk->clab[player];
@@ -229,7 +237,7 @@ static void sok_lrn_store(const sok_level *lv, sok_work *wk,
 	/* written before it is indexed: a pattern left out of some cell's
 	 * list by a failed allocation is still a whole, proved one */
 	for (int i = 0; i < n; i++)
-		if (sok_lrn_index(l, set[i]))
+		if (sok_lrn_index(l, set, n, i))
 			break;
 	l->n++;
 }
@@ -289,7 +297,7 @@ int sok_learned_dead(const sok_level *lv, unsigned rules, sok_work *wk, int c,
 		return 0;
 	struct sok_learn *l = wk->learn;
 	l->judged++;
-	if (sok_learn_holds(lv, wk, c, player))
+	if (sok_learn_holds(lv, wk, c, player, ~(uint64_t)0))
 		return 1;
 	if (!sok_lrn_budget(l))
 		return 0;

@@ -7,31 +7,33 @@
 #include <stdint.h>
 #include "sok.h"
 
-/* True iff pattern i has all its boxes in occ and is dead for a player
- * at cell `player`. */
-static int sok_lpat_match(const struct sok_learn *l, const unsigned char *occ,
-                          int i, int player)
-{
-	const int16_t *c = l->cells + (size_t)i * SOK_LRN_MAX;
-	if (!((l->area[(size_t)i * l->words + player / 64] >> (player % 64)) &
-	      1))
-		return 0;
-	for (int k = 0; k < SOK_LRN_MAX && c[k] >= 0; k++)
-		if (!occ[c[k]])
-			return 0;
-	return 1;
-}
-
 /* True iff the position in wk->occ, a box just pushed to c, the
  * player at `player` (any cell of its area), holds a pattern learned so
- * far (lookup only; none before the first sok_learned_dead()). */
+ * far (lookup only; none before the first sok_learned_dead()).  fold
+ * has bit (x & 63) set for every box x of wk->occ (sok_fold_boxes();
+ * more bits only slow the lookup, ~0 turns the filter off).  A pattern
+ * of c's list is tested by the fold of its other cells first, then by
+ * the cells (wk->occ is at hand), the player's area last. */
 int sok_learn_holds(const sok_level *lv, const sok_work *wk, int c,
-                    int player)
+                    int player, uint64_t fold)
 {
 	const struct sok_learn *l = wk->learn;
 	(void)lv;
-	for (int j = 0; l && j < l->nat[c]; j++)
-		if (sok_lpat_match(l, wk->occ, l->at[c][j], player))
+	if (!l)
+		return 0;
+	const struct sok_lcell *at = &l->at[c];
+	size_t word = (size_t)player / 64;
+	uint64_t bit = (uint64_t)1 << (player % 64);
+	for (int j = 0; j < at->n; j++) {
+		if (at->need[j] & ~fold)
+			continue;
+		const struct sok_lrec *r = &at->rec[j];
+		int k = 0;
+		while (k < r->m && wk->occ[r->cell[k]])
+			k++;
+		if (k == r->m &&
+		    (l->area[(size_t)r->id * l->words + word] & bit))
 			return 1;
+	}
 	return 0;
 }
