@@ -3,10 +3,13 @@
  * box taken as one action.
  *
  * Goal-room macros (Junghanns and Schaeffer's Rolling Stone calls them
- * goal macros): the goals of many levels lie together in a room.  A box
- * pushed into such an area of goals goes on, in the same action, to the
- * empty goal of the area that the packing order (sok_pack.c) fills
- * first among those it can reach.  The plain push stays on offer too
+ * goal macros): the goals of many levels lie together in a room.  The
+ * area of touching goals is grown into its room: the floor it reaches
+ * without passing a door (sok_feat.c), unless that floor outnumbers
+ * the goals (then the room is the goals alone).  A box pushed into the
+ * room from outside goes on, in the same action, to the empty goal of
+ * the room that the packing order (sok_pack.c) fills first among those
+ * it can reach.  The plain push stays on offer too
  * (boxes of some levels must pass through an area of goals), but a
  * greedy search prefers the macro and so seldom tries the many ways of
  * shuffling boxes about inside the room.
@@ -69,9 +72,33 @@ void sok_macro_free(sok *s)
 	s->wk.mw = NULL;
 }
 
-/* Label the connected areas of goal cells; areas of one goal get -1,
- * since a box entering them has nowhere further to go.  q: a queue of
- * nfloor. */
+/* Grow goal area id (its cells q[0..n-1]) into its room: the floor
+ * cells without a goal that it reaches without passing a door
+ * (lv->door), as long as they are no more than its goals; else the
+ * area stays as it was.  Returns the area's cells (q holds them). */
+static int sok_macro_room_grow(const sok_level *lv, struct sok_mac *m, int *q,
+                               int n, int id)
+{
+	int goals = n;
+	for (int head = 0; head < n && n - goals <= goals; head++)
+		for (int d = 0; d < 4; d++) {
+			int x = lv->nb[q[head] * 4 + d];
+			if (x >= 0 && m->area[x] < 0 && !lv->goal[x] &&
+			    !lv->door[x]) {
+				m->area[x] = id;
+				q[n++] = x;
+			}
+		}
+	if (n - goals <= goals)
+		return n;
+	for (int i = goals; i < n; i++)
+		m->area[q[i]] = -1;
+	return goals;
+}
+
+/* Label the connected areas of goal cells, each grown into its room
+ * (sok_macro_room_grow); areas of one goal get -1, since a box
+ * entering them has nowhere further to go.  q: a queue of nfloor. */
 static void sok_macro_areas(const sok_level *lv, struct sok_mac *m, int *q)
 {
 	int id = 0;
@@ -96,7 +123,7 @@ static void sok_macro_areas(const sok_level *lv, struct sok_mac *m, int *q)
 		if (tail == 1)
 			m->area[c] = -1;
 		else
-			id++;
+			sok_macro_room_grow(lv, m, q, tail, id++);
 	}
 }
 
@@ -203,7 +230,8 @@ static int sok_macro_room(const sok_level *lv, sok_work *wk, int t,
 	m->q[tail++] = t * 4 + side;
 	while (head < tail) {
 		int c = m->q[head] >> 2, sd = m->q[head] & 3;
-		if (best < 0 || mt->layer[c] < mt->layer[m->q[best] >> 2])
+		if (lv->goal[c] && (best < 0 || mt->layer[c] <
+		                    mt->layer[m->q[best] >> 2]))
 			best = head;
 		wk->occ[c] = 1;
 		int sides = sok_sides_reached(lv, wk, c, lv->nb[c * 4 + sd]);

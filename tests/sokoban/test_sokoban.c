@@ -1177,6 +1177,20 @@ static void goal_room_macro(void **unused)
 	}
 }
 
+/* Goal-room macros where the goals' room has floor of its own: a box
+ * pushed through the door (the corridor's last cell) onto the room's
+ * floor goes on to the empty goal in the same action.  (When the area
+ * was the goals alone, the box entered it on the empty goal itself and
+ * no macro fired: three actions.) */
+static void goal_room_floor(void **unused)
+{
+	(void)unused;
+	macro_plan("#########\n#**  ####\n#*.  $ @#\n#########\n",
+	           "goal-room", 2, 3);
+	macro_plan("#########\n#**  ####\n#*.  $ @#\n#########\n",
+	           "none", 3, 3);
+}
+
 /* improve_plan() on the fast mode's plan of XSokoban 1: the plan
  * without it walks from box to box (680 moves, 123 pushes when this was
  * written); the improved one replays, has fewer moves and no more
@@ -1274,6 +1288,7 @@ int main(void)
 		cmocka_unit_test(plan_text_kept),
 		cmocka_unit_test(tunnel_macro),
 		cmocka_unit_test(goal_room_macro),
+		cmocka_unit_test(goal_room_floor),
 		cmocka_unit_test(plan_improved),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
