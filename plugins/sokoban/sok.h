@@ -234,6 +234,10 @@ typedef struct sok_work {
 	                          handed back (sok_improve.c), or NULL */
 	struct sok_learn *learn; /* learned deadlock patterns and their
 	                          budget (sok_learn.c), or NULL */
+	int child_live;        /* live areas of the child the last
+	                          sok_moved_bound() judged (packing), or -1 */
+	struct sok_memo *memo; /* live areas of recent children, by their
+	                          boxes (sok_heur.c), or NULL */
 } sok_work;
 
 /* One instance, in three parts. */
@@ -468,6 +472,15 @@ sd_cost sok_player_bound(const sok_level *lv, const unsigned char *occ,
                          int player);
 int sok_live_areas(const sok_level *lv, sok_work *wk);
 void sok_progress(const sok_level *lv, sok_work *wk, int *p);
+/* Remember that the position packed in st has `live` live areas
+ * (sok_live_areas), for sok_progress_of(); nothing if out of memory. */
+void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,
+                  int live);
+/* sok_progress() of the position packed in st, whose boxes wk->occ
+ * holds: the live areas from the memo when it has them. */
+void sok_progress_of(const sok_level *lv, sok_work *wk,
+                     const unsigned char *st, int *p);
+void sok_memo_free(sok_work *wk);
 int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
                      int *p, int *way, int64_t *minv, unsigned char *used);
 

@@ -680,6 +680,54 @@ int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
 	       sok_reached(parent, t) && sok_ring_joins(lv, occ, t);
 }
 
+/* The smallest cell of the player's area after a push that left b for
+ * t, where t may cut the area (wk->occ holds the child; bound: the
+ * smallest cell the area holds if it is not cut, b or below).  A fill
+ * from b, like sok_min_above(), that also stops once it has reached
+ * every free neighbour of t: then every way through t has a way
+ * around it, the area is not cut, and bound is the answer. */
+static int sok_min_uncut(const sok_level *lv, sok_work *wk, int b, int t,
+                         int bound)
+{
+	if (b == bound)
+		return b;
+	if (++wk->stamp2 == 0) {
+		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
+		wk->stamp2 = 1;
+	}
+	unsigned st = wk->stamp2;
+	int side[4], want = 0, head = 0, tail = 0, min = b;
+	for (int d = 0; d < 4; d++) {
+		int n = lv->nb[t * 4 + d];
+		if (n >= 0 && n != b && !wk->occ[n])
+			side[want++] = n;
+	}
+	if (!want) /* t was a dead end of the area */
+		return bound;
+	wk->mark2[b] = st;
+	wk->queue[tail++] = b;
+	while (head < tail && min != bound) {
+		const int *nb = lv->nb + wk->queue[head++] * 4;
+		for (int d = 0; d < 4; d++) {
+			int q = nb[d];
+			if (q < 0 || wk->mark2[q] == st || wk->occ[q])
+				continue;
+			wk->mark2[q] = st;
+			wk->queue[tail++] = q;
+			if (q < min)
+				min = q;
+			for (int k = 0; k < want; k++)
+				if (q == side[k]) {
+					side[k] = side[--want];
+					if (!want)
+						return bound;
+					break;
+				}
+		}
+	}
+	return min;
+}
+
 /* The normalised player of the child position in which the box at b
  * went one cell in direction d to t (wk->occ already holds the child;
  * parent is the fill of the position before the push): its smallest
@@ -699,7 +747,7 @@ int sok_pushed_player(const sok_level *lv, sok_work *wk,
 		if (t == low)
 			low = parent->min2;
 		if (!sok_ring_joins(lv, wk->occ, t)) /* the area may be cut */
-			return sok_min_above(lv, wk, b, b < low ? b : low);
+			return sok_min_uncut(lv, wk, b, t, b < low ? b : low);
 	}
 	return b < low ? b : low;
 }

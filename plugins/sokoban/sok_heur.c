@@ -2,6 +2,7 @@
  * sok_heur.c -- lower bounds: nearest goal, and the minimum-cost perfect
  * matching of boxes to goals (Hungarian algorithm) on push distances.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "sok.h"
 
@@ -182,6 +183,72 @@ void sok_progress(const sok_level *lv, sok_work *wk, int *p)
 	p[1] = n > 1 ? n - 1 : 0;
 }
 
+/* The memo of live areas: a slot per hash of the boxes, overwritten on
+ * collision, keyed by the boxes' bytes of the packed state (so a hit is
+ * exact).  Children's counts go in when sok_moved_bound() judges them;
+ * the features of a stored child, asked for soon after, read them. */
+#define SOK_MEMO_SLOTS 1024 /* a power of 2 */
+struct sok_memo {
+	size_t kb;             /* bytes of a key: state_size - 2 */
+	unsigned char *keys;   /* SOK_MEMO_SLOTS keys */
+	int *live;             /* per slot: the count, or -1 if empty */
+};
+
+void sok_memo_free(sok_work *wk)
+{
+	if (wk->memo) {
+		free(wk->memo->keys);
+		free(wk->memo->live);
+		free(wk->memo);
+		wk->memo = NULL;
+	}
+}
+
+/* The slot of the boxes of packed state st (FNV-1a of their bytes). */
+static size_t sok_memo_slot(const struct sok_memo *m, const unsigned char *st)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < m->kb; i++)
+		h = (h ^ st[2 + i]) * 16777619u;
+	return h & (SOK_MEMO_SLOTS - 1);
+}
+
+void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,
+                  int live)
+{
+	struct sok_memo *m = wk->memo;
+	if (!m) {
+		m = wk->memo = calloc(1, sizeof *m);
+		if (!m)
+			return;
+		m->kb = lv->state_size - 2;
+		m->keys = malloc(m->kb * SOK_MEMO_SLOTS);
+		m->live = malloc(sizeof *m->live * SOK_MEMO_SLOTS);
+		if (!m->keys || !m->live) {
+			sok_memo_free(wk);
+			return;
+		}
+		for (size_t i = 0; i < SOK_MEMO_SLOTS; i++)
+			m->live[i] = -1;
+	}
+	size_t i = sok_memo_slot(m, st);
+	memcpy(m->keys + i * m->kb, st + 2, m->kb);
+	m->live[i] = live;
+}
+
+void sok_progress_of(const sok_level *lv, sok_work *wk,
+                     const unsigned char *st, int *p)
+{
+	const struct sok_memo *m = wk->memo;
+	size_t i = m ? sok_memo_slot(m, st) : 0;
+	if (!m || m->live[i] < 0 || memcmp(m->keys + i * m->kb, st + 2, m->kb)) {
+		sok_progress(lv, wk, p);
+		return;
+	}
+	p[0] = lv->nboxes - sok_packed(lv, wk->occ);
+	p[1] = m->live[i] > 1 ? m->live[i] - 1 : 0;
+}
+
 /* The packing estimate: the matching bound m, plus SOK_PACK_WEIGHT per
  * box not yet packed and SOK_AREA_WEIGHT per live area beyond the first
  * (as sok_progress() counts them; live = the live areas).  Not
@@ -239,9 +306,10 @@ sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
 {
 	if (heur == SOK_H_PACKING) {
 		sd_cost m = sok_match_moved(lv, wk, b, t);
-		return m == SD_DEAD_END ? m
-		       : sok_pack_penalty(lv, wk->occ, m,
-		                          sok_child_live(lv, wk, parent, b, t));
+		if (m == SD_DEAD_END)
+			return m;
+		wk->child_live = sok_child_live(lv, wk, parent, b, t);
+		return sok_pack_penalty(lv, wk->occ, m, wk->child_live);
 	}
 	if (heur == SOK_H_MATCHING)
 		return sok_match_moved(lv, wk, b, t);

@@ -174,6 +174,7 @@ static void sok_destroy(void *self)
 	sok_corral_free(&s->wk);
 	sok_improve_free(&s->wk);
 	sok_learn_free(&s->wk);
+	sok_memo_free(&s->wk);
 	sok_dltab_free(&s->lv);
 	sok_macro_free(s);
 	sok_seal_free(&s->wk);
@@ -411,7 +412,7 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 	sok_work *wk = &s->wk;
 	int player, p[2];
 	sok_decode(lv, wk->occ, state, &player);
-	sok_progress(lv, wk, p);
+	sok_progress_of(lv, wk, state, p);
 	f[0] = (uint32_t)p[0];
 	f[1] = (uint32_t)p[1];
 	f[2] = (uint32_t)sok_off_goal(lv, wk->occ);
@@ -429,6 +430,7 @@ static void sok_push_child(const sok_level *lv, const sok_config *cf,
                            int t, int p, int d, int off, sd_succ *o,
                            unsigned char *out)
 {
+	wk->child_live = -1;
 	sok_judge_push(lv, cf, wk, &wk->parent, b, t, p, off, o);
 	if (cf->model == SOK_PUSHES && o->h != SD_DEAD_END)
 		p = d < 0 ? sok_min_reached(lv, wk, p)
@@ -437,6 +439,8 @@ static void sok_push_child(const sok_level *lv, const sok_config *cf,
 	wk->occ[t] = 0;
 	wk->occ[b] = 1;
 	sok_moved_state(lv, st, b, t, p, out);
+	if (wk->child_live >= 0 && o->h != SD_DEAD_END)
+		sok_memo_put(lv, wk, out, wk->child_live);
 }
 
 /* The push models: one successor per push the player can reach; a push

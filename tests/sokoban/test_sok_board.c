@@ -128,6 +128,22 @@ static void check_push(const sok_level *lv, sok_work *wk, unsigned char *st,
 	assert_memory_equal(st, fresh, lv->state_size);
 }
 
+/* The small searches' list of pushes (sok_small_candidates, boxes read
+ * off st, the packed position) against sok_candidates(), which has just
+ * listed nc pushes into wk->cand. */
+static void check_small(const sok_level *lv, sok_work *wk, int player,
+                        const unsigned char *st, int nc)
+{
+	int *want = malloc(sizeof(int) * ((size_t)nc + 1));
+	assert_non_null(want);
+	memcpy(want, wk->cand, sizeof(int) * (size_t)nc);
+	assert_int_equal(sok_small_candidates(lv, wk, &wk->scratch, player, st),
+	                 nc);
+	assert_memory_equal(wk->cand, want, sizeof(int) * (size_t)nc);
+	memcpy(wk->cand, want, sizeof(int) * (size_t)nc);
+	free(want);
+}
+
 /* Random push sequences through level n: `walks` walks of up to 60
  * pushes from the start, every position checked. */
 static void random_walks(const char *text, int n, int walks, unsigned *seed)
@@ -151,6 +167,7 @@ static void random_walks(const char *text, int n, int walks, unsigned *seed)
 			int nc = sok_candidates(lv, wk, &wk->parent, player);
 			if (nc == 0)
 				break;
+			check_small(lv, wk, player, st, nc);
 			int i = (int)(next_rand(seed) % (unsigned)nc);
 			int b = wk->cand[i] >> 2, d = wk->cand[i] & 3;
 			check_push(lv, wk, st, fresh, b, d);

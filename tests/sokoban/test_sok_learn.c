@@ -71,6 +71,64 @@ static counts run_level(const char *level, const char *deadlocks)
 	return c;
 }
 
+/* The features of every child of a breadth-first walk through XSokoban
+ * 4 under `packing` (the fast mode's heuristic), as features() gives
+ * them right after expand() (its live areas from the memo that
+ * expand() filled), against sok_progress() afresh.  Some children have
+ * more than one live area, so the memo's counts are tested. */
+static void live_memo_agrees(void **unused)
+{
+	(void)unused;
+	const sd_plugin *pl = searchd_plugin();
+	sd_param ps[] = {
+		{ "file", XSOKOBAN, "<test>", 0, "." },
+		{ "level", "4", "<test>", 0, "." },
+		{ "cost", "pushes", "<test>", 0, "." },
+		{ "macros", "all", "<test>", 0, "." },
+	};
+	sd_instance inst;
+	char err[256] = "";
+	memset(&inst, 0, sizeof inst);
+	assert_int_equal(pl->create(ps, 4, &inst, err, sizeof err), 0);
+	assert_int_equal(pl->select_heuristic(inst.self, SOK_H_PACKING, err,
+	                                      sizeof err), 0);
+	sok *s = inst.self;
+	size_t ss = inst.state_size, cap = 400 * (size_t)inst.max_successors,
+	       head = 0, tail = 1;
+	unsigned char *q = malloc(ss * (cap + inst.max_successors));
+	sd_succ *succ = calloc(inst.max_successors, sizeof *succ);
+	assert_non_null(q);
+	assert_non_null(succ);
+	pl->initial(inst.self, q);
+	int cut = 0;
+	for (int e = 0; e < 400 && head < tail; e++, head++) {
+		size_t first = tail;
+		unsigned n = pl->expand(inst.self, q + head * ss, 0, succ,
+		                        q + first * ss, ss);
+		for (unsigned i = 0; i < n; i++) {
+			const unsigned char *c = q + (first + i) * ss;
+			uint32_t f[SD_MAX_FEATURES];
+			int p[2], player;
+			if (succ[i].h == SD_DEAD_END)
+				continue;
+			assert_int_equal(pl->features(inst.self, c, f), 5);
+			sok_decode(&s->lv, s->wk.occ, c, &player);
+			sok_progress(&s->lv, &s->wk, p);
+			assert_int_equal(f[0], p[0]);
+			assert_int_equal(f[1], p[1]);
+			cut += p[1] > 0;
+		}
+		for (unsigned i = 0; i < n && tail < cap; i++)
+			if (succ[i].h != SD_DEAD_END)
+				memmove(q + tail++ * ss, q + (first + i) * ss, ss);
+	}
+	assert_true(cut > 0);
+	assert_non_null(s->wk.memo);
+	pl->destroy(inst.self);
+	free(q);
+	free(succ);
+}
+
 /* The small searches stay within their budget, use it, learn, and
  * count the same every time. */
 static void budget_respected(void **unused)
@@ -95,6 +153,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(budget_respected),
+		cmocka_unit_test(live_memo_agrees),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
