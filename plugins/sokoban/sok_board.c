@@ -495,9 +495,12 @@ int sok_reached(const sok_reach *r, int cell)
 /* The smallest floor index the player reaches from `from` around the
  * boxes of wk->occ, given that none is smaller than `bound`: a fill
  * that keeps no distances (and leaves every sok_reach alone), stopping
- * early when it reaches `bound`. */
-static int sok_min_above(const sok_level *lv, sok_work *wk, int from,
-                         int bound)
+ * early when it reaches `bound`, or (want > 0) once it has reached
+ * every cell of side[0..want-1] (side is overwritten), when it returns
+ * bound too. */
+static inline __attribute__((always_inline)) int
+sok_min_fill(const sok_level *lv, sok_work *wk, int from, int bound,
+             int *side, int want)
 {
 	if (++wk->stamp2 == 0) {
 		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
@@ -517,9 +520,23 @@ static int sok_min_above(const sok_level *lv, sok_work *wk, int from,
 			wk->queue[tail++] = q;
 			if (q < min)
 				min = q;
+			for (int k = 0; k < want; k++)
+				if (q == side[k]) {
+					side[k] = side[--want];
+					if (!want)
+						return bound;
+					break;
+				}
 		}
 	}
 	return min;
+}
+
+/* sok_min_fill() without sides. */
+static int sok_min_above(const sok_level *lv, sok_work *wk, int from,
+                         int bound)
+{
+	return sok_min_fill(lv, wk, from, bound, NULL, 0);
 }
 
 /* The smallest floor index the player reaches from `from` around the
@@ -689,14 +706,9 @@ int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
 static int sok_min_uncut(const sok_level *lv, sok_work *wk, int b, int t,
                          int bound)
 {
+	int side[4], want = 0;
 	if (b == bound)
 		return b;
-	if (++wk->stamp2 == 0) {
-		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
-		wk->stamp2 = 1;
-	}
-	unsigned st = wk->stamp2;
-	int side[4], want = 0, head = 0, tail = 0, min = b;
 	for (int d = 0; d < 4; d++) {
 		int n = lv->nb[t * 4 + d];
 		if (n >= 0 && n != b && !wk->occ[n])
@@ -704,28 +716,7 @@ static int sok_min_uncut(const sok_level *lv, sok_work *wk, int b, int t,
 	}
 	if (!want) /* t was a dead end of the area */
 		return bound;
-	wk->mark2[b] = st;
-	wk->queue[tail++] = b;
-	while (head < tail && min != bound) {
-		const int *nb = lv->nb + wk->queue[head++] * 4;
-		for (int d = 0; d < 4; d++) {
-			int q = nb[d];
-			if (q < 0 || wk->mark2[q] == st || wk->occ[q])
-				continue;
-			wk->mark2[q] = st;
-			wk->queue[tail++] = q;
-			if (q < min)
-				min = q;
-			for (int k = 0; k < want; k++)
-				if (q == side[k]) {
-					side[k] = side[--want];
-					if (!want)
-						return bound;
-					break;
-				}
-		}
-	}
-	return min;
+	return sok_min_fill(lv, wk, b, bound, side, want);
 }
 
 /* The normalised player of the child position in which the box at b
