@@ -495,12 +495,9 @@ int sok_reached(const sok_reach *r, int cell)
 /* The smallest floor index the player reaches from `from` around the
  * boxes of wk->occ, given that none is smaller than `bound`: a fill
  * that keeps no distances (and leaves every sok_reach alone), stopping
- * early when it reaches `bound`, or (want > 0) once it has reached
- * every cell of side[0..want-1] (side is overwritten), when it returns
- * bound too. */
-static inline __attribute__((always_inline)) int
-sok_min_fill(const sok_level *lv, sok_work *wk, int from, int bound,
-             int *side, int want)
+ * early when it reaches `bound`. */
+static int sok_min_above(const sok_level *lv, sok_work *wk, int from,
+                         int bound)
 {
 	if (++wk->stamp2 == 0) {
 		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
@@ -520,23 +517,9 @@ sok_min_fill(const sok_level *lv, sok_work *wk, int from, int bound,
 			wk->queue[tail++] = q;
 			if (q < min)
 				min = q;
-			for (int k = 0; k < want; k++)
-				if (q == side[k]) {
-					side[k] = side[--want];
-					if (!want)
-						return bound;
-					break;
-				}
 		}
 	}
 	return min;
-}
-
-/* sok_min_fill() without sides. */
-static int sok_min_above(const sok_level *lv, sok_work *wk, int from,
-                         int bound)
-{
-	return sok_min_fill(lv, wk, from, bound, NULL, 0);
 }
 
 /* The smallest floor index the player reaches from `from` around the
@@ -697,28 +680,6 @@ int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
 	       sok_reached(parent, t) && sok_ring_joins(lv, occ, t);
 }
 
-/* The smallest cell of the player's area after a push that left b for
- * t, where t may cut the area (wk->occ holds the child; bound: the
- * smallest cell the area holds if it is not cut, b or below).  A fill
- * from b, like sok_min_above(), that also stops once it has reached
- * every free neighbour of t: then every way through t has a way
- * around it, the area is not cut, and bound is the answer. */
-static int sok_min_uncut(const sok_level *lv, sok_work *wk, int b, int t,
-                         int bound)
-{
-	int side[4], want = 0;
-	if (b == bound)
-		return b;
-	for (int d = 0; d < 4; d++) {
-		int n = lv->nb[t * 4 + d];
-		if (n >= 0 && n != b && !wk->occ[n])
-			side[want++] = n;
-	}
-	if (!want) /* t was a dead end of the area */
-		return bound;
-	return sok_min_fill(lv, wk, b, bound, side, want);
-}
-
 /* The normalised player of the child position in which the box at b
  * went one cell in direction d to t (wk->occ already holds the child;
  * parent is the fill of the position before the push): its smallest
@@ -738,7 +699,7 @@ int sok_pushed_player(const sok_level *lv, sok_work *wk,
 		if (t == low)
 			low = parent->min2;
 		if (!sok_ring_joins(lv, wk->occ, t)) /* the area may be cut */
-			return sok_min_uncut(lv, wk, b, t, b < low ? b : low);
+			return sok_min_above(lv, wk, b, b < low ? b : low);
 	}
 	return b < low ? b : low;
 }
