@@ -265,6 +265,8 @@ int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
                 size_t errlen);
 void sok_board_free(sok *s);
 /* state (state_size bytes) into occ and *player. */
+/* FNV-1a of n bytes at p: the one hash of the plugin's caches. */
+uint32_t sok_fnv1a(const unsigned char *p, size_t n);
 /* Bit (c & 63) for cell c: the boxes of a position folded into one word
  * (sok_fold_boxes), for filters that may answer "maybe". */
 #define SOK_FOLD_BIT(c) ((uint64_t)1 << ((c) & 63))

@@ -372,6 +372,14 @@ void sok_decode(const sok_level *lv, unsigned char *occ, const void *state,
 	}
 }
 
+uint32_t sok_fnv1a(const unsigned char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
 /* The fold of the boxes of packed state st: SOK_FOLD_BIT(c) for each
  * box c (the box bytes ORed into one word, byte k - 2 at bit
  * ((k - 2) * 8) % 64). */

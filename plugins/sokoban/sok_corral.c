@@ -174,22 +174,13 @@ void sok_corral_free(sok_work *wk)
 	wk->rx = NULL;
 }
 
-/* FNV-1a of a packed position. */
-static uint32_t sok_rx_hash(const unsigned char *p, size_t n)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
-
 /* Store position p unless already seen.  1 if new, 0 if seen, -1 if
  * the store is full. */
 static int sok_rx_add(const sok_level *lv, struct sok_rx *rx,
                       const unsigned char *p)
 {
 	size_t n = lv->state_size;
-	uint32_t i = sok_rx_hash(p, n) & (SOK_CORRAL_SLOTS - 1);
+	uint32_t i = sok_fnv1a(p, n) & (SOK_CORRAL_SLOTS - 1);
 	for (; rx->slot[i]; i = (i + 1) & (SOK_CORRAL_SLOTS - 1))
 		if (!memcmp(rx->pos + (size_t)(rx->slot[i] - 1) * n, p, n))
 			return 0;
@@ -208,7 +199,7 @@ static int sok_rx_expand(const sok_level *lv, unsigned rules, sok_work *wk,
                          const sok_reach *r, int n, const unsigned char *from,
                          unsigned char *child)
 {
-	uint64_t fold = sok_fold_boxes(lv, from);
+	uint64_t fold = rules & SOK_DL_LEARN ? sok_fold_boxes(lv, from) : 0;
 	for (int i = 0; i < n; i++) {
 		int b = wk->cand[i] >> 2, d = wk->cand[i] & 3;
 		int t = lv->nb[b * 4 + d];
@@ -338,7 +329,7 @@ static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
 	sok_encode(lv, wk->occ, sok_min_reached(lv, wk, player), buf);
 	buf[n] = (unsigned char)(tag & 0xff);
 	buf[n + 1] = (unsigned char)(tag >> 8);
-	unsigned char *e = rx->cache + (size_t)(sok_rx_hash(buf, n + 2) &
+	unsigned char *e = rx->cache + (size_t)(sok_fnv1a(buf, n + 2) &
 	                   (SOK_CORRAL_CACHE - 1)) * (n + 3);
 	if (!e[n + 2] || memcmp(e, buf, n + 2)) {
 		memcpy(e, buf, n + 2);

@@ -204,13 +204,10 @@ void sok_memo_free(sok_work *wk)
 	}
 }
 
-/* The slot of the boxes of packed state st (FNV-1a of their bytes). */
+/* The slot of the boxes of packed state st (a hash of their bytes). */
 static size_t sok_memo_slot(const struct sok_memo *m, const unsigned char *st)
 {
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < m->kb; i++)
-		h = (h ^ st[2 + i]) * 16777619u;
-	return h & (SOK_MEMO_SLOTS - 1);
+	return sok_fnv1a(st + 2, m->kb) & (SOK_MEMO_SLOTS - 1);
 }
 
 void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,

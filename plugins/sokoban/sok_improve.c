@@ -254,15 +254,6 @@ static int sok_imp_moves(const sok_istep *st)
 	return st->walk + 1 + st->extra;
 }
 
-/* Hash of a packed state (FNV-1a). */
-static unsigned sok_imp_hash(const unsigned char *st, size_t n)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ st[i]) * 16777619u;
-	return h;
-}
-
 /* The heap of open nodes, smallest f first. */
 static void sok_imp_push(struct sok_imp *im, int f, int node)
 {
@@ -301,7 +292,7 @@ static int sok_imp_node(struct sok_imp *im, const unsigned char *st,
                         int *fresh)
 {
 	unsigned mask = 2 * SOK_IMP_NODES - 1;
-	unsigned h = sok_imp_hash(st, im->ssz) & mask;
+	unsigned h = sok_fnv1a(st, im->ssz) & mask;
 	*fresh = 0;
 	for (; im->table[h]; h = (h + 1) & mask)
 		if (!memcmp(im->ns + (size_t)(im->table[h] - 1) * im->ssz, st,
