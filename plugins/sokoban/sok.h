@@ -176,6 +176,10 @@ typedef struct sok_level {
 	unsigned char *door;   /* per floor index: a door (sok_feat.c) */
 	unsigned char *sealed; /* pack_layers * nfloor: cells walled off
 	                          when layers 0..l are full (sok_feat.c) */
+	unsigned char ring_joins[256]; /* [m]: with the cells of the ring
+	                          about a cell free where bit i of m is set
+	                          (ring entry i), the free cells beside it
+	                          lie in one run round the ring */
 } sok_level;
 
 /* Offsets of the cells of sok_level.ring: above, above right, right,

@@ -260,14 +260,40 @@ static void sok_number_floor(sok *s, const sok_grid *g, int *fi)
 		}
 }
 
+/* True iff, with the cells of a ring free where bit i of m is set, the
+ * free cells beside its centre (the even entries) lie in one run of
+ * free cells round the ring (or there is no run: all free counts as
+ * one). */
+static int sok_one_run(unsigned m)
+{
+	int start = -1, runs = 0;
+	for (int i = 0; i < 8; i++)
+		if (!(m >> i & 1))
+			start = i;
+	if (start < 0)
+		return 1;
+	for (int k = 1, side = 0; k <= 8; k++) {
+		int i = (start + k) % 8;
+		if (m >> i & 1) {
+			side |= !(i & 1); /* even: beside the centre */
+		} else {
+			runs += side;
+			side = 0;
+		}
+	}
+	return runs <= 1;
+}
+
 /* Fill lv->ring, the eight cells about each floor cell (lv->fi, x, y
- * set). */
+ * set), and lv->ring_joins. */
 static void sok_make_ring(sok_level *lv)
 {
 	static const int rx[8] = SOK_RING_DX, ry[8] = SOK_RING_DY;
 	for (int c = 0; c < lv->nfloor; c++)
 		for (int i = 0; i < 8; i++)
 			lv->ring[c * 8 + i] = sok_cell_at(lv, c, rx[i], ry[i]);
+	for (unsigned m = 0; m < 256; m++)
+		lv->ring_joins[m] = (unsigned char)sok_one_run(m);
 }
 
 /* Compile a parsed grid into s->lv: floor numbering, neighbour tables,
@@ -636,30 +662,15 @@ int sok_cell_at(const sok_level *lv, int c, int dx, int dy)
 
 /* True iff the free cells beside t (in occ) stay joined without t:
  * they all lie in one run of free cells round the ring of the eight
- * cells about t. */
+ * cells about t (lv->ring_joins). */
 static int sok_ring_joins(const sok_level *lv, const unsigned char *occ,
                           int t)
 {
 	const int *ring = lv->ring + t * 8;
-	int open[8], start = -1, runs = 0;
-	for (int i = 0; i < 8; i++) {
-		int c = ring[i];
-		open[i] = c >= 0 && !occ[c];
-		if (!open[i])
-			start = i;
-	}
-	if (start < 0)
-		return 1;
-	for (int k = 1, side = 0; k <= 8; k++) {
-		int i = (start + k) % 8;
-		if (open[i]) {
-			side |= !(i & 1); /* even: beside t, not diagonal */
-		} else {
-			runs += side;
-			side = 0;
-		}
-	}
-	return runs <= 1;
+	unsigned m = 0;
+	for (int i = 0; i < 8; i++)
+		m |= (unsigned)(ring[i] >= 0 && !occ[ring[i]]) << i;
+	return lv->ring_joins[m];
 }
 
 /* True iff the cells beside b across the push direction d are walls,

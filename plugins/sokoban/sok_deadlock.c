@@ -34,11 +34,12 @@ static int sok_corner(const sok_level *lv, int c)
 	       (nb[SOK_LEFT] < 0 || nb[SOK_RIGHT] < 0);
 }
 
-/* The floor index of the cell diagonal to c (dy then dx), or -1. */
+/* The floor index of the cell diagonal to c (dy then dx), or -1: read
+ * off the ring about c (its odd entries, SOK_RING_DX/DY). */
 static int sok_diagonal(const sok_level *lv, int c, int dy, int dx)
 {
-	return sok_cell_at(lv, c, dx == SOK_LEFT ? -1 : 1,
-	                   dy == SOK_UP ? -1 : 1);
+	static const int at[2][2] = { { 7, 1 }, { 5, 3 } };
+	return lv->ring[c * 8 + at[dy == SOK_DOWN][dx == SOK_RIGHT]];
 }
 
 /* True iff one of the four 2x2 squares holding the box at c is made of

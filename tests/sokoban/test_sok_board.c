@@ -6,7 +6,7 @@
  * The expand path takes short cuts (a packed state changed by two bits,
  * the player's normalised cell read off the parent's fill, a fill that
  * stops early, counts from the packed bits, the ring of eight cells made
- * once).  Each must agree with the computation from scratch; here they
+ * once, and its table of which free cells stay joined).  Each must agree with the computation from scratch; here they
  * are compared on every position of random push sequences through the
  * Microban and XSokoban levels.
  */
@@ -63,7 +63,38 @@ static void compile_level(const char *text, int n, sok *s)
 	sok_grid_free(&g);
 }
 
-/* The ring of eight cells about every floor cell equals sok_cell_at(). */
+/* With the ring cells free where bit i of m is set: do the free cells
+ * beside the centre (even entries) all lie in one piece of the ring's
+ * free cells (walked entry to next entry round the cycle)?  The plain
+ * version of lv->ring_joins. */
+static int ring_one_piece(unsigned m)
+{
+	int seen = 0, todo[8], n = 0, first = -1;
+	for (int i = 0; i < 8; i += 2)
+		if (m >> i & 1 && first < 0)
+			first = i;
+	if (first < 0)
+		return 1;
+	seen = 1 << first;
+	todo[n++] = first;
+	while (n > 0) {
+		int i = todo[--n];
+		for (int k = 1; k <= 7; k += 6) {
+			int j = (i + k) % 8;
+			if (m >> j & 1 && !(seen >> j & 1)) {
+				seen |= 1 << j;
+				todo[n++] = j;
+			}
+		}
+	}
+	for (int i = 0; i < 8; i += 2)
+		if (m >> i & 1 && !(seen >> i & 1))
+			return 0;
+	return 1;
+}
+
+/* The ring of eight cells about every floor cell equals sok_cell_at(),
+ * and lv->ring_joins the plain count of pieces. */
 static void check_ring(const sok_level *lv)
 {
 	static const int rx[8] = SOK_RING_DX, ry[8] = SOK_RING_DY;
@@ -71,6 +102,8 @@ static void check_ring(const sok_level *lv)
 		for (int i = 0; i < 8; i++)
 			assert_int_equal(lv->ring[c * 8 + i],
 			                 sok_cell_at(lv, c, rx[i], ry[i]));
+	for (unsigned m = 0; m < 256; m++)
+		assert_int_equal(lv->ring_joins[m], ring_one_piece(m));
 }
 
 /* The position in wk->occ with the player at p: packing round trip and
