@@ -238,8 +238,6 @@ typedef struct sok_work {
 	                          handed back (sok_improve.c), or NULL */
 	struct sok_learn *learn; /* learned deadlock patterns and their
 	                          budget (sok_learn.c), or NULL */
-	int child_live;        /* live areas of the child the last
-	                          sok_moved_bound() judged (packing), or -1 */
 	struct sok_memo *memo; /* live areas of recent children, by their
 	                          boxes (sok_heur.c), or NULL */
 } sok_work;
@@ -470,10 +468,12 @@ int sok_out_of_plan(const sok_level *lv, const unsigned char *occ);
 
 /* sok_heur.c: bounds of the position.  sok_moved_bound() needs
  * sok_box_bound() of the position before the push just before it, and
- * parent, that position's fill (NULL in the step model). */
+ * parent, that position's fill (NULL in the step model); under
+ * `packing` it sets *live (if live is not NULL) to the child's live
+ * areas when it counted them, else to -1. */
 sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk);
 sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
-                        const sok_reach *parent, int b, int t);
+                        const sok_reach *parent, int b, int t, int *live);
 sd_cost sok_player_bound(const sok_level *lv, const unsigned char *occ,
                          int player);
 int sok_live_areas(const sok_level *lv, sok_work *wk);

@@ -172,15 +172,21 @@ int sok_live_areas(const sok_level *lv, sok_work *wk)
 	return n;
 }
 
+/* sok_progress() of the boxes in occ, whose live areas are `live`. */
+static void sok_progress_with(const sok_level *lv, const unsigned char *occ,
+                              int live, int *p)
+{
+	p[0] = lv->nboxes - sok_packed(lv, occ);
+	p[1] = live > 1 ? live - 1 : 0;
+}
+
 /* Festival's packing and connectivity measures of wk->occ: p[0] = boxes
  * not yet packed in order (see sok_pack.c), p[1] = areas of free cells
  * beyond the first that still matter (boxes that cut the level into
  * pieces are in the way). */
 void sok_progress(const sok_level *lv, sok_work *wk, int *p)
 {
-	int n = sok_live_areas(lv, wk);
-	p[0] = lv->nboxes - sok_packed(lv, wk->occ);
-	p[1] = n > 1 ? n - 1 : 0;
+	sok_progress_with(lv, wk->occ, sok_live_areas(lv, wk), p);
 }
 
 /* The memo of live areas: a slot per hash of the boxes, overwritten on
@@ -242,8 +248,7 @@ void sok_progress_of(const sok_level *lv, sok_work *wk,
 		sok_progress(lv, wk, p);
 		return;
 	}
-	p[0] = lv->nboxes - sok_packed(lv, wk->occ);
-	p[1] = m->live[i] > 1 ? m->live[i] - 1 : 0;
+	sok_progress_with(lv, wk->occ, m->live[i], p);
 }
 
 /* The packing estimate: the matching bound m, plus SOK_PACK_WEIGHT per
@@ -299,14 +304,18 @@ sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk)
 /* After sok_box_bound() on a position, the bound of the same position
  * with the box at cell b pushed to cell t. */
 sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
-                        const sok_reach *parent, int b, int t)
+                        const sok_reach *parent, int b, int t, int *live)
 {
+	if (live)
+		*live = -1;
 	if (heur == SOK_H_PACKING) {
 		sd_cost m = sok_match_moved(lv, wk, b, t);
 		if (m == SD_DEAD_END)
 			return m;
-		wk->child_live = sok_child_live(lv, wk, parent, b, t);
-		return sok_pack_penalty(lv, wk->occ, m, wk->child_live);
+		int n = sok_child_live(lv, wk, parent, b, t);
+		if (live)
+			*live = n;
+		return sok_pack_penalty(lv, wk->occ, m, n);
 	}
 	if (heur == SOK_H_MATCHING)
 		return sok_match_moved(lv, wk, b, t);

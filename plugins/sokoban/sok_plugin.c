@@ -342,10 +342,13 @@ static int sok_push_dead(const sok_level *lv, unsigned rules, sok_work *wk,
  * any of its area): fills the successor's h and goal fields.  off =
  * boxes off goal before the push; sok_box_bound() must have been run
  * on the position before the push, whose fill is parent (NULL in the
- * step model). */
+ * step model).  *live (live may be NULL) gets the child's live areas
+ * when the bound counted them (sok_moved_bound); it is left as it was
+ * when the push is dead. */
 static void sok_judge_push(const sok_level *lv, const sok_config *cf,
                            sok_work *wk, const sok_reach *parent, int b,
-                           int t, int player, int off, sd_succ *o)
+                           int t, int player, int off, sd_succ *o,
+                           int *live)
 {
 	wk->occ[b] = 0;
 	wk->occ[t] = 1;
@@ -354,7 +357,7 @@ static void sok_judge_push(const sok_level *lv, const sok_config *cf,
 		o->h = SD_DEAD_END;
 	else
 		o->h = cf->heur == SD_NO_HEURISTIC ? 0
-		       : sok_moved_bound(lv, cf->heur, wk, parent, b, t);
+		       : sok_moved_bound(lv, cf->heur, wk, parent, b, t, live);
 	if (o->goal && o->h != SD_DEAD_END)
 		o->h = 0;
 }
@@ -379,7 +382,8 @@ static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
 			t = lv->nb[n * 4 + d];
 			if (t < 0 || wk->occ[t])
 				continue;
-			sok_judge_push(lv, cf, wk, NULL, n, t, n, off, o);
+			sok_judge_push(lv, cf, wk, NULL, n, t, n, off, o,
+			               NULL);
 		} else {
 			o->h = hb;
 			o->goal = off == 0;
@@ -430,8 +434,8 @@ static void sok_push_child(const sok_level *lv, const sok_config *cf,
                            int t, int p, int d, int off, sd_succ *o,
                            unsigned char *out)
 {
-	wk->child_live = -1;
-	sok_judge_push(lv, cf, wk, &wk->parent, b, t, p, off, o);
+	int live = -1;
+	sok_judge_push(lv, cf, wk, &wk->parent, b, t, p, off, o, &live);
 	if (cf->model == SOK_PUSHES && o->h != SD_DEAD_END)
 		p = d < 0 ? sok_min_reached(lv, wk, p)
 		          : sok_pushed_player(lv, wk, &wk->parent, b, t,
@@ -439,8 +443,8 @@ static void sok_push_child(const sok_level *lv, const sok_config *cf,
 	wk->occ[t] = 0;
 	wk->occ[b] = 1;
 	sok_moved_state(lv, st, b, t, p, out);
-	if (wk->child_live >= 0 && o->h != SD_DEAD_END)
-		sok_memo_put(lv, wk, out, wk->child_live);
+	if (live >= 0 && o->h != SD_DEAD_END)
+		sok_memo_put(lv, wk, out, live);
 }
 
 /* The push models: one successor per push the player can reach; a push

@@ -29,24 +29,33 @@ typedef struct counts {
 	long judged, spent, patterns;
 } counts;
 
-/* Expand the first EXPANSIONS states of a breadth-first walk (no
- * duplicate detection: only the calls matter) of XSokoban level `level`
- * under `deadlocks`, and read the learning's counters. */
-static counts run_level(const char *level, const char *deadlocks)
+/* Create XSokoban level `level` (pushes cost, key = value) into inst
+ * and select heuristic heur. */
+static void open_xsokoban(const char *level, const char *key,
+                          const char *value, int heur, sd_instance *inst)
 {
 	const sd_plugin *pl = searchd_plugin();
 	sd_param ps[] = {
 		{ "file", XSOKOBAN, "<test>", 0, "." },
 		{ "level", level, "<test>", 0, "." },
 		{ "cost", "pushes", "<test>", 0, "." },
-		{ "deadlocks", deadlocks, "<test>", 0, "." },
+		{ key, value, "<test>", 0, "." },
 	};
-	sd_instance inst;
 	char err[256] = "";
-	memset(&inst, 0, sizeof inst);
-	assert_int_equal(pl->create(ps, 4, &inst, err, sizeof err), 0);
-	assert_int_equal(pl->select_heuristic(inst.self, SOK_H_MATCHING, err,
+	memset(inst, 0, sizeof *inst);
+	assert_int_equal(pl->create(ps, 4, inst, err, sizeof err), 0);
+	assert_int_equal(pl->select_heuristic(inst->self, heur, err,
 	                                      sizeof err), 0);
+}
+
+/* Expand the first EXPANSIONS states of a breadth-first walk (no
+ * duplicate detection: only the calls matter) of XSokoban level `level`
+ * under `deadlocks`, and read the learning's counters. */
+static counts run_level(const char *level, const char *deadlocks)
+{
+	const sd_plugin *pl = searchd_plugin();
+	sd_instance inst;
+	open_xsokoban(level, "deadlocks", deadlocks, SOK_H_MATCHING, &inst);
 	size_t ss = inst.state_size, cap = (size_t)EXPANSIONS *
 	            inst.max_successors + 1, head = 0, tail = 1;
 	unsigned char *q = malloc(ss * (cap + inst.max_successors));
@@ -80,18 +89,8 @@ static void live_memo_agrees(void **unused)
 {
 	(void)unused;
 	const sd_plugin *pl = searchd_plugin();
-	sd_param ps[] = {
-		{ "file", XSOKOBAN, "<test>", 0, "." },
-		{ "level", "4", "<test>", 0, "." },
-		{ "cost", "pushes", "<test>", 0, "." },
-		{ "macros", "all", "<test>", 0, "." },
-	};
 	sd_instance inst;
-	char err[256] = "";
-	memset(&inst, 0, sizeof inst);
-	assert_int_equal(pl->create(ps, 4, &inst, err, sizeof err), 0);
-	assert_int_equal(pl->select_heuristic(inst.self, SOK_H_PACKING, err,
-	                                      sizeof err), 0);
+	open_xsokoban("4", "macros", "all", SOK_H_PACKING, &inst);
 	sok *s = inst.self;
 	size_t ss = inst.state_size, cap = 400 * (size_t)inst.max_successors,
 	       head = 0, tail = 1;
