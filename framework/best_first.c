@@ -98,18 +98,23 @@ static int fess_init(search *s, const void *start)
 	if (nf < 0)
 		return -1;
 	if (sd_cells_init(&s->cells, (unsigned)nf) ||
+	    (s->o->advisors == SD_ADVISORS_BOTH &&
+	     sd_cells_init(&s->plain, (unsigned)nf)) ||
 	    sd_advice_init(&s->adv, (unsigned)nf, s->maxs))
 		return sd_fail(s->err, s->errlen, "out of memory");
 	return 0;
 }
 
 /* fess: file node id, of weight w (advice.h; kept only with advisors),
- * h and features f, in the cell of f too: by weight first, then h. */
+ * h and features f, in the cell of f too: by weight first, then h; with
+ * advisors = both, in the cell of f of the plain cells as well, by h. */
 static search_rc push_cell(search *s, uint32_t id, uint32_t w, sd_cost h,
                            const uint32_t *f)
 {
 	if ((s->o->advisors && sd_advice_set(&s->adv, id, w)) ||
-	    sd_cells_push(&s->cells, f, (uint64_t)w << 32 | h, id))
+	    sd_cells_push(&s->cells, f, (uint64_t)w << 32 | h, id) ||
+	    (s->o->advisors == SD_ADVISORS_BOTH &&
+	     sd_cells_push(&s->plain, f, h, id)))
 		return search_out_of_memory(s);
 	search_own_bytes(s, sd_advice_bytes(&s->adv));
 	return SEARCH_GO;
@@ -173,19 +178,29 @@ static int is_closed(void *ctx, uint32_t id)
 	return s->nd.via[id] & SD_NODE_CLOSED;
 }
 
+/* fess: which list has this turn: 0 the open list, 1 the cells, 2 the
+ * plain cells (advisors = both: the three in turn; else the first two). */
+static unsigned fess_turn(search *s)
+{
+	return s->o->advisors == SD_ADVISORS_BOTH ? s->turn++ % 3
+	                                          : s->turn++ & 1;
+}
+
 /* Take the next node off the open list: its id and primary key.  fess
  * takes every other node from the next feature cell instead (its key
- * there is weight and h: *k1 gets the h); each node sits in both lists,
- * and the copy left behind is skipped once the node is closed, so that
- * every turn is an expansion. */
+ * there is weight and h: *k1 gets the h), or, with advisors = both,
+ * every second and third from the cells and the plain cells; each node
+ * sits in every list, and the copies left behind are skipped once the
+ * node is closed, so that every turn is an expansion. */
 static int pop(search *s, const policy *pol, uint64_t *k1, uint32_t *id)
 {
 	uint64_t k2;
 	uint32_t cell;
 	if (!pol->cells)
 		return sd_queue_pop(&s->q, k1, &k2, id);
-	int found = (s->turn++ & 1) &&
-	            sd_cells_pop(&s->cells, is_closed, s, k1, id, &cell);
+	unsigned t = fess_turn(s);
+	sd_cells *c = t == 1 ? &s->cells : t == 2 ? &s->plain : NULL;
+	int found = c && sd_cells_pop(c, is_closed, s, k1, id, &cell);
 	if (found)
 		*k1 &= UINT32_MAX;
 	while (!found && sd_queue_pop(&s->q, k1, &k2, id))

@@ -519,7 +519,7 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 		o->no_in_place = !a;
 		o->no_ida_kernel = a != 1;
 	} else if (!strcmp(k, "advisors")) {
-		if ((a = yes_no(v)) < 0)
+		if ((a = strcmp(v, "both") ? yes_no(v) : SD_ADVISORS_BOTH) < 0)
 			goto bad;
 		o->advisors = a;
 	} else if (!strcmp(k, "format")) {
@@ -550,7 +550,7 @@ bad:;
 		{ "format", "text, json or csv" },
 		{ "plan", "yes or no" },
 		{ "in_place", "yes, moves or no" },
-		{ "advisors", "yes or no" },
+		{ "advisors", "yes, no or both" },
 	};
 	const char *want = "";
 	for (size_t i = 0; i < sizeof wants / sizeof *wants; i++)

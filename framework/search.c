@@ -120,7 +120,8 @@ static void finish_stats(search *s)
 	if (algorithms[s->o->algorithm].props.stores)
 		st->engine_bytes = search_engine_bytes(s) - s->q.bytes +
 		                   s->q.peak_bytes - s->cells.bytes +
-		                   s->cells.peak_bytes - s->own_bytes +
+		                   s->cells.peak_bytes - s->plain.bytes +
+		                   s->plain.peak_bytes - s->own_bytes +
 		                   s->own_peak_bytes;
 	st->bytes_per_state = st->stored ? (double)st->engine_bytes /
 	                                   st->stored : 0;
@@ -283,6 +284,7 @@ out:
 	sd_nodes_free(&s.nd);
 	sd_queue_free(&s.q);
 	sd_cells_free(&s.cells);
+	sd_cells_free(&s.plain);
 	sd_registry_free(&s.reg);
 	return rc;
 }

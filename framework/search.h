@@ -103,6 +103,14 @@ typedef enum sd_improve {
 	SD_IMPROVE_NO,    /* never */
 } sd_improve;
 
+/* How fess orders its feature cells (search.advisors; best_first.c). */
+typedef enum sd_advisors {
+	SD_ADVISORS_NO,   /* each cell by h alone */
+	SD_ADVISORS_YES,  /* each cell by weight (advice.h), then h */
+	SD_ADVISORS_BOTH, /* both orders, each with its own turns: the open
+	                     list, the cells by weight, the cells by h */
+} sd_advisors;
+
 typedef struct sd_search_opts {
 	sd_algorithm algorithm; /* which search */
 	int heuristic;          /* index into plugin->heuristics, or
@@ -133,9 +141,9 @@ typedef struct sd_search_opts {
 	                           offers moves() and apply() (ABI 1.4) */
 	int no_ida_kernel;      /* IDA*: call moves() and apply() even when
 	                           the plugin offers ida_iterate() (ABI 1.5) */
-	int advisors;           /* fess: weigh the children no advisor
-	                           proposed (advice.h) and take each cell's
-	                           lightest state first */
+	int advisors;           /* fess, an sd_advisors: weigh the children
+	                           no advisor proposed (advice.h) and take
+	                           each cell's lightest state first */
 } sd_search_opts;
 
 #define SD_SEARCH_OPTS_INIT { .algorithm = SD_ASTAR, \

@@ -55,7 +55,8 @@ static size_t buffer_bytes(const search *s)
 size_t search_engine_bytes(const search *s)
 {
 	return sd_registry_bytes(&s->reg) + sd_nodes_bytes(&s->nd) +
-	       s->q.bytes + s->cells.bytes + buffer_bytes(s) + s->own_bytes;
+	       s->q.bytes + s->cells.bytes + s->plain.bytes +
+	       buffer_bytes(s) + s->own_bytes;
 }
 
 void search_own_bytes(search *s, size_t bytes)

@@ -72,6 +72,8 @@ typedef struct search {
 	size_t own_peak_bytes;
 	size_t also_stored;     /* states stored beside the registry (the
 	                           backward side of bidirectional search) */
+	sd_cells plain;         /* fess with advisors = both: the cells
+	                           again, by h alone */
 } search;
 
 /* ---- the algorithms (one file each) ----------------------------------- */

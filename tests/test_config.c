@@ -71,7 +71,8 @@ static void good_config(void **unused)
 	const char *file = write_config(
 	        "; comment\n[plugin]\nname = graph\n[search]\n"
 	        "algorithm = idastar\nheuristic = table\ntime_limit = 2.5\n"
-	        "node_limit = 1000\nmemory_limit = 2G\n[problem]\n"
+	        "node_limit = 1000\nmemory_limit = 2G\nadvisors = both\n"
+	        "[problem]\n"
 	        "start = S\nedges = S>G:1\n  G>S:1\n[output]\nformat = json\n"
 	        "plan = no\n");
 	sd_config c = SD_CONFIG_INIT;
@@ -95,7 +96,8 @@ static void good_config(void **unused)
 	assert_false(c.print_plan);
 	assert_int_equal(c.n_params, 3);
 	assert_string_equal(c.params[0].key, "start");
-	assert_int_equal(c.params[0].line, 11);
+	assert_int_equal(c.opts.advisors, SD_ADVISORS_BOTH);
+	assert_int_equal(c.params[0].line, 12);
 	assert_string_equal(c.params[0].dir, tmpdir);
 	assert_string_equal(c.params[1].value, "S>G:1\nG>S:1");
 	assert_string_equal(c.params[2].key, "goal");
@@ -187,6 +189,8 @@ static void bad_numbers(void **unused)
 	           "2: bad value 'deep' for depth_limit: expected a whole");
 	fails_with("[search]\nbeam_width = 0\n[plugin]\nname = g\n",
 	           "2: bad value '0' for beam_width: expected a whole");
+	fails_with("[search]\nadvisors = all\n[plugin]\nname = g\n",
+	           "2: bad value 'all' for advisors: expected yes, no or both");
 }
 
 static void structure_errors(void **unused)

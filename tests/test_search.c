@@ -460,7 +460,9 @@ static void fess_takes_cells_in_turn(void **unused)
  * on along a dead-end chain B3..B6 (cell 1, h 4; weights 2..5).  By h
  * alone, cell 1 hands its turns to the chain before A (S B B2 B3 B4 B5
  * B6 A, then G); with advisors cell 1 takes its lightest state, A, at
- * its first turn (S B B2 A, then G).  wide: the plugin's features()
+ * its first turn (S B B2 A, then G).  With both, the turns go to the
+ * open list (S), the cells (B), the plain cells (B2, by h), the open
+ * list (B3), the cells (A), then G.  wide: the plugin's features()
  * fills all the room of f before it says 1 (the contract allows it). */
 static void advisors_on(int wide)
 {
@@ -473,14 +475,17 @@ static void advisors_on(int wide)
 		wide ? "wide" : NULL, "1", NULL
 	};
 	sd_instance inst = make(kv);
-	for (int adv = 0; adv < 2; adv++) {
+	static const uint64_t expanded[] = {
+		[SD_ADVISORS_NO] = 8, [SD_ADVISORS_YES] = 4, [SD_ADVISORS_BOTH] = 5
+	};
+	for (int adv = SD_ADVISORS_NO; adv <= SD_ADVISORS_BOTH; adv++) {
 		sd_search_opts o = SD_SEARCH_OPTS_INIT;
 		o.algorithm = SD_FESS;
 		o.heuristic = 0;
 		o.advisors = adv;
 		sd_result r = search_with(&inst, &o);
 		assert_int_equal(r.status, SD_SOLVED);
-		assert_int_equal(r.stats.expanded, adv ? 4 : 8);
+		assert_int_equal(r.stats.expanded, expanded[adv]);
 		check_plan(&inst, &r, "S>A A>G");
 		sd_result_free(&r);
 	}
