@@ -16,9 +16,10 @@ Options: --searchd PATH (default build/bin/searchd, then build-sok/bin),
 --time-limit S, --levels 1-20,33, --set section.key=value (repeatable),
 --quiet (summary only).  Needs only python3.
 
-The fast mode: fess + packing + macros + learned deadlock patterns
-(deadlocks = all learn); --set problem.deadlocks=all runs it without
-them.
+The fast mode: fess (both cell orders: advisors = both) + packing +
+macros + learned deadlock patterns (deadlocks = all learn); --set
+problem.deadlocks=all runs it without them, --set search.advisors=no
+with the cells by h alone.
 """
 import argparse
 import json
@@ -34,7 +35,7 @@ DATA = os.path.join(ROOT, "config", "levels")
 FAST = ["search.algorithm=greedy", "search.heuristic=matching",
         "problem.cost=pushes"]
 FESS = ["search.algorithm=fess", "search.heuristic=packing",
-        "problem.cost=pushes", "problem.macros=all",
+        "search.advisors=both", "problem.cost=pushes", "problem.macros=all",
         "problem.deadlocks=all learn"]
 SUITES = {
     "microban-opt": ("microban.xsb", 155, 60,
