@@ -108,7 +108,7 @@ static void finish_times(search *s)
 /* Fill in the statistics at the end of a search.  engine_bytes is the
  * peak of the storage held: the registry and the node data only grow,
  * so their bytes now are their peak; the open list's peak is its own
- * (fess: the sum of both lists' peaks, an upper bound, as the two grow
+ * (fess: the sum of its lists' peaks, an upper bound, as they grow
  * together), and so is that of an algorithm's own structures. */
 static void finish_stats(search *s)
 {
