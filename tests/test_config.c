@@ -92,11 +92,11 @@ static void good_config(void **unused)
 	assert_true(c.opts.time_limit == 2.5);
 	assert_int_equal(c.opts.node_limit, 7);
 	assert_true(c.opts.memory_limit == 2ULL << 30);
+	assert_int_equal(c.opts.advisors, SD_ADVISORS_BOTH);
 	assert_int_equal(c.format, SD_FMT_JSON);
 	assert_false(c.print_plan);
 	assert_int_equal(c.n_params, 3);
 	assert_string_equal(c.params[0].key, "start");
-	assert_int_equal(c.opts.advisors, SD_ADVISORS_BOTH);
 	assert_int_equal(c.params[0].line, 12);
 	assert_string_equal(c.params[0].dir, tmpdir);
 	assert_string_equal(c.params[1].value, "S>G:1\nG>S:1");

@@ -470,7 +470,7 @@ int sok_out_of_plan(const sok_level *lv, const unsigned char *occ);
  * sok_box_bound() of the position before the push just before it, and
  * parent, that position's fill (NULL in the step model); under
  * `packing` it sets *live (if live is not NULL) to the child's live
- * areas when it counted them, else to -1. */
+ * areas when it counted them, and leaves it as it was otherwise. */
 sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk);
 sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
                         const sok_reach *parent, int b, int t, int *live);

@@ -306,8 +306,6 @@ sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk)
 sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
                         const sok_reach *parent, int b, int t, int *live)
 {
-	if (live)
-		*live = -1;
 	if (heur == SOK_H_PACKING) {
 		sd_cost m = sok_match_moved(lv, wk, b, t);
 		if (m == SD_DEAD_END)

@@ -344,7 +344,7 @@ static int sok_push_dead(const sok_level *lv, unsigned rules, sok_work *wk,
  * on the position before the push, whose fill is parent (NULL in the
  * step model).  *live (live may be NULL) gets the child's live areas
  * when the bound counted them (sok_moved_bound); it is left as it was
- * when the push is dead. */
+ * otherwise (a dead push, another heuristic). */
 static void sok_judge_push(const sok_level *lv, const sok_config *cf,
                            sok_work *wk, const sok_reach *parent, int b,
                            int t, int player, int off, sd_succ *o,
