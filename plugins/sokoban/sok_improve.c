@@ -5,20 +5,33 @@
  * The walks of a push-model plan are shortest walks already; what costs
  * moves is the order of the pushes.  A greedy search (the fast mode)
  * pushes one box, then another across the room, then the first again:
- * on the XSokoban levels the fast mode solves, four fifths of the
- * player's walking is done between pushes of different boxes.  So the
- * plan is searched again, window by window: for a window of the plan's
- * actions i..j, a small best-first search over moves (A*, a lower
- * bound of one move per box not yet on a cell it must end on) looks for
- * another way from position i to the boxes of position j, pushing only
+ * on the XSokoban levels the fast mode solves, most of the player's
+ * walking is done between pushes of different boxes.  Two ways at it,
+ * in rounds until a round saves nothing or the budget is spent:
+ *
+ * Regrouping: for each step, the step before that left its box where
+ * it finds it; the run of pushes of that box moved up to right after
+ * that step, or the earlier run moved down, is made again push by push
+ * (a walk search each) and taken if it has fewer moves, no more pushes,
+ * leaves the same boxes and expand() offers each of its steps.  This
+ * reaches across the whole plan, as no window does.
+ *
+ * Windows: the plan is searched again, window by window: for a window of
+ * the plan's actions i..j, a small best-first search over moves (A*, a
+ * lower bound of one move per box not yet on a cell it must end on) looks
+ * for another way from position i to the boxes of position j, pushing only
  * the boxes the window pushes, with no more pushes than the window, and
  * counting the walk from where it leaves the player to the plan's next
  * push.  A way with fewer moves (or as many moves and fewer pushes)
  * replaces the window, if expand() offers each of its steps as the
- * cheapest way between its positions (as the engine rebuilds plans; so
- * the pushes of the plugin's pruning and macros are kept, and the cost
- * never rises).  The windows slide over the plan, a pass per window
- * size, until a pass changes nothing or the time given is spent.
+ * cheapest way between its positions (as the engine rebuilds plans; so the
+ * pushes of the plugin's pruning and macros are kept, and the cost never
+ * rises).  The windows slide over the plan, a pass per window size, until a
+ * pass changes nothing.
+ *
+ * Both spend one budget (sok_improve_budget: nodes of the windows'
+ * searches and pushes made again by regrouping), and stop at the time
+ * given or when the host asks.
  *
  * Everything here is work space of one call (struct sok_imp in
  * sok_work), made in the call and kept for the states it hands back.
@@ -158,13 +171,13 @@ static struct sok_imp *sok_imp_new(const sok_level *lv, unsigned maxs)
 	return NULL;
 }
 
-/* The window nodes improve_plan() may pop from the heaps of its window
- * searches after a search of `expansions` expansions that found a plan
- * of `actions` actions: a fixed part, a part proportional to the
- * search's effort and one proportional to the plan (the windows), so
- * that a plan found in a few expansions is not searched again for much
- * longer than it took to find, and the result does not depend on the
- * machine's load. */
+/* The nodes improve_plan() may spend (a node popped from the heap of a
+ * window's search, or a push made again by regrouping) after a search of
+ * `expansions` expansions that found a plan of `actions` actions: a fixed
+ * part, a part proportional to the search's effort and one proportional to
+ * the plan, so that a plan found in a few expansions is not searched again
+ * for much longer than it took to find, and the result does not depend on
+ * the machine's load. */
 long sok_improve_budget(unsigned long expansions, size_t actions)
 {
 	unsigned long most = (unsigned long)(LONG_MAX / 4) / SOK_IMP_PER_EXP;
@@ -249,6 +262,7 @@ static int sok_imp_load(const sok_level *lv, unsigned macros, sok_work *wk,
 	return 0;
 }
 
+/* The moves of step st: its walk, its first push, the rest. */
 static int sok_imp_moves(const sok_istep *st)
 {
 	return st->walk + 1 + st->extra;
@@ -646,8 +660,160 @@ static long sok_imp_total(const sok_iplan *p)
 	return n;
 }
 
+/* 1 iff packed state st has a box on cell c. */
+static int sok_imp_box_at(const unsigned char *st, int c)
+{
+	return st[2 + (c >> 3)] >> (c & 7) & 1;
+}
+
+/* The cell of the box that plan step k pushes (where it stands before
+ * the step). */
+static int sok_imp_box(const struct sok_imp *im, size_t k)
+{
+	return (int)((im->plan.step[k].action & ~SOK_ACT_MACRO) >> 2);
+}
+
+/* 1 iff step k (k >= 1) pushes the box that step k - 1 pushed. */
+static int sok_imp_follows(const struct sok_imp *im, size_t k)
+{
+	return !sok_imp_box_at(im->plan.st + (k - 1) * im->ssz,
+	                       sok_imp_box(im, k));
+}
+
+/* The step before step k that left step k's box on the cell where k
+ * pushes it, or -1 if that box stood there from the start. */
+static long sok_imp_prev(const struct sok_imp *im, size_t k)
+{
+	int b = sok_imp_box(im, k);
+	for (size_t j = k; j-- > 0;)
+		if (!sok_imp_box_at(im->plan.st + j * im->ssz, b))
+			return (long)j;
+	return -1;
+}
+
+/* Make the plan's step `from` (an index of im->plan) at position `at`
+ * of im->next, whose state at `at` is set: its walk from where the
+ * player stands and the position after it.  Its moves, or -1 if it is
+ * no push of that position. */
+static long sok_imp_redo(const sok_level *lv, unsigned macros, sok_work *wk,
+                         struct sok_imp *im, size_t from, size_t at)
+{
+	sok_iplan *q = &im->next;
+	uint32_t a = im->plan.step[from].action;
+	int b = sok_imp_box(im, from), t = lv->nb[b * 4 + (a & 3)];
+	int player, to, after;
+	sok_decode(lv, wk->occ, q->st + at * im->ssz, &player);
+	if (!wk->occ[b] || t < 0 || wk->occ[t] ||
+	    sok_imp_step(lv, macros, wk, player, a, &q->step[at], &to, &after))
+		return -1;
+	wk->occ[b] = 0;
+	wk->occ[to] = 1;
+	sok_encode(lv, wk->occ, after, q->st + (at + 1) * im->ssz);
+	return sok_imp_moves(&q->step[at]);
+}
+
+/* The plan step at position k (lo <= k <= hi) once steps lo..hi are
+ * rotated so that mid..hi come first, then lo..mid-1. */
+static size_t sok_imp_rotated(size_t lo, size_t mid, size_t hi, size_t k)
+{
+	size_t front = hi - mid + 1, i = k - lo;
+	return i < front ? mid + i : lo + i - front;
+}
+
+/* The plan with its steps lo..hi rotated (sok_imp_rotated) into
+ * im->next, the step after them walked again from where they leave the
+ * player; each step made costs a node of the budget.  1 and the plan
+ * replaced if that has fewer moves and no more pushes, leaves the same
+ * boxes and expand() offers each of its steps; 0 if not; -1 if out of
+ * memory; 2 if the budget or the time ran out. */
+static int sok_imp_rotate(sok *s, void *self, sok_expand_fn expand,
+                          struct sok_imp *im, size_t lo, size_t mid,
+                          size_t hi)
+{
+	const sok_level *lv = &s->lv;
+	const sok_iplan *p = &im->plan;
+	sok_iplan *q = &im->next;
+	size_t ssz = im->ssz, end = hi + 1 < p->n ? hi + 1 : hi;
+	long old = 0, moves = 0, pushes = 0;
+	if (sok_imp_reserve(q, p->n, ssz))
+		return -1;
+	q->n = p->n;
+	memcpy(q->st, p->st, (lo + 1) * ssz);
+	memcpy(q->step, p->step, lo * sizeof *q->step);
+	for (size_t k = lo; k <= end; k++) {
+		size_t from = k > hi ? k : sok_imp_rotated(lo, mid, hi, k);
+		if (sok_imp_stop(im, s->host))
+			return 2;
+		long m = sok_imp_redo(lv, s->cf.macros, &s->wk, im, from, k);
+		if (m < 0)
+			return 0;
+		old += sok_imp_moves(&p->step[k]);
+		moves += m;
+		pushes += q->step[k].pushes - p->step[k].pushes;
+	}
+	const unsigned char *a = q->st + (end + 1) * ssz;
+	const unsigned char *b = p->st + (end + 1) * ssz;
+	if (moves >= old || pushes > 0 || memcmp(a + 2, b + 2, ssz - 2) ||
+	    (end + 1 < p->n && memcmp(a, b, 2)))
+		return 0;
+	memcpy(q->st + (end + 2) * ssz, b + ssz, (p->n - end - 1) * ssz);
+	memcpy(q->step + end + 1, p->step + end + 1,
+	       (p->n - end - 1) * sizeof *q->step);
+	if (!sok_imp_check(lv, s->cf.model, &s->wk, im, self, expand, lo, end))
+		return 0;
+	sok_iplan t = im->plan;
+	im->plan = im->next;
+	im->next = t;
+	return 1;
+}
+
+/* Bring the pushes of one box together where that saves moves.  For
+ * step k, q is the step that left k's box where k finds it, k..r the
+ * run of steps that push that box on, q0..q the run that ends in q.
+ * Tried in this order, the first that saves moves taken: the run k..r
+ * moved up to right after q; the run q0..q moved down to right before
+ * k; step k alone moved up; step q alone moved down.  1 if the plan
+ * changed, 0 if not, -1 if out of memory, 2 if the budget or the time
+ * ran out. */
+static int sok_imp_regroup_at(sok *s, void *self, sok_expand_fn expand,
+                              struct sok_imp *im, size_t k)
+{
+	long prev = sok_imp_prev(im, k);
+	if (prev < 0 || (size_t)prev + 1 == k)
+		return 0;
+	size_t q = (size_t)prev, r = k, q0 = q;
+	while (r + 1 < im->plan.n && sok_imp_follows(im, r + 1))
+		r++;
+	while (q0 > 0 && sok_imp_follows(im, q0))
+		q0--;
+	int rc = sok_imp_rotate(s, self, expand, im, q + 1, k, r);
+	if (rc == 0)
+		rc = sok_imp_rotate(s, self, expand, im, q0, q + 1, k - 1);
+	if (rc == 0 && r > k)
+		rc = sok_imp_rotate(s, self, expand, im, q + 1, k, k);
+	if (rc == 0 && q0 < q)
+		rc = sok_imp_rotate(s, self, expand, im, q, q + 1, k - 1);
+	return rc;
+}
+
+/* One regrouping pass over the plan's steps.  1 if the plan changed,
+ * 0 if not, -1 if out of memory, 2 if the budget or the time ran out. */
+static int sok_imp_regroup(sok *s, void *self, sok_expand_fn expand,
+                           struct sok_imp *im)
+{
+	int changed = 0;
+	for (size_t k = 1; k < im->plan.n; k++) {
+		int rc = sok_imp_regroup_at(s, self, expand, im, k);
+		if (rc < 0 || rc == 2)
+			return rc;
+		changed |= rc;
+	}
+	return changed;
+}
+
 /* Windows of each size in turn, each size until a pass changes
- * nothing.  0, or -1 if out of memory. */
+ * nothing.  0, -1 if out of memory, 2 if the budget or the time ran
+ * out. */
 static int sok_imp_passes(sok *s, void *self, sok_expand_fn expand,
                           struct sok_imp *im)
 {
@@ -658,9 +824,29 @@ static int sok_imp_passes(sok *s, void *self, sok_expand_fn expand,
 		                          (size_t)sok_imp_windows[k])) == 1)
 			;
 		if (rc)
-			return rc < 0 ? -1 : 0;
+			return rc;
 	}
 	return 0;
+}
+
+/* Rounds of regrouping passes (each round until a pass changes
+ * nothing) and window passes, until a round saves no moves or the
+ * budget is spent.  0, or -1 if out of memory. */
+static int sok_imp_rounds(sok *s, void *self, sok_expand_fn expand,
+                          struct sok_imp *im)
+{
+	for (;;) {
+		long was = sok_imp_total(&im->plan);
+		int rc;
+		while ((rc = sok_imp_regroup(s, self, expand, im)) == 1)
+			;
+		if (!rc)
+			rc = sok_imp_passes(s, self, expand, im);
+		if (rc)
+			return rc < 0 ? -1 : 0;
+		if (sok_imp_total(&im->plan) == was)
+			return 0;
+	}
 }
 
 size_t sok_improve_plan(sok *s, void *self, sok_expand_fn expand,
@@ -686,7 +872,7 @@ size_t sok_improve_plan(sok *s, void *self, sok_expand_fn expand,
 		im->until.tv_nsec -= 1000000000L;
 	}
 	long before = sok_imp_total(&im->plan);
-	if (sok_imp_passes(s, self, expand, im) ||
+	if (sok_imp_rounds(s, self, expand, im) ||
 	    sok_imp_total(&im->plan) >= before ||
 	    sok_imp_output(lv, s->cf.model, wk, im))
 		return 0;
