@@ -7,10 +7,53 @@
  * titled by the first line (after a leading ';' or "Title:").  The first
  * byte also picks the model, macros and notation.  When a level is
  * accepted, the compiled level is touched: heuristic, start state, one
- * expansion, features, the first action's text and the board.
+ * expansion, features, the first action's text and the board; then a
+ * walk of up to WALK steps (successors picked by the first byte) is
+ * handed to improve_plan() as if it were a plan.
  */
 #include "fuzz_util.h"
 #include "sok.h"
+
+#define WALK 24 /* steps of the walk handed to improve_plan() */
+
+/* A walk of up to WALK steps from st (successors picked by sel, dead
+ * ends left out) handed to improve_plan(), which must answer 0 or a
+ * plan of at least one step. */
+static void walk_and_improve(const sd_plugin *p, const sd_instance *in,
+                             const unsigned char *st, uint8_t sel)
+{
+	size_t ss = in->state_size, stride = (ss + 7) & ~(size_t)7, n = 0;
+	unsigned char *path = calloc(WALK + 1, ss);
+	unsigned char *kids = calloc(in->max_successors + 1, stride);
+	sd_succ *succ = calloc(in->max_successors + 1, sizeof *succ);
+	uint32_t actions[WALK];
+	if (!path || !kids || !succ)
+		abort();
+	memcpy(path, st, ss);
+	while (n < WALK) {
+		sd_cost h = p->heuristic(in->self, path + n * ss);
+		if (h == SD_DEAD_END)
+			break;
+		unsigned m = p->expand(in->self, path + n * ss, h, succ, kids,
+		                       stride), k = 0, live = 0;
+		for (unsigned i = 0; i < m; i++)
+			live += succ[i].h != SD_DEAD_END;
+		if (!live)
+			break;
+		for (unsigned pick = (sel + 7u * (unsigned)n) % live;; k++)
+			if (succ[k].h != SD_DEAD_END && !pick--)
+				break;
+		actions[n] = succ[k].action;
+		memcpy(path + ++n * ss, kids + k * stride, ss);
+	}
+	const void *out = NULL;
+	if (n && p->improve_plan &&
+	    p->improve_plan(in->self, path, actions, n, 0.05, &out) && !out)
+		abort();
+	free(path);
+	free(kids);
+	free(succ);
+}
 
 /* Exercise an instance create() accepted, once. */
 static void touch(const sd_plugin *p, const sd_instance *in, uint8_t sel)
@@ -42,6 +85,7 @@ static void touch(const sd_plugin *p, const sd_instance *in, uint8_t sel)
 		if (!null && !(null = fopen("/dev/null", "w")))
 			abort();
 		p->print_state(in->self, n ? kids : st, null);
+		walk_and_improve(p, in, st, sel);
 	}
 	free(st);
 	free(succ);
