@@ -282,6 +282,8 @@ void sok_encode(const sok_level *lv, const unsigned char *occ, int player,
  * and the player at p, into out (which may be from). */
 void sok_moved_state(const sok_level *lv, const unsigned char *from, int b,
                      int t, int p, unsigned char *out);
+/* 1 iff packed state st has a box on cell c. */
+int sok_packed_box(const unsigned char *st, int c);
 /* Fill r from the player at `from` (a free cell) around wk->occ. */
 int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from);
 int sok_reached(const sok_reach *r, int cell);

@@ -447,6 +447,12 @@ void sok_encode(const sok_level *lv, const unsigned char *occ, int player,
 	}
 }
 
+/* 1 iff packed state st (sok_encode's layout) has a box on cell c. */
+int sok_packed_box(const unsigned char *st, int c)
+{
+	return st[2 + (c >> 3)] >> (c & 7) & 1;
+}
+
 /* Write into out the packed state `from` with the box at b moved to t
  * (b < 0: no box moves) and the player at cell p (out may be from). */
 void sok_moved_state(const sok_level *lv, const unsigned char *from, int b,

@@ -595,6 +595,21 @@ static int sok_imp_check(const sok_level *lv, sok_model model, sok_work *wk,
 	return ok;
 }
 
+/* Take im->next as the plan if every step of it from step i to step
+ * last is one expand() offers (sok_imp_check): 1, else 0 and the plan
+ * kept. */
+static int sok_imp_adopt(sok *s, void *self, sok_expand_fn expand,
+                         struct sok_imp *im, size_t i, size_t last)
+{
+	if (!sok_imp_check(&s->lv, s->cf.model, &s->wk, im, self, expand, i,
+	                   last))
+		return 0;
+	sok_iplan t = im->plan;
+	im->plan = im->next;
+	im->next = t;
+	return 1;
+}
+
 /* Search window i..j and take a better way if there is one.  1 if the
  * plan changed, 0 if not, -1 if out of memory, 2 if time ran out. */
 static int sok_imp_window(sok *s, void *self, sok_expand_fn expand,
@@ -608,13 +623,8 @@ static int sok_imp_window(sok *s, void *self, sok_expand_fn expand,
 		return 0;
 	if (sok_imp_splice(lv, im, &w))
 		return -1;
-	size_t len = im->next.n - (im->plan.n - j);
-	if (!sok_imp_check(lv, s->cf.model, &s->wk, im, self, expand, i, len))
-		return 0;
-	sok_iplan t = im->plan;
-	im->plan = im->next;
-	im->next = t;
-	return 1;
+	return sok_imp_adopt(s, self, expand, im, i,
+	                     im->next.n - (im->plan.n - j));
 }
 
 /* Slide windows of `size` actions over the plan, half a window apart.
@@ -660,12 +670,6 @@ static long sok_imp_total(const sok_iplan *p)
 	return n;
 }
 
-/* 1 iff packed state st has a box on cell c. */
-static int sok_imp_box_at(const unsigned char *st, int c)
-{
-	return st[2 + (c >> 3)] >> (c & 7) & 1;
-}
-
 /* The cell of the box that plan step k pushes (where it stands before
  * the step). */
 static int sok_imp_box(const struct sok_imp *im, size_t k)
@@ -676,7 +680,7 @@ static int sok_imp_box(const struct sok_imp *im, size_t k)
 /* 1 iff step k (k >= 1) pushes the box that step k - 1 pushed. */
 static int sok_imp_follows(const struct sok_imp *im, size_t k)
 {
-	return !sok_imp_box_at(im->plan.st + (k - 1) * im->ssz,
+	return !sok_packed_box(im->plan.st + (k - 1) * im->ssz,
 	                       sok_imp_box(im, k));
 }
 
@@ -686,7 +690,7 @@ static long sok_imp_prev(const struct sok_imp *im, size_t k)
 {
 	int b = sok_imp_box(im, k);
 	for (size_t j = k; j-- > 0;)
-		if (!sok_imp_box_at(im->plan.st + j * im->ssz, b))
+		if (!sok_packed_box(im->plan.st + j * im->ssz, b))
 			return (long)j;
 	return -1;
 }
@@ -759,12 +763,7 @@ static int sok_imp_rotate(sok *s, void *self, sok_expand_fn expand,
 	memcpy(q->st + (end + 2) * ssz, b + ssz, (p->n - end - 1) * ssz);
 	memcpy(q->step + end + 1, p->step + end + 1,
 	       (p->n - end - 1) * sizeof *q->step);
-	if (!sok_imp_check(lv, s->cf.model, &s->wk, im, self, expand, lo, end))
-		return 0;
-	sok_iplan t = im->plan;
-	im->plan = im->next;
-	im->next = t;
-	return 1;
+	return sok_imp_adopt(s, self, expand, im, lo, end);
 }
 
 /* Bring the pushes of one box together where that saves moves.  For
