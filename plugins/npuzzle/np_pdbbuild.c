@@ -50,6 +50,10 @@
 #define NP_PB_X86 1
 #endif
 
+#if defined(__GNUC__) && defined(__x86_64__)
+#define NP_PB_BMI2 1  /* the deposit and extract instructions may be used */
+#endif
+
 /* The shared state of one build.  Fields above `next` are set before the
  * threads start and only read by them; the atomics below are shared. */
 typedef struct np_pb {
@@ -68,6 +72,7 @@ typedef struct np_pb {
 	int tty;               /* draw a progress bar */
 	int g;                 /* the group's number, for messages */
 	int popcnt;            /* the processor has a popcount instruction */
+	int bmi2;              /* and fast deposit and extract instructions */
 	double t0;             /* when the build started */
 	size_t next;           /* atomic: the next placement to hand out */
 	size_t reached;        /* atomic: slots reached this level */
@@ -107,6 +112,54 @@ static double np_pb_now(void)
 NP_PB_HOT uint64_t np_pb_val(int d)
 {
 	return 1 + (uint64_t)(d & 1);
+}
+
+/* The bits of m picked by the low bits of x, in order (x86's pdep): bit
+ * j of x gives the j-th lowest set bit of m.  The instruction when bmi
+ * (a constant of the compiled loop; set only where the processor has
+ * it), else a loop over the bits of m that x picks from. */
+NP_PB_HOT uint64_t np_pb_deposit(uint64_t x, uint64_t m, int bmi)
+{
+#ifdef NP_PB_BMI2
+	if (bmi) {
+		uint64_t r;
+		__asm__("pdepq %2, %1, %0" : "=r"(r) : "r"(x), "rm"(m));
+		return r;
+	}
+#endif
+	uint64_t r = 0;
+	for (; x && m; x >>= 1, m &= m - 1)
+		if (x & 1)
+			r |= m & (0 - m);
+	return r;
+}
+
+/* The bits of x under the set bits of m, packed to the low end (x86's
+ * pext): bit j of the result is x's bit at the j-th lowest set bit of m.
+ * The instruction when bmi, else a loop over the set bits of m. */
+NP_PB_HOT uint64_t np_pb_extract(uint64_t x, uint64_t m, int bmi)
+{
+#ifdef NP_PB_BMI2
+	if (bmi) {
+		uint64_t r;
+		__asm__("pextq %2, %1, %0" : "=r"(r) : "r"(x), "rm"(m));
+		return r;
+	}
+#endif
+	uint64_t r = 0;
+	for (int j = 0; m; m &= m - 1, j++)
+		r |= (uint64_t)((x & m & (0 - m)) != 0) << j;
+	return r;
+}
+
+/* The j-th lowest set bit of m (j counted from 0), as a mask. */
+NP_PB_HOT uint64_t np_pb_nth_bit(uint64_t m, uint32_t j, int bmi)
+{
+	if (bmi)
+		return np_pb_deposit(1ULL << j, m, bmi);
+	for (; j; j--)
+		m &= m - 1;
+	return m & (0 - m);
 }
 
 /* The region the blank reaches from cell b through the cells in free. */
@@ -173,20 +226,24 @@ static void np_pb_drain(np_pb *B, np_pb_ring *Q)
 	Q->n = 0;
 }
 
-/* The rank of placement P with tile i moved from cell p to cell c: digit
- * i is recounted, and a vertical move changes by one the digit of each
- * later tile on a cell between p and c (the count of earlier tiles below
- * it gains or loses tile i). */
+/* The rank of placement P with tile i moved from cell p to cell c.  To
+ * a neighbouring cell number (a move along a row), no cell lies between:
+ * digit i (the cell less the earlier tiles below it) gains or loses one.
+ * Else digit i is recounted, and the digit of each later tile on a cell
+ * between p and c changes by one (the count of earlier tiles below it
+ * gains or loses tile i). */
 NP_PB_HOT uint32_t np_pb_child_rank(const np_pb *B,
                                         const np_pb_place *P, int i,
                                         int p, int c)
 {
+	if (c == p + 1)
+		return P->r + B->weight[i];
+	if (c == p - 1)
+		return P->r - B->weight[i];
 	uint32_t nd = (uint32_t)(c - __builtin_popcountll(P->before[i] &
 	                                                  ((1ULL << c) - 1)));
 	uint32_t r = P->r + (nd - P->dig[i]) * B->weight[i];
 	int lo = p < c ? p : c, hi = p ^ c ^ lo;
-	if (hi - lo == 1)
-		return r;
 	uint64_t between = ((1ULL << hi) - 1) & ~((2ULL << lo) - 1);
 	uint64_t later = ~(P->free | P->before[i] | 1ULL << p);
 	for (uint64_t m = between & later; m; m &= m - 1) {
@@ -198,12 +255,17 @@ NP_PB_HOT uint32_t np_pb_child_rank(const np_pb *B,
 
 /* Expand region comp of placement P at depth B->d: queue the slot of
  * every child a group tile's move into the region gives (the slot of the
- * cell the tile left). */
+ * cell the tile left).  Only the tiles on the region's border can move
+ * (every cell not free holds a group tile). */
 NP_PB_HOT void np_pb_expand(np_pb *B, const np_pb_place *P,
                                 uint64_t comp, np_pb_ring *Q)
 {
-	for (int i = 0; i < B->k; i++) {
-		int p = P->cells[i];
+	uint64_t border = (((comp << 1) & B->not_col0) |
+	                   ((comp >> 1) & B->not_last) |
+	                   (comp << B->I->w) | (comp >> B->I->w)) &
+	                  B->all & ~P->free;
+	for (; border; border &= border - 1) {
+		int p = __builtin_ctzll(border), i = P->index[p];
 		/* the child's slot: its free cells below p, the cell p left;
 		 * those are P's below p but c (free in P, taken by the tile) */
 		size_t below = (size_t)__builtin_popcountll(P->free &
@@ -218,17 +280,27 @@ NP_PB_HOT void np_pb_expand(np_pb *B, const np_pb_place *P,
 }
 
 /* Mark every slot of region comp of placement P expanded (3): at most
- * three words hold a placement's slots. */
-NP_PB_HOT void np_pb_close(np_pb *B, const np_pb_place *P, uint64_t comp)
+ * three words hold a placement's slots.  With the deposit and extract
+ * instructions and at most 32 free cells, the region's slots are the
+ * region's cells extracted from the free ones, each bit spread to two;
+ * else each cell of the region is counted among the free ones. */
+NP_PB_HOT void np_pb_close(np_pb *B, const np_pb_place *P, uint64_t comp,
+                               int bmi)
 {
 	size_t base = (size_t)P->r * (size_t)B->F, w0 = base >> 5;
 	uint64_t m[3] = { 0, 0, 0 };
-	size_t j = 0;
-	for (uint64_t x = P->free; x; x &= x - 1, j++) {
-		if (!(comp & x & (0 - x)))
-			continue;
-		size_t s = base + j;
-		m[(s >> 5) - w0] |= 3ULL << (s & 31) * 2;
+	if (bmi && B->F <= 32) {
+		uint64_t two = np_pb_deposit(np_pb_extract(comp, P->free, bmi),
+		                             NP_PB_EVEN, bmi) * 3;
+		int sh = (int)(base & 31) * 2;
+		m[0] = two << sh;
+		m[1] = sh ? two >> (64 - sh) : 0;
+	} else {
+		for (uint64_t x = comp; x; x &= x - 1) {
+			size_t s = base + (size_t)__builtin_popcountll(
+			           P->free & ((x & (0 - x)) - 1));
+			m[(s >> 5) - w0] |= 3ULL << (s & 31) * 2;
+		}
 	}
 	for (int i = 0; i < 3; i++)
 		if (m[i])
@@ -238,15 +310,14 @@ NP_PB_HOT void np_pb_close(np_pb *B, const np_pb_place *P, uint64_t comp)
 
 /* Set the cells of P's tiles i..k-1 (and the free cells) from its
  * digits: digit i selects among the cells below no earlier tile. */
-NP_PB_HOT void np_pb_cells_from(const np_pb *B, np_pb_place *P, int i)
+NP_PB_HOT void np_pb_cells_from(const np_pb *B, np_pb_place *P, int i,
+                                    int bmi)
 {
 	uint64_t used = P->before[i];
 	for (; i < B->k; i++) {
-		uint64_t left = B->all & ~used;
-		for (uint32_t t = P->dig[i]; t; t--)
-			left &= left - 1;
+		uint64_t cell = np_pb_nth_bit(B->all & ~used, P->dig[i], bmi);
 		P->before[i] = used;
-		P->cells[i] = (uint8_t)__builtin_ctzll(left);
+		P->cells[i] = (uint8_t)__builtin_ctzll(cell);
 		P->index[P->cells[i]] = (uint8_t)i;
 		used |= 1ULL << P->cells[i];
 	}
@@ -256,7 +327,8 @@ NP_PB_HOT void np_pb_cells_from(const np_pb *B, np_pb_place *P, int i)
 /* Move P to the higher rank r: when r is a few ranks on, by counting the
  * digits up (redoing the cells of the digits that changed), else by
  * dividing r afresh. */
-NP_PB_HOT void np_pb_advance(const np_pb *B, np_pb_place *P, uint32_t r)
+NP_PB_HOT void np_pb_advance(const np_pb *B, np_pb_place *P, uint32_t r,
+                                 int bmi)
 {
 	int i = B->k - 1;
 	uint32_t base = (uint32_t)(B->n - i), step = r - P->r;
@@ -275,15 +347,15 @@ NP_PB_HOT void np_pb_advance(const np_pb *B, np_pb_place *P, uint32_t r)
 		P->before[0] = 0;
 	}
 	P->r = r;
-	np_pb_cells_from(B, P, i);
+	np_pb_cells_from(B, P, i, bmi);
 }
 
 /* Load placement rank r into P (cells, digits, prefix sets, free cells);
  * give it distance d if it has none yet (counted in *placed). */
 NP_PB_HOT void np_pb_load(np_pb *B, np_pb_place *P, uint32_t r,
-                              size_t *placed)
+                              size_t *placed, int bmi)
 {
-	np_pb_advance(B, P, r);
+	np_pb_advance(B, P, r, bmi);
 	if (B->dist[r] == 255) {
 		B->dist[r] = (uint8_t)B->d;
 		++*placed;
@@ -335,23 +407,22 @@ NP_PB_HOT void np_pb_seek(const np_pb *B, np_pb_at *A, size_t s)
  * slot of its region has closed it since: load its placement into P if
  * needed, close its region and queue its children. */
 NP_PB_HOT void np_pb_slot(np_pb *B, np_pb_place *P, const np_pb_at *A,
-                              np_pb_ring *Q, size_t *placed)
+                              np_pb_ring *Q, size_t *placed, int bmi)
 {
 	uint64_t x = __atomic_load_n(&B->slot[A->s >> 5], __ATOMIC_RELAXED);
 	if ((x >> (A->s & 31) * 2 & 3) == 3)
 		return;
 	if ((uint32_t)A->r != P->r)
-		np_pb_load(B, P, (uint32_t)A->r, placed);
-	uint64_t cell = P->free;
-	for (size_t j = A->j; j; j--)
-		cell &= cell - 1;
+		np_pb_load(B, P, (uint32_t)A->r, placed, bmi);
+	uint64_t cell = np_pb_nth_bit(P->free, (uint32_t)A->j, bmi);
 	uint64_t comp = np_pb_flood(B, __builtin_ctzll(cell), P->free);
-	np_pb_close(B, P, comp);
+	np_pb_close(B, P, comp, bmi);
 	np_pb_expand(B, P, comp, Q);
 }
 
-/* Expand the slots of depth d of placements [p0, p1), word by word. */
-NP_PB_HOT void np_pb_chunk_body(np_pb *B, size_t p0, size_t p1)
+/* Expand the slots of depth d of placements [p0, p1), word by word
+ * (bmi: use the deposit and extract instructions). */
+NP_PB_HOT void np_pb_chunk_body(np_pb *B, size_t p0, size_t p1, int bmi)
 {
 	size_t s0 = p0 * (size_t)B->F, s1 = p1 * (size_t)B->F, placed = 0;
 	uint64_t v = np_pb_val(B->d);
@@ -362,7 +433,7 @@ NP_PB_HOT void np_pb_chunk_body(np_pb *B, size_t p0, size_t p1)
 		for (uint64_t h = np_pb_word_hits(B, w, s0, s1, v); h;
 		     h &= h - 1) {
 			np_pb_seek(B, &A, w * 32 + (size_t)(__builtin_ctzll(h) / 2));
-			np_pb_slot(B, &P, &A, &Q, &placed);
+			np_pb_slot(B, &P, &A, &Q, &placed, bmi);
 		}
 	np_pb_drain(B, &Q);
 	__atomic_fetch_add(&B->reached, Q.got, __ATOMIC_RELAXED);
@@ -372,7 +443,7 @@ NP_PB_HOT void np_pb_chunk_body(np_pb *B, size_t p0, size_t p1)
 /* np_pb_chunk_body for any processor. */
 static void np_pb_chunk_any(np_pb *B, size_t p0, size_t p1)
 {
-	np_pb_chunk_body(B, p0, p1);
+	np_pb_chunk_body(B, p0, p1, 0);
 }
 
 #ifdef NP_PB_X86
@@ -381,14 +452,30 @@ static void np_pb_chunk_any(np_pb *B, size_t p0, size_t p1)
 __attribute__((target("popcnt")))
 static void np_pb_chunk_popcnt(np_pb *B, size_t p0, size_t p1)
 {
-	np_pb_chunk_body(B, p0, p1);
+	np_pb_chunk_body(B, p0, p1, 0);
 }
 #endif
 
-/* Expand the slots of depth d of placements [p0, p1), with the popcount
- * instruction when the processor has one. */
+#ifdef NP_PB_BMI2
+/* The same, also with the deposit and extract instructions (called only
+ * when the build found them, and fast). */
+__attribute__((target("popcnt")))
+static void np_pb_chunk_bmi2(np_pb *B, size_t p0, size_t p1)
+{
+	np_pb_chunk_body(B, p0, p1, 1);
+}
+#endif
+
+/* Expand the slots of depth d of placements [p0, p1), with the best
+ * instructions the processor has. */
 static void np_pb_chunk(np_pb *B, size_t p0, size_t p1)
 {
+#ifdef NP_PB_BMI2
+	if (B->bmi2) {
+		np_pb_chunk_bmi2(B, p0, p1);
+		return;
+	}
+#endif
 #ifdef NP_PB_X86
 	if (B->popcnt) {
 		np_pb_chunk_popcnt(B, p0, p1);
@@ -569,6 +656,34 @@ static void np_pb_sparse(const np_pb *B, np_pdb_group *G, const uint8_t *rd)
 	}
 }
 
+/* Is the environment variable name set to "1"? */
+static int np_pb_env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && !strcmp(v, "1");
+}
+
+/* Choose the instructions the build's loop uses: popcount where the
+ * processor has it, deposit and extract (BMI2) where it has them and
+ * they are fast (not on AMD's families 15h and 17h, which take tens of
+ * cycles for one).  SEARCHD_NPUZZLE_NO_BMI2=1 keeps to popcount,
+ * SEARCHD_NPUZZLE_NO_POPCNT=1 to the portable code (the tests compare
+ * each with the reference). */
+static void np_pb_instructions(np_pb *B)
+{
+#ifdef NP_PB_X86
+	B->popcnt = __builtin_cpu_supports("popcnt") &&
+	            !np_pb_env("SEARCHD_NPUZZLE_NO_POPCNT");
+#endif
+#ifdef NP_PB_BMI2
+	B->bmi2 = B->popcnt && __builtin_cpu_supports("bmi2") &&
+	          !__builtin_cpu_is("amdfam15h") &&
+	          !__builtin_cpu_is("amdfam17h") &&
+	          !np_pb_env("SEARCHD_NPUZZLE_NO_BMI2");
+#endif
+	(void)B;
+}
+
 /* Build group G's table (number g) into G->dist (G->entries bytes).
  * Returns NP_BUILT, NP_NO_MEMORY, or NP_STOPPED when the engine asked to
  * stop. */
@@ -577,13 +692,7 @@ int np_pdb_build(const np_inst *I, np_pdb_group *G, int g)
 	np_pb B = { .I = I, .n = I->n, .k = G->k, .F = I->n - G->k, .g = g,
 	            .tty = isatty(2) && !I->quiet, .t0 = np_pb_now() };
 	int rc = NP_NO_MEMORY;
-#ifdef NP_PB_X86
-	/* SEARCHD_NPUZZLE_NO_POPCNT=1: the portable code (the tests compare
-	 * both builds with the reference) */
-	const char *portable = getenv("SEARCHD_NPUZZLE_NO_POPCNT");
-	B.popcnt = __builtin_cpu_supports("popcnt") &&
-	           !(portable && !strcmp(portable, "1"));
-#endif
+	np_pb_instructions(&B);
 	B.places = 1;
 	for (int i = 0; i < G->k; i++)
 		B.places *= (size_t)(I->n - i);

@@ -998,7 +998,7 @@ static int files_equal_to(const char *dir, const uint8_t *ref,
 /* The builder's tables equal, entry for entry, those of the reference
  * 0-1 breadth-first search above: tiles 1-4 of the 8-puzzle and tiles
  * 1-5 of the 15-puzzle (groups of the first tiles, whose goal cells are
- * 1..k), built with and without the popcount instruction. */
+ * 1..k), built by each of the builder's three compiled loops. */
 static void test_pdb_reference(void **state)
 {
 	static const struct { int w, k; const char *tiles, *part; } c[] = {
@@ -1008,16 +1008,20 @@ static void test_pdb_reference(void **state)
 	};
 	const char *dir = SCRATCH "pdb-ref";
 	(void)state;
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 6; i++) {
 		size_t entries;
 		clear_dir(dir);
-		/* the second time round, the builder's portable code */
-		setenv("SEARCHD_NPUZZLE_NO_POPCNT", i < 2 ? "0" : "1", 1);
+		/* the builder's code for this processor (BMI2's deposit and
+		 * extract where it has them), then with popcount alone, then
+		 * its portable code */
+		setenv("SEARCHD_NPUZZLE_NO_BMI2", i < 2 ? "0" : "1", 1);
+		setenv("SEARCHD_NPUZZLE_NO_POPCNT", i < 4 ? "0" : "1", 1);
 		build_tables(dir, c[i % 2].tiles, c[i % 2].part);
 		uint8_t *ref = ref_pdb(c[i % 2].w, c[i % 2].k, &entries);
 		assert_int_equal(files_equal_to(dir, ref, entries), 1);
 		free(ref);
 	}
+	unsetenv("SEARCHD_NPUZZLE_NO_BMI2");
 	unsetenv("SEARCHD_NPUZZLE_NO_POPCNT");
 	clear_dir(dir);
 }
