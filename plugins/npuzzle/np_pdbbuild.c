@@ -17,10 +17,14 @@
  * areas of 2^17 slots where level d - 1 reached one: the first and last
  * levels reach few), expands them (setting unreached children to depth
  * d + 1 with an atomic OR) and marks their regions expanded (an atomic
- * OR), so threads sharing a word never lose a write.  A child's rank is computed from its parent's (a
- * horizontal move changes one digit, a vertical one also the digits of
- * the tiles it passes), and the children's slots are prefetched a few
- * expansions ahead of the OR that reaches them.  A placement's distance
+ * OR), so threads sharing a word never lose a write.  Only the group
+ * tiles on a region's border are tried.  A child's rank is computed from
+ * its parent's (a horizontal move changes one digit by one, a vertical
+ * one also the digits of the tiles it passes), and the children's slots
+ * are prefetched a few expansions ahead of the OR that reaches them.
+ * The loop is compiled three times, and the build runs the best one the
+ * processor allows: portable, with the popcount instruction, and with
+ * BMI2's deposit and extract too (np_pb_instructions).  A placement's distance
  * is the depth at which its first slot is expanded; the thread that owns
  * the placement's range writes it.
  *
@@ -42,8 +46,9 @@
 #define NP_PB_AHEAD 16                /* children prefetched ahead */
 #define NP_PB_AREA_BITS 17            /* 2^17 slots share a live flag */
 
-/* The functions of an expansion: inlined into both np_pb_chunk_any() and
- * np_pb_chunk_popcnt(), so that the latter's popcounts are instructions. */
+/* The functions of an expansion: inlined into each of the three compiled
+ * loops (np_pb_chunk_any, _popcnt, _bmi2), so that the popcounts of the
+ * last two are instructions and their `bmi` argument a constant. */
 #define NP_PB_HOT static inline __attribute__((always_inline))
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -114,49 +119,38 @@ NP_PB_HOT uint64_t np_pb_val(int d)
 	return 1 + (uint64_t)(d & 1);
 }
 
-/* The bits of m picked by the low bits of x, in order (x86's pdep): bit
- * j of x gives the j-th lowest set bit of m.  The instruction when bmi
- * (a constant of the compiled loop; set only where the processor has
- * it), else a loop over the bits of m that x picks from. */
-NP_PB_HOT uint64_t np_pb_deposit(uint64_t x, uint64_t m, int bmi)
-{
 #ifdef NP_PB_BMI2
-	if (bmi) {
-		uint64_t r;
-		__asm__("pdepq %2, %1, %0" : "=r"(r) : "r"(x), "rm"(m));
-		return r;
-	}
-#endif
-	uint64_t r = 0;
-	for (; x && m; x >>= 1, m &= m - 1)
-		if (x & 1)
-			r |= m & (0 - m);
+/* The bits of m picked by the low bits of x, in order (BMI2's pdep): bit
+ * j of x gives the j-th lowest set bit of m.  Called only from the loop
+ * compiled for processors that have it (bmi). */
+NP_PB_HOT uint64_t np_pb_deposit(uint64_t x, uint64_t m)
+{
+	uint64_t r;
+	__asm__("pdepq %2, %1, %0" : "=r"(r) : "r"(x), "rm"(m));
 	return r;
 }
 
-/* The bits of x under the set bits of m, packed to the low end (x86's
+/* The bits of x under the set bits of m, packed to the low end (BMI2's
  * pext): bit j of the result is x's bit at the j-th lowest set bit of m.
- * The instruction when bmi, else a loop over the set bits of m. */
-NP_PB_HOT uint64_t np_pb_extract(uint64_t x, uint64_t m, int bmi)
+ * Called only from the loop compiled for processors that have it. */
+NP_PB_HOT uint64_t np_pb_extract(uint64_t x, uint64_t m)
 {
-#ifdef NP_PB_BMI2
-	if (bmi) {
-		uint64_t r;
-		__asm__("pextq %2, %1, %0" : "=r"(r) : "r"(x), "rm"(m));
-		return r;
-	}
-#endif
-	uint64_t r = 0;
-	for (int j = 0; m; m &= m - 1, j++)
-		r |= (uint64_t)((x & m & (0 - m)) != 0) << j;
+	uint64_t r;
+	__asm__("pextq %2, %1, %0" : "=r"(r) : "r"(x), "rm"(m));
 	return r;
 }
+#endif
 
-/* The j-th lowest set bit of m (j counted from 0), as a mask. */
+/* The j-th lowest set bit of m (j counted from 0), as a mask: one
+ * deposit when bmi (a constant of the compiled loop), else by clearing
+ * the j lowest bits. */
 NP_PB_HOT uint64_t np_pb_nth_bit(uint64_t m, uint32_t j, int bmi)
 {
+#ifdef NP_PB_BMI2
 	if (bmi)
-		return np_pb_deposit(1ULL << j, m, bmi);
+		return np_pb_deposit(1ULL << j, m);
+#endif
+	(void)bmi;
 	for (; j; j--)
 		m &= m - 1;
 	return m & (0 - m);
@@ -227,7 +221,8 @@ static void np_pb_drain(np_pb *B, np_pb_ring *Q)
 }
 
 /* The rank of placement P with tile i moved from cell p to cell c.  To
- * a neighbouring cell number (a move along a row), no cell lies between:
+ * a neighbouring cell number (a move along a row: boards are at least two
+ * cells wide), no cell lies between:
  * digit i (the cell less the earlier tiles below it) gains or loses one.
  * Else digit i is recounted, and the digit of each later tile on a cell
  * between p and c changes by one (the count of earlier tiles below it
@@ -279,29 +274,44 @@ NP_PB_HOT void np_pb_expand(np_pb *B, const np_pb_place *P,
 	}
 }
 
+/* Set m[0] and m[1], the words from the one of slot base on, to the
+ * two-bit slots of region comp of placement P, all 3, when bmi and the
+ * placement has at most 32 free cells (its slots then span at most two
+ * words): the region's cells extracted from the free ones, each bit
+ * spread to two.  Returns 1, or 0 (m untouched) otherwise. */
+NP_PB_HOT int np_pb_spread(const np_pb *B, const np_pb_place *P,
+                               uint64_t comp, size_t base, uint64_t *m,
+                               int bmi)
+{
+#ifdef NP_PB_BMI2
+	if (bmi && B->F <= 32) {
+		uint64_t two = np_pb_deposit(np_pb_extract(comp, P->free),
+		                             NP_PB_EVEN) * 3;
+		int sh = (int)(base & 31) * 2;
+		m[0] = two << sh;
+		m[1] = sh ? two >> (64 - sh) : 0;
+		return 1;
+	}
+#endif
+	(void)B, (void)P, (void)comp, (void)base, (void)m, (void)bmi;
+	return 0;
+}
+
 /* Mark every slot of region comp of placement P expanded (3): at most
- * three words hold a placement's slots.  With the deposit and extract
- * instructions and at most 32 free cells, the region's slots are the
- * region's cells extracted from the free ones, each bit spread to two;
- * else each cell of the region is counted among the free ones. */
+ * three words hold a placement's slots.  By np_pb_spread where it
+ * applies, else by counting each cell of the region among the free
+ * ones. */
 NP_PB_HOT void np_pb_close(np_pb *B, const np_pb_place *P, uint64_t comp,
                                int bmi)
 {
 	size_t base = (size_t)P->r * (size_t)B->F, w0 = base >> 5;
 	uint64_t m[3] = { 0, 0, 0 };
-	if (bmi && B->F <= 32) {
-		uint64_t two = np_pb_deposit(np_pb_extract(comp, P->free, bmi),
-		                             NP_PB_EVEN, bmi) * 3;
-		int sh = (int)(base & 31) * 2;
-		m[0] = two << sh;
-		m[1] = sh ? two >> (64 - sh) : 0;
-	} else {
+	if (!np_pb_spread(B, P, comp, base, m, bmi))
 		for (uint64_t x = comp; x; x &= x - 1) {
 			size_t s = base + (size_t)__builtin_popcountll(
 			           P->free & ((x & (0 - x)) - 1));
 			m[(s >> 5) - w0] |= 3ULL << (s & 31) * 2;
 		}
-	}
 	for (int i = 0; i < 3; i++)
 		if (m[i])
 			__atomic_fetch_or(&B->slot[w0 + (size_t)i], m[i],
