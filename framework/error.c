@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int sd_fail(char *err, size_t len, const char *fmt, ...)
 {
@@ -23,13 +24,41 @@ void sd_error_name(const char *name)
 	snprintf(who, sizeof who, "%s", name);
 }
 
+/* Write "who: message\n" on f. */
+static void say(FILE *f, const char *fmt, va_list ap)
+{
+	fprintf(f, "%s: ", who);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+}
+
+/* The line is made whole in memory first and written with one call:
+ * stderr is unbuffered, so a prefix, a message and a newline written
+ * apart were three writes, which other ranks' messages on the same
+ * terminal (under mpirun) cut into.  Out of memory, it is written as
+ * before. */
 int sd_error(const char *fmt, ...)
 {
+	char *buf = NULL;
+	size_t len = 0;
 	va_list ap;
-	fprintf(stderr, "%s: ", who);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	FILE *m = open_memstream(&buf, &len);
+	if (m) {
+		va_start(ap, fmt);
+		say(m, fmt, ap);
+		va_end(ap);
+		if (fclose(m)) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	if (buf) {
+		fwrite(buf, 1, len, stderr);
+	} else {
+		va_start(ap, fmt);
+		say(stderr, fmt, ap);
+		va_end(ap);
+	}
+	free(buf);
 	return 2;
 }

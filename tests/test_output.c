@@ -1,6 +1,6 @@
 /* The printers of output.c: valid UTF-8 JSON and quoted CSV whatever a
  * plugin writes, no control bytes in text, one status vocabulary, and
- * write errors reported. */
+ * write errors reported; and error.c's messages, each one write. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,9 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <cJSON.h>
 
+#include "error.h"
 #include "output.h"
 
 /* What the hostile plugin writes for every action. */
@@ -441,6 +444,42 @@ static void write_errors_are_reported(void **unused)
 	fclose(ro);
 }
 
+/* One sd_error() message is one write on stderr, so that the messages
+ * of several ranks on one terminal do not cut into each other: stderr
+ * is made a socket that keeps each write a record of its own, and the
+ * first record must be the whole line (it was "searchd (rank 3): ",
+ * then the message, then the newline).  A long message too. */
+static void error_is_one_write(void **unused)
+{
+	(void)unused;
+	static char big[5000], want[5100], got[5200];
+	int sv[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	memset(big, 'x', sizeof big - 1);
+	int saved = dup(2);
+	assert_true(saved >= 0 && dup2(sv[0], 2) == 2);
+	sd_error_name("searchd (rank 3)");
+	int rc1 = sd_error("config/a.ini:%d: unknown key '%s'", 7, "colour");
+	int rc2 = sd_error("%s", big);
+	sd_error_name("searchd");
+	dup2(saved, 2);
+	close(saved);
+	assert_int_equal(rc1, 2);
+	assert_int_equal(rc2, 2);
+	ssize_t n = recv(sv[1], got, sizeof got - 1, MSG_DONTWAIT);
+	assert_true(n > 0);
+	got[n] = 0;
+	assert_string_equal(got, "searchd (rank 3): config/a.ini:7: unknown "
+	                    "key 'colour'\n");
+	n = recv(sv[1], got, sizeof got - 1, MSG_DONTWAIT);
+	assert_true(n > 0);
+	got[n] = 0;
+	snprintf(want, sizeof want, "searchd (rank 3): %s\n", big);
+	assert_string_equal(got, want);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -454,6 +493,7 @@ int main(void)
 		cmocka_unit_test(text_has_no_control_bytes),
 		cmocka_unit_test(table_row_shows_error),
 		cmocka_unit_test(write_errors_are_reported),
+		cmocka_unit_test(error_is_one_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
