@@ -156,16 +156,22 @@ NP_PB_HOT uint64_t np_pb_nth_bit(uint64_t m, uint32_t j, int bmi)
 	return m & (0 - m);
 }
 
+/* The cells beside a cell of m (left, right, above, below; bits beyond
+ * the board may be set: the callers mask them off). */
+NP_PB_HOT uint64_t np_pb_around(const np_pb *B, uint64_t m)
+{
+	int w = B->I->w;
+	return ((m << 1) & B->not_col0) | ((m >> 1) & B->not_last) |
+	       (m << w) | (m >> w);
+}
+
 /* The region the blank reaches from cell b through the cells in free. */
 NP_PB_HOT uint64_t np_pb_flood(const np_pb *B, int b, uint64_t free)
 {
-	int w = B->I->w;
 	uint64_t comp = 1ULL << b, prev = 0;
 	while (comp != prev) {
 		prev = comp;
-		comp |= ((comp << 1) & B->not_col0) |
-		        ((comp >> 1) & B->not_last) | (comp << w) | (comp >> w);
-		comp &= free;
+		comp = (comp | np_pb_around(B, comp)) & free;
 	}
 	return comp;
 }
@@ -255,10 +261,7 @@ NP_PB_HOT uint32_t np_pb_child_rank(const np_pb *B,
 NP_PB_HOT void np_pb_expand(np_pb *B, const np_pb_place *P,
                                 uint64_t comp, np_pb_ring *Q)
 {
-	uint64_t border = (((comp << 1) & B->not_col0) |
-	                   ((comp >> 1) & B->not_last) |
-	                   (comp << B->I->w) | (comp >> B->I->w)) &
-	                  B->all & ~P->free;
+	uint64_t border = np_pb_around(B, comp) & B->all & ~P->free;
 	for (; border; border &= border - 1) {
 		int p = __builtin_ctzll(border), i = P->index[p];
 		/* the child's slot: its free cells below p, the cell p left;
@@ -292,8 +295,9 @@ NP_PB_HOT int np_pb_spread(const np_pb *B, const np_pb_place *P,
 		m[1] = sh ? two >> (64 - sh) : 0;
 		return 1;
 	}
-#endif
+#else
 	(void)B, (void)P, (void)comp, (void)base, (void)m, (void)bmi;
+#endif
 	return 0;
 }
 
