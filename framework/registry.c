@@ -3,6 +3,8 @@
  */
 #include "registry.h"
 
+#include "pages.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,7 +204,7 @@ static int grow_groups(sd_registry *r)
 	unsigned char *groups = realloc(r->groups, ng * SD_GROUP_BYTES);
 	if (!groups)
 		return -1;
-	memset(groups, 0, ng * SD_GROUP_BYTES);
+	sd_pages_zero(groups, ng * SD_GROUP_BYTES);
 	r->groups = groups;
 	r->gmask = ng - 1;
 	uint64_t h[REHASH_BATCH];

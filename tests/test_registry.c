@@ -3,9 +3,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "pages.h"
 #include "registry.h"
 
 static void insert_and_find(void **unused)
@@ -84,12 +87,67 @@ static void colliding_hash(void **unused)
 	sd_registry_free(&r);
 }
 
+/* Does the mapping that holds address a carry the huge-page request
+ * ("hg" among its VmFlags)?  -1 if this system has no /proc/self/smaps
+ * or no transparent huge pages. */
+static int huge_requested(uintptr_t a)
+{
+	FILE *thp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	FILE *f = thp ? fopen("/proc/self/smaps", "r") : NULL;
+	char line[512];
+	int in = 0, found = -1;
+	if (thp)
+		fclose(thp);
+	while (f && found < 0 && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			in = a >= lo && a < hi;
+		else if (in && !strncmp(line, "VmFlags:", 8))
+			found = strstr(line, " hg") != NULL;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* sd_pages_zero zeroes every byte of the block it is given, and only
+ * those (the block here starts and ends off the 2 MiB boundaries, so
+ * its edges take the memset path and its middle the pages given back),
+ * and the middle carries the huge-page request; a small block is
+ * zeroed too. */
+static void pages_zero(void **unused)
+{
+	(void)unused;
+	size_t n = 3 * SD_PAGES_MIN;
+	unsigned char *b = malloc(n);
+	assert_non_null(b);
+	memset(b, 0xab, n);
+	size_t from = 3, len = n - 10;
+	sd_pages_zero(b + from, len);
+	assert_int_equal(b[from - 1], 0xab);
+	assert_int_equal(b[from + len], 0xab);
+	size_t bad = 0;
+	for (size_t i = from; i < from + len; i++)
+		bad += b[i] != 0;
+	assert_int_equal(bad, 0);
+	uintptr_t mid = ((uintptr_t)b + n / 2) & ~(((uintptr_t)2 << 20) - 1);
+	assert_int_not_equal(huge_requested(mid), 0);
+	memset(b, 0xab, 100);
+	sd_pages_zero(b + 1, 98);
+	assert_int_equal(b[0], 0xab);
+	assert_int_equal(b[99], 0xab);
+	for (int i = 1; i < 99; i++)
+		assert_int_equal(b[i], 0);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(insert_and_find),
 		cmocka_unit_test(growth_past_millions),
 		cmocka_unit_test(colliding_hash),
+		cmocka_unit_test(pages_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
