@@ -72,11 +72,32 @@ static int launched(void)
 	       getenv("PMI_RANK");
 }
 
+/* Are all the ranks of this job on this host?  Open MPI's mpirun tells
+ * each process the job's size and how many of its ranks share the host. */
+static int one_host(void)
+{
+	const char *all = getenv("OMPI_COMM_WORLD_SIZE");
+	const char *here = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+	return all && here && !strcmp(all, here);
+}
+
+/* With every rank on this host, ask Open MPI for its shared-memory
+ * transport (the ob1 layer) unless the user chose one (OMPI_MCA_pml in
+ * the environment, or mpirun's --mca pml): left to itself it first
+ * tries UCX, the network layer, which makes MPI_Init take about 0.24 s
+ * instead of 0.04 s here and is of no use within one host. */
+static void prefer_shared_memory(void)
+{
+	if (one_host())
+		setenv("OMPI_MCA_pml", "ob1", 0);
+}
+
 int sd_mpi_start(int *argc, char ***argv)
 {
 	char name[64];
 	if (!launched())
 		return 0;
+	prefer_shared_memory();
 	int given;
 	if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &given) !=
 	    MPI_SUCCESS)
