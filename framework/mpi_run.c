@@ -81,11 +81,13 @@ static int one_host(void)
 	return all && here && !strcmp(all, here);
 }
 
-/* With every rank on this host, ask Open MPI for its shared-memory
- * transport (the ob1 layer) unless the user chose one (OMPI_MCA_pml in
- * the environment, or mpirun's --mca pml): left to itself it first
- * tries UCX, the network layer, which makes MPI_Init take about 0.24 s
- * instead of 0.04 s here and is of no use within one host. */
+/* With every rank on this host, ask Open MPI for its ob1 messaging
+ * layer, which uses shared memory within a host, unless OMPI_MCA_pml is
+ * set (by the user, or by mpirun's --mca pml): left to itself, Open MPI
+ * 4.1 first probes its other layers (the cm layer's PSM transports on
+ * Debian's build), which makes MPI_Init take about 0.24 s instead of
+ * 0.04 s here.  A pml set in an MCA parameter file is overridden, as
+ * the environment outranks the files (docs/mpi.md says so). */
 static void prefer_shared_memory(void)
 {
 	if (one_host())

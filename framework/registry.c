@@ -59,7 +59,7 @@ int sd_registry_init(sd_registry *r, size_t state_size, sd_hash_fn hash,
 	r->hash = hash;
 	r->hash_ctx = hash_ctx;
 	r->gmask = FIRST_GROUPS - 1;
-	r->groups = calloc(FIRST_GROUPS, SD_GROUP_BYTES);
+	r->groups = sd_pages_alloc(FIRST_GROUPS * SD_GROUP_BYTES);
 	return r->groups ? 0 : -1;
 }
 
@@ -68,7 +68,7 @@ void sd_registry_free(sd_registry *r)
 	for (size_t i = 0; i < r->n_chunks; i++)
 		free(r->chunks[i]);
 	free(r->chunks);
-	free(r->groups);
+	sd_pages_free(r->groups, (r->gmask + 1) * SD_GROUP_BYTES);
 	memset(r, 0, sizeof *r);
 }
 
@@ -193,18 +193,21 @@ static inline void place(unsigned char *groups, size_t gmask, uint64_t h,
 enum { REHASH_BATCH = 16 };
 
 /* Double the hash set and re-place every id, in id order, from the
- * arena: the old groups are not needed, so the set grows in place
- * (glibc's realloc moves a big block with mremap, without copying) and
- * the old and the new set never coexist.  The arena is read in order;
- * the writes to the groups are random, hence the prefetching.  Keeps the
- * load at most LOAD_NUM / LOAD_DEN.  On failure the set is unchanged. */
+ * arena: the old groups are not needed, so they are given back as soon
+ * as the new set is allocated, before it is written (a set of
+ * SD_PAGES_MIN bytes or more is a mapping of its own, pages.h, so the
+ * old one's pages go back to the system before the new one's are
+ * touched, and the two never take memory together).  The arena is
+ * read in order; the writes to the groups are random, hence the
+ * prefetching.  Keeps the load at most LOAD_NUM / LOAD_DEN.  On failure
+ * the set is unchanged. */
 static int grow_groups(sd_registry *r)
 {
 	size_t ng = (r->gmask + 1) * 2;
-	unsigned char *groups = realloc(r->groups, ng * SD_GROUP_BYTES);
+	unsigned char *groups = sd_pages_alloc(ng * SD_GROUP_BYTES);
 	if (!groups)
 		return -1;
-	sd_pages_zero(groups, ng * SD_GROUP_BYTES);
+	sd_pages_free(r->groups, (r->gmask + 1) * SD_GROUP_BYTES);
 	r->groups = groups;
 	r->gmask = ng - 1;
 	uint64_t h[REHASH_BATCH];

@@ -1,4 +1,5 @@
 /* The state registry: insert, find, ids in order, growth past millions. */
+#define _DEFAULT_SOURCE  /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <cmocka.h>
 
 #include "pages.h"
@@ -88,57 +90,63 @@ static void colliding_hash(void **unused)
 }
 
 /* Does the mapping that holds address a carry the huge-page request
- * ("hg" among its VmFlags)?  -1 if this system has no /proc/self/smaps
- * or no transparent huge pages. */
+ * ("hg" among its VmFlags)?  -1 if that cannot be told here: no
+ * /proc/self/smaps, or no transparent huge pages (the sysfs file), or a
+ * system that refuses the request (tried on a scratch mapping). */
 static int huge_requested(uintptr_t a)
 {
 	FILE *thp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-	FILE *f = thp ? fopen("/proc/self/smaps", "r") : NULL;
-	char line[512];
+	if (!thp)
+		return -1;
+	fclose(thp);
+	void *probe = mmap(NULL, SD_PAGES_HUGE, PROT_READ | PROT_WRITE,
+	                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (probe == MAP_FAILED)
+		return -1;
+	int refused = madvise(probe, SD_PAGES_HUGE, MADV_HUGEPAGE) != 0;
+	munmap(probe, SD_PAGES_HUGE);
+	FILE *f = refused ? NULL : fopen("/proc/self/smaps", "r");
+	char *line = NULL;
+	size_t cap = 0;
 	int in = 0, found = -1;
-	if (thp)
-		fclose(thp);
-	while (f && found < 0 && fgets(line, sizeof line, f)) {
+	while (f && found < 0 && getline(&line, &cap, f) > 0) {
 		unsigned long lo, hi;
 		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
 			in = a >= lo && a < hi;
 		else if (in && !strncmp(line, "VmFlags:", 8))
 			found = strstr(line, " hg") != NULL;
 	}
+	free(line);
 	if (f)
 		fclose(f);
 	return found;
 }
 
-/* sd_pages_zero zeroes every byte of the block it is given, and only
- * those (the block here starts and ends off the 2 MiB boundaries, so
- * its edges take the memset path and its middle the pages given back),
- * and the middle carries the huge-page request; a small block is
- * zeroed too. */
-static void pages_zero(void **unused)
+/* A block of sd_pages_alloc is zeroed and writable whole; a large one
+ * is aligned to a huge page and carries the huge-page request (where
+ * this system can tell); both go back with sd_pages_free. */
+static void pages_alloc(void **unused)
 {
 	(void)unused;
-	size_t n = 3 * SD_PAGES_MIN;
-	unsigned char *b = malloc(n);
-	assert_non_null(b);
-	memset(b, 0xab, n);
-	size_t from = 3, len = n - 10;
-	sd_pages_zero(b + from, len);
-	assert_int_equal(b[from - 1], 0xab);
-	assert_int_equal(b[from + len], 0xab);
-	size_t bad = 0;
-	for (size_t i = from; i < from + len; i++)
-		bad += b[i] != 0;
-	assert_int_equal(bad, 0);
-	uintptr_t mid = ((uintptr_t)b + n / 2) & ~(((uintptr_t)2 << 20) - 1);
-	assert_int_not_equal(huge_requested(mid), 0);
-	memset(b, 0xab, 100);
-	sd_pages_zero(b + 1, 98);
-	assert_int_equal(b[0], 0xab);
-	assert_int_equal(b[99], 0xab);
-	for (int i = 1; i < 99; i++)
-		assert_int_equal(b[i], 0);
-	free(b);
+	size_t sizes[] = { 100, SD_PAGES_MIN - 1, SD_PAGES_MIN,
+	                   3 * SD_PAGES_MIN + 40 };
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		size_t n = sizes[k];
+		unsigned char *b = sd_pages_alloc(n);
+		assert_non_null(b);
+		size_t bad = 0;
+		for (size_t i = 0; i < n; i++)
+			bad += b[i] != 0;
+		assert_int_equal(bad, 0);
+		memset(b, 0xab, n);
+		if (n >= SD_PAGES_MIN) {
+			assert_int_equal((uintptr_t)b % SD_PAGES_HUGE, 0);
+			assert_int_not_equal(huge_requested((uintptr_t)b + n / 2),
+			                     0);
+		}
+		sd_pages_free(b, n);
+	}
+	sd_pages_free(NULL, SD_PAGES_MIN);
 }
 
 int main(void)
@@ -147,7 +155,7 @@ int main(void)
 		cmocka_unit_test(insert_and_find),
 		cmocka_unit_test(growth_past_millions),
 		cmocka_unit_test(colliding_hash),
-		cmocka_unit_test(pages_zero),
+		cmocka_unit_test(pages_alloc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
