@@ -63,12 +63,18 @@ int sd_registry_init(sd_registry *r, size_t state_size, sd_hash_fn hash,
 	return r->groups ? 0 : -1;
 }
 
+/* Bytes of the hash set, as allocated. */
+static size_t set_bytes(const sd_registry *r)
+{
+	return (r->gmask + 1) * SD_GROUP_BYTES;
+}
+
 void sd_registry_free(sd_registry *r)
 {
 	for (size_t i = 0; i < r->n_chunks; i++)
 		free(r->chunks[i]);
 	free(r->chunks);
-	sd_pages_free(r->groups, (r->gmask + 1) * SD_GROUP_BYTES);
+	sd_pages_free(r->groups, set_bytes(r));
 	memset(r, 0, sizeof *r);
 }
 
@@ -207,7 +213,7 @@ static int grow_groups(sd_registry *r)
 	unsigned char *groups = sd_pages_alloc(ng * SD_GROUP_BYTES);
 	if (!groups)
 		return -1;
-	sd_pages_free(r->groups, (r->gmask + 1) * SD_GROUP_BYTES);
+	sd_pages_free(r->groups, set_bytes(r));
 	r->groups = groups;
 	r->gmask = ng - 1;
 	uint64_t h[REHASH_BATCH];
@@ -292,6 +298,5 @@ uint32_t sd_registry_find(const sd_registry *r, const void *state)
 size_t sd_registry_bytes(const sd_registry *r)
 {
 	return r->n_chunks * (size_t)SD_CHUNK * r->state_size +
-	       r->chunk_cap * sizeof *r->chunks +
-	       (r->gmask + 1) * SD_GROUP_BYTES;
+	       r->chunk_cap * sizeof *r->chunks + set_bytes(r);
 }
