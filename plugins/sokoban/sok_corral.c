@@ -133,6 +133,8 @@ struct sok_rx {
 	int cap;              /* positions the search in progress may
 	                         store (SOK_CORRAL_NODES at most) */
 	unsigned char *save;  /* the real wk->occ while searching */
+	int *box;             /* its boxes, in increasing cell order */
+	int nbox;             /* how many (sok_corral_deadlock) */
 	int *keep;            /* floor indices of the kept boxes */
 	int nkeep;            /* how many, if the last sok_corral_deadlock()
 	                         proved their corral dead; else 0 */
@@ -152,10 +154,11 @@ static int sok_rx_alloc(const sok_level *lv, sok_work *wk)
 	rx->pos = malloc(lv->state_size * SOK_CORRAL_NODES);
 	rx->save = malloc((size_t)lv->nfloor);
 	rx->keep = malloc(sizeof(int) * (size_t)lv->nfloor);
+	rx->box = malloc(sizeof(int) * (size_t)lv->nfloor);
 	rx->cache = calloc(SOK_CORRAL_CACHE, lv->state_size + 3);
 	rx->cap = SOK_CORRAL_NODES;
 	wk->rx = rx;
-	if (rx->pos && rx->save && rx->keep && rx->cache)
+	if (rx->pos && rx->save && rx->keep && rx->box && rx->cache)
 		return 0;
 	sok_corral_free(wk);
 	return -1;
@@ -169,6 +172,7 @@ void sok_corral_free(sok_work *wk)
 	free(wk->rx->pos);
 	free(wk->rx->save);
 	free(wk->rx->keep);
+	free(wk->rx->box);
 	free(wk->rx->cache);
 	free(wk->rx);
 	wk->rx = NULL;
@@ -350,8 +354,9 @@ static int sok_rx_keep(const sok_level *lv, const sok_work *wk, int k,
 {
 	struct sok_rx *rx = wk->rx;
 	int n = 0, off = 0;
-	for (int c = 0; c < lv->nfloor; c++) {
-		if (!rx->save[c] || !sok_fences(lv, wk->clab, c, k))
+	for (int i = 0; i < rx->nbox; i++) {
+		int c = rx->box[i];
+		if (!sok_fences(lv, wk->clab, c, k))
 			continue;
 		if (n == SOK_CORRAL_BOXES) {
 			*needs_box = 0;
@@ -361,10 +366,8 @@ static int sok_rx_keep(const sok_level *lv, const sok_work *wk, int k,
 		off |= !lv->goal[c];
 	}
 	int fence = n;
-	for (int c = 0; c < lv->nfloor && n < SOK_CORRAL_BOXES; c++) {
-		if (!rx->save[c])
-			continue;
-		int in = 0, near = 0;
+	for (int j = 0; j < rx->nbox && n < SOK_CORRAL_BOXES; j++) {
+		int c = rx->box[j], in = 0, near = 0;
 		for (int i = 0; i < fence; i++) {
 			int dx = lv->x[c] - lv->x[rx->keep[i]];
 			int dy = lv->y[c] - lv->y[rx->keep[i]];
@@ -393,6 +396,10 @@ int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
 	int dead = 0, player = r->min;
 	rx->nkeep = 0;
 	memcpy(rx->save, wk->occ, (size_t)lv->nfloor);
+	rx->nbox = 0;
+	for (int c = 0; c < lv->nfloor; c++)
+		if (rx->save[c])
+			rx->box[rx->nbox++] = c;
 	for (int k = 0; k < ncorral && !dead; k++) {
 		int needs_box = wk->cinfo[k].flags & SOK_AREA_GOAL;
 		int n = sok_rx_keep(lv, wk, k, &needs_box);
