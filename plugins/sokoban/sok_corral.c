@@ -344,7 +344,9 @@ static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
 }
 
 /* Collect into rx->keep the fence boxes of corral k and the boxes
- * touching them (diagonals included), at most SOK_CORRAL_BOXES.  A
+ * touching them (diagonals included), at most SOK_CORRAL_BOXES, each
+ * group in increasing cell order: read off rx->box, the position's
+ * boxes as sok_corral_deadlock() listed them.  A
  * corral that needs a box but whose fence is too long to keep whole is
  * tested as one that needs none (*needs_box cleared).  Returns how
  * many, or 0 if there is nothing to prove: the corral needs no box and
