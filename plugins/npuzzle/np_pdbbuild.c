@@ -28,6 +28,14 @@
  * is the depth at which its first slot is expanded; the thread that owns
  * the placement's range writes it.
  *
+ * When a symmetry of the board (a transposition or a mirror) maps the
+ * group's goal onto itself (its tiles' goal cells, some tiles swapped,
+ * and the blank's region), a placement and its image are at the same
+ * distance: a child is then reached through the slot of whichever of the
+ * two has the lower rank (np_pb_canon), so only about half the placements
+ * are searched, and a last pass gives each placement left without a
+ * distance that of its image (np_pb_fill_body).
+ *
  * Depends on np_internal.h, POSIX threads and mmap only.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
@@ -83,6 +91,13 @@ typedef struct np_pb {
 	size_t reached;        /* atomic: slots reached this level */
 	size_t placed;         /* atomic: placements with a distance */
 	int stop;              /* atomic: the engine asked to stop */
+	int sym;               /* a symmetry of the group is used */
+	uint8_t mcell[NP_MAX_CELLS];  /* [cell]: its image under it */
+	uint8_t mtile[NP_MAX_GROUP];  /* [digit]: the digit of the tile
+	                                 whose goal cell is the image of
+	                                 this tile's goal cell */
+	int fill;              /* the levels are done: copy the distances
+	                          to the images of the searched placements */
 } np_pb;
 
 /* One placement, as its expansions need it. */
@@ -206,6 +221,29 @@ static int np_pb_live(const np_pb *B, size_t s0, size_t s1)
 	return 0;
 }
 
+/* The image of placement P under the group's symmetry, into M: the tile
+ * of digit B->mtile[i] on the image of P's cell of tile i, with the
+ * rank, digits, prefix sets, index and free cells np_pb_advance keeps. */
+NP_PB_HOT void np_pb_mirror(const np_pb *B, const np_pb_place *P,
+                                np_pb_place *M)
+{
+	uint64_t used = 0;
+	uint32_t r = 0;
+	for (int i = 0; i < B->k; i++)
+		M->cells[B->mtile[i]] = B->mcell[P->cells[i]];
+	for (int i = 0; i < B->k; i++) {
+		int c = M->cells[i];
+		M->before[i] = used;
+		M->dig[i] = (uint32_t)(c - __builtin_popcountll(used &
+		                                            ((1ULL << c) - 1)));
+		M->index[c] = (uint8_t)i;
+		r += M->dig[i] * B->weight[i];
+		used |= 1ULL << c;
+	}
+	M->free = B->all & ~used;
+	M->r = r;
+}
+
 /* Queue child slot s: prefetch its word and reach the slot queued
  * NP_PB_AHEAD children ago. */
 NP_PB_HOT void np_pb_push(np_pb *B, np_pb_ring *Q, size_t s)
@@ -254,12 +292,31 @@ NP_PB_HOT uint32_t np_pb_child_rank(const np_pb *B,
 	return r;
 }
 
-/* Expand region comp of placement P at depth B->d: queue the slot of
- * every child a group tile's move into the region gives (the slot of the
- * cell the tile left).  Only the tiles on the region's border can move
- * (every cell not free holds a group tile). */
+/* The slot through which to reach the child of P whose tile i moved
+ * from cell p to cell c (rank r, slot s): s, unless the group has a
+ * symmetry and the child's image has a lower rank; then the image's slot
+ * (that of the image of p, where the blank is, among the image's free
+ * cells).  M is P's image. */
+NP_PB_HOT size_t np_pb_canon(const np_pb *B, const np_pb_place *M,
+                                 int i, int p, int c, uint32_t r, size_t s)
+{
+	int mp = B->mcell[p], mc = B->mcell[c];
+	uint32_t rm = np_pb_child_rank(B, M, B->mtile[i], mp, mc);
+	if (rm >= r)
+		return s;
+	uint64_t free = (M->free | 1ULL << mp) & ~(1ULL << mc);
+	return (size_t)rm * (size_t)B->F +
+	       (size_t)__builtin_popcountll(free & ((1ULL << mp) - 1));
+}
+
+/* Expand region comp of placement P (image M when the group has a
+ * symmetry) at depth B->d: queue the slot of every child a group tile's
+ * move into the region gives (the slot of the cell the tile left, or of
+ * its image: np_pb_canon).  Only the tiles on the region's border can
+ * move (every cell not free holds a group tile). */
 NP_PB_HOT void np_pb_expand(np_pb *B, const np_pb_place *P,
-                                uint64_t comp, np_pb_ring *Q)
+                                const np_pb_place *M, uint64_t comp,
+                                np_pb_ring *Q)
 {
 	uint64_t border = np_pb_around(B, comp) & B->all & ~P->free;
 	for (; border; border &= border - 1) {
@@ -271,8 +328,11 @@ NP_PB_HOT void np_pb_expand(np_pb *B, const np_pb_place *P,
 		for (uint64_t to = B->nbr[p] & comp; to; to &= to - 1) {
 			int c = __builtin_ctzll(to);
 			uint32_t r = np_pb_child_rank(B, P, i, p, c);
-			size_t j = below - (size_t)(c < p);
-			np_pb_push(B, Q, (size_t)r * (size_t)B->F + j);
+			size_t s = (size_t)r * (size_t)B->F + below -
+			           (size_t)(c < p);
+			if (B->sym)
+				s = np_pb_canon(B, M, i, p, c, r, s);
+			np_pb_push(B, Q, s);
 		}
 	}
 }
@@ -364,15 +424,18 @@ NP_PB_HOT void np_pb_advance(const np_pb *B, np_pb_place *P, uint32_t r,
 	np_pb_cells_from(B, P, i, bmi);
 }
 
-/* Load placement rank r into P (cells, digits, prefix sets, free cells);
- * give it distance d if it has none yet (counted in *placed). */
-NP_PB_HOT void np_pb_load(np_pb *B, np_pb_place *P, uint32_t r,
-                              size_t *placed, int bmi)
+/* Load placement rank r into P (cells, digits, prefix sets, free cells)
+ * and, when the group has a symmetry, its image into M; give it distance
+ * d if it has none yet (counted in *placed, with its image). */
+NP_PB_HOT void np_pb_load(np_pb *B, np_pb_place *P, np_pb_place *M,
+                              uint32_t r, size_t *placed, int bmi)
 {
 	np_pb_advance(B, P, r, bmi);
+	if (B->sym)
+		np_pb_mirror(B, P, M);
 	if (B->dist[r] == 255) {
 		B->dist[r] = (uint8_t)B->d;
-		++*placed;
+		*placed += B->sym && M->r != r ? 2 : 1;
 	}
 }
 
@@ -418,36 +481,59 @@ NP_PB_HOT void np_pb_seek(const np_pb *B, np_pb_at *A, size_t s)
 }
 
 /* Expand slot A->s (of depth d when the word was read) unless an earlier
- * slot of its region has closed it since: load its placement into P if
- * needed, close its region and queue its children. */
-NP_PB_HOT void np_pb_slot(np_pb *B, np_pb_place *P, const np_pb_at *A,
-                              np_pb_ring *Q, size_t *placed, int bmi)
+ * slot of its region has closed it since: load its placement into P (and
+ * its image into M) if needed, close its region and queue its
+ * children. */
+NP_PB_HOT void np_pb_slot(np_pb *B, np_pb_place *P, np_pb_place *M,
+                              const np_pb_at *A, np_pb_ring *Q,
+                              size_t *placed, int bmi)
 {
 	uint64_t x = __atomic_load_n(&B->slot[A->s >> 5], __ATOMIC_RELAXED);
 	if ((x >> (A->s & 31) * 2 & 3) == 3)
 		return;
 	if ((uint32_t)A->r != P->r)
-		np_pb_load(B, P, (uint32_t)A->r, placed, bmi);
+		np_pb_load(B, P, M, (uint32_t)A->r, placed, bmi);
 	uint64_t cell = np_pb_nth_bit(P->free, (uint32_t)A->j, bmi);
 	uint64_t comp = np_pb_flood(B, __builtin_ctzll(cell), P->free);
 	np_pb_close(B, P, comp, bmi);
-	np_pb_expand(B, P, comp, Q);
+	np_pb_expand(B, P, M, comp, Q);
 }
 
-/* Expand the slots of depth d of placements [p0, p1), word by word
- * (bmi: use the deposit and extract instructions). */
+/* Give each placement of [p0, p1) left without a distance that of its
+ * image.  Images of such placements were searched, their distances set
+ * before this pass, so no entry read here is written by it. */
+NP_PB_HOT void np_pb_fill_body(np_pb *B, size_t p0, size_t p1, int bmi)
+{
+	np_pb_place P = { .r = UINT32_MAX }, M;
+	for (size_t r = p0; r < p1; r++) {
+		if (B->dist[r] != 255)
+			continue;
+		np_pb_advance(B, &P, (uint32_t)r, bmi);
+		np_pb_mirror(B, &P, &M);
+		if (B->dist[M.r] != 255)
+			B->dist[r] = B->dist[M.r];
+	}
+}
+
+/* Expand the slots of depth d of placements [p0, p1), word by word, or
+ * in the last pass fill their distances from their images (bmi: use the
+ * deposit and extract instructions). */
 NP_PB_HOT void np_pb_chunk_body(np_pb *B, size_t p0, size_t p1, int bmi)
 {
+	if (B->fill) {
+		np_pb_fill_body(B, p0, p1, bmi);
+		return;
+	}
 	size_t s0 = p0 * (size_t)B->F, s1 = p1 * (size_t)B->F, placed = 0;
 	uint64_t v = np_pb_val(B->d);
-	np_pb_place P = { .r = UINT32_MAX };
+	np_pb_place P = { .r = UINT32_MAX }, M = { .r = UINT32_MAX };
 	np_pb_ring Q = { .n = 0, .v = np_pb_val(B->d + 1) };
 	np_pb_at A = { .s = s0, .r = p0, .j = 0 };
 	for (size_t w = s0 >> 5; w <= (s1 - 1) >> 5; w++)
 		for (uint64_t h = np_pb_word_hits(B, w, s0, s1, v); h;
 		     h &= h - 1) {
 			np_pb_seek(B, &A, w * 32 + (size_t)(__builtin_ctzll(h) / 2));
-			np_pb_slot(B, &P, &A, &Q, &placed, bmi);
+			np_pb_slot(B, &P, &M, &A, &Q, &placed, bmi);
 		}
 	np_pb_drain(B, &Q);
 	__atomic_fetch_add(&B->reached, Q.got, __ATOMIC_RELAXED);
@@ -515,8 +601,8 @@ static void np_pb_bar(const np_pb *B)
 	        np_pb_now() - B->t0);
 }
 
-/* A thread's work at one level: take chunks of placements until none is
- * left or the build is to stop.  The first thread (main) also polls the
+/* A thread's work at one level (or in the fill pass): take chunks of
+ * placements until none is left or the build is to stop.  The first thread (main) also polls the
  * engine's stop_requested() and draws the progress bar. */
 static void np_pb_level(np_pb *B, int main)
 {
@@ -528,7 +614,8 @@ static void np_pb_level(np_pb *B, int main)
 			return;
 		size_t p1 = B->places - p0 < NP_PB_CHUNK ? B->places :
 		            p0 + NP_PB_CHUNK;
-		if (np_pb_live(B, p0 * (size_t)B->F, p1 * (size_t)B->F))
+		if (B->fill || np_pb_live(B, p0 * (size_t)B->F,
+		                          p1 * (size_t)B->F))
 			np_pb_chunk(B, p0, p1);
 		if (!main)
 			continue;
@@ -633,21 +720,29 @@ static int np_pb_map(np_pb *B)
  * the engine asks to stop.  Returns NP_BUILT or NP_STOPPED. */
 static int np_pb_search(np_pb *B)
 {
-	int nthreads = np_pb_threads(B);
+	int nthreads = np_pb_threads(B), max = 0;
 	size_t reached = 1;
 	for (B->d = 0; reached; B->d++) {
+		size_t placed = B->placed;
 		if (B->I->host && B->I->host->stop_requested())
 			return NP_STOPPED;
 		reached = np_pb_run_level(B, nthreads);
 		if (B->stop)
 			return NP_STOPPED;
+		if (B->placed > placed)  /* (the last level may only reach
+		                            slots of regions closed since) */
+			max = B->d;
 	}
+	B->fill = B->sym;
+	if (B->fill && (np_pb_run_level(B, nthreads), B->stop))
+		return NP_STOPPED;
 	if (B->tty)
 		fprintf(stderr, "\r%*s\r", 79, "");
 	if (!B->I->quiet)
 		fprintf(stderr, "npuzzle: pattern database %d/%d done: max %d "
-		        "moves, %.1f s\n", B->g + 1, B->I->ngroups, B->d - 1,
-		        np_pb_now() - B->t0);
+		        "moves, %.1f s%s\n", B->g + 1, B->I->ngroups, max,
+		        np_pb_now() - B->t0,
+		        B->sym ? " (symmetric: half searched)" : "");
 	return NP_BUILT;
 }
 
@@ -698,6 +793,48 @@ static void np_pb_instructions(np_pb *B)
 	(void)B;
 }
 
+/* The image of cell c under symmetry t of the board: 0 swaps rows and
+ * columns (square boards only), 1 mirrors the rows, 2 the columns. */
+static int np_pb_image(const np_inst *I, int t, int c)
+{
+	int r = c / I->w, col = c % I->w;
+	if (t == 0)
+		return col * I->w + r;
+	if (t == 1)
+		return (I->h - 1 - r) * I->w + col;
+	return r * I->w + I->w - 1 - col;
+}
+
+/* Find a symmetry of the board that maps group G's goal onto itself: its
+ * tiles' goal cells onto theirs (mtile: which tile's), and the blank's
+ * goal cell into the blank's goal region (so the region onto itself).
+ * Sets B->sym, B->mcell and B->mtile for the first one found, unless
+ * SEARCHD_NPUZZLE_NO_SYMMETRY=1 (the tests build both ways).  Needs the
+ * masks np_pb_init sets. */
+static void np_pb_symmetry(np_pb *B, const np_pdb_group *G)
+{
+	const np_inst *I = B->I;
+	uint64_t free = B->all;
+	for (int i = 0; i < B->k; i++)
+		free &= ~(1ULL << I->goalpos[G->tiles[i]]);
+	uint64_t region = np_pb_flood(B, I->goalpos[0], free);
+	if (np_pb_env("SEARCHD_NPUZZLE_NO_SYMMETRY"))
+		return;
+	for (int t = I->w == I->h ? 0 : 1; t < 3 && !B->sym; t++) {
+		int ok = 1;
+		for (int c = 0; c < B->n; c++)
+			B->mcell[c] = (uint8_t)np_pb_image(I, t, c);
+		for (int i = 0; i < B->k && ok; i++) {
+			int img = B->mcell[I->goalpos[G->tiles[i]]], j = 0;
+			while (j < B->k && I->goalpos[G->tiles[j]] != img)
+				j++;
+			ok = j < B->k;
+			B->mtile[i] = (uint8_t)j;
+		}
+		B->sym = ok && (region >> B->mcell[I->goalpos[0]] & 1);
+	}
+}
+
 /* Build group G's table (number g) into G->dist (G->entries bytes).
  * Returns NP_BUILT, NP_NO_MEMORY, or NP_STOPPED when the engine asked to
  * stop. */
@@ -715,6 +852,7 @@ int np_pdb_build(const np_inst *I, np_pdb_group *G, int g)
 		goto out;
 	memset(B.dist, 255, B.places);
 	np_pb_init(&B, G);
+	np_pb_symmetry(&B, G);
 	rc = np_pb_search(&B);
 	if (rc == NP_BUILT && !G->compact)
 		np_pb_sparse(&B, G, B.dist);

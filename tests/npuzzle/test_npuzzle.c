@@ -886,12 +886,13 @@ static void test_pdb_interrupted(void **state)
 	clear_dir(dir);
 }
 
-/* The reference table of tiles 1..k (at goal cells 1..k, the blank's goal
- * cell 0) on a w x w board, indexed as the plugin's sparse tables (digit
- * i, base n = w * w: the cell of tile i + 1): a 0-1 breadth-first search
- * over (tiles' cells, blank cell) written here, sharing no code with the
- * plugin's builder.  *entries gets n^k; the caller frees the table. */
-static uint8_t *ref_pdb(int w, int k, size_t *entries)
+/* The reference table of the k tiles tile[0..k) (tile t at goal cell t,
+ * the blank's goal cell 0) on a w x w board, indexed as the plugin's
+ * sparse tables (digit i, base n = w * w: the cell of tile[i]): a 0-1
+ * breadth-first search over (tiles' cells, blank cell) written here,
+ * sharing no code with the plugin's builder.  *entries gets n^k; the
+ * caller frees the table. */
+static uint8_t *ref_pdb_of(int w, int k, const int *tile, size_t *entries)
 {
 	size_t n = (size_t)(w * w), e = 1;
 	for (int i = 0; i < k; i++)
@@ -904,7 +905,7 @@ static uint8_t *ref_pdb(int w, int k, size_t *entries)
 	size_t goal = 0, nc = 0, nn = 0, mult[8];
 	for (int i = 0, m = 1; i < k; i++, m *= (int)n) {
 		mult[i] = (size_t)m;
-		goal += (size_t)(i + 1) * mult[i];
+		goal += (size_t)tile[i] * mult[i];
 	}
 	d[goal * n] = 0;
 	cur[nc++] = (uint32_t)(goal * n);
@@ -949,6 +950,15 @@ static uint8_t *ref_pdb(int w, int k, size_t *entries)
 	free(nx);
 	*entries = e;
 	return t;
+}
+
+/* ref_pdb_of for tiles 1..k. */
+static uint8_t *ref_pdb(int w, int k, size_t *entries)
+{
+	int tile[8];
+	for (int i = 0; i < k; i++)
+		tile[i] = i + 1;
+	return ref_pdb_of(w, k, tile, entries);
 }
 
 /* Build the tables of partition for the board tiles (no host) in dir. */
@@ -1025,6 +1035,111 @@ static void test_pdb_reference(void **state)
 	unsetenv("SEARCHD_NPUZZLE_NO_BMI2");
 	unsetenv("SEARCHD_NPUZZLE_NO_POPCNT");
 	clear_dir(dir);
+}
+
+/* The "done" line group g (from 1) of ngroups printed to the file log:
+ * its max (or -1 if there is none), and whether it says the search used
+ * a symmetry (*sym). */
+static int done_line(const char *log, int g, int ngroups, int *sym)
+{
+	char line[512], head[64];
+	int max = -1;
+	FILE *f = fopen(log, "r");
+	assert_non_null(f);
+	snprintf(head, sizeof head, "pattern database %d/%d done: max ", g,
+	         ngroups);
+	while (fgets(line, sizeof line, f)) {
+		char *at = strstr(line, head);
+		if (!at)
+			continue;
+		max = atoi(at + strlen(head));
+		*sym = strstr(line, "(symmetric: half searched)") != NULL;
+	}
+	fclose(f);
+	return max;
+}
+
+/* Build the tables of partition for tiles with stderr sent to the file
+ * log. */
+static void build_logged(const char *dir, const char *tiles,
+                         const char *partition, const char *log)
+{
+	int saved = dup(2);
+	FILE *f = fopen(log, "w");
+	assert_true(saved >= 0 && f);
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	build_tables(dir, tiles, partition);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	fclose(f);
+}
+
+/* Groups whose goal a symmetry of the board maps onto itself are built by
+ * searching about half their placements (the lower-ranked of each
+ * placement and its image) and filling in the rest: the tables still
+ * equal the reference's, entry for entry, with each instruction set; the
+ * "done" line says the symmetry was used, and its max is the table's
+ * (it printed one more when the last level reached only slots of regions
+ * expanded since).  The cases: a row (columns mirrored); tiles swapped by
+ * the transposition (5 and 7, 1 and 3, 2 and 6); a blank region of one
+ * cell; a middle row, whose row mirror would move the blank's region, so
+ * the column mirror is used; 15-puzzle blocks; and, with
+ * SEARCHD_NPUZZLE_NO_SYMMETRY=1, the plain search of the same groups. */
+static void test_pdb_symmetric(void **state)
+{
+	static const struct {
+		int w, k[2], tile[2][6], sym[2];
+		const char *part;
+	} c[] = {
+		{ 3, { 3, 5 }, { { 6, 7, 8 }, { 1, 2, 3, 4, 5 } }, { 1, 0 },
+		  "6 7 8 / 1 2 3 4 5" },
+		{ 3, { 3, 5 }, { { 5, 7, 8 }, { 1, 2, 3, 4, 6 } }, { 1, 1 },
+		  "5 7 8 / 1 2 3 4 6" },
+		{ 3, { 2, 6 }, { { 1, 3 }, { 2, 4, 5, 6, 7, 8 } }, { 1, 1 },
+		  "1 3 / 2 4 5 6 7 8" },
+		{ 3, { 3, 5 }, { { 3, 4, 5 }, { 1, 2, 6, 7, 8 } }, { 1, 0 },
+		  "3 4 5 / 1 2 6 7 8" },
+		{ 4, { 4, 4 }, { { 12, 13, 14, 15 }, { 9, 10, 5, 6 } }, { 1, 1 },
+		  "12 13 14 15 / 9 10 5 6 / 1 2 3 4 / 7 8 11" },
+	};
+	static const char *tiles[] = { "", "", "",
+		"0 1 2 3 4 5 6 7 8",
+		"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" };
+	const char *dir = SCRATCH "pdb-sym", *log = SCRATCH "pdb-sym.log";
+	(void)state;
+	for (int plain = 0; plain < 2; plain++)
+		for (int i = 0; i < (int)(sizeof c / sizeof c[0]) * 3; i++) {
+			int x = i % 5, mode = i / 5, ngroups = 1;
+			for (const char *p = c[x].part; *p; p++)
+				ngroups += *p == '/';
+			clear_dir(dir);
+			setenv("SEARCHD_NPUZZLE_NO_BMI2", mode < 1 ? "0" : "1", 1);
+			setenv("SEARCHD_NPUZZLE_NO_POPCNT", mode < 2 ? "0" : "1",
+			       1);
+			setenv("SEARCHD_NPUZZLE_NO_SYMMETRY", plain ? "1" : "0", 1);
+			build_logged(dir, tiles[c[x].w], c[x].part, log);
+			for (int g = 0; g < 2; g++) {
+				size_t entries;
+				int max = 0, sym = -1;
+				uint8_t *ref = ref_pdb_of(c[x].w, c[x].k[g],
+				                          c[x].tile[g], &entries);
+				assert_int_equal(files_equal_to(dir, ref, entries), 1);
+				for (size_t e = 0; e < entries; e++)
+					if (ref[e] != 255 && ref[e] > max)
+						max = ref[e];
+				assert_int_equal(done_line(log, g + 1, ngroups, &sym),
+				                 max);
+				assert_int_equal(sym, plain ? 0 : c[x].sym[g]);
+				free(ref);
+			}
+		}
+	unsetenv("SEARCHD_NPUZZLE_NO_BMI2");
+	unsetenv("SEARCHD_NPUZZLE_NO_POPCNT");
+	unsetenv("SEARCHD_NPUZZLE_NO_SYMMETRY");
+	clear_dir(dir);
+	unlink(log);
 }
 
 /* The board prints as rows, the blank as '.'; actions are letters. */
@@ -1177,6 +1292,7 @@ int main(void)
 		cmocka_unit_test(test_pdb_corrupt),
 		cmocka_unit_test(test_pdb_interrupted),
 		cmocka_unit_test(test_pdb_reference),
+		cmocka_unit_test(test_pdb_symmetric),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_goal_keywords),
