@@ -152,6 +152,14 @@ void np_pdb_fill(const np_inst *I, const uint8_t *pos, np_pdb_entries *e);
 enum { NP_BUILT = 0, NP_NO_MEMORY = -1, NP_STOPPED = 1 };
 int np_pdb_build(const np_inst *I, np_pdb_group *G, int g);
 
+/* np_pdbsym.c */
+int np_sym_disabled(void);
+int np_sym_cell(const np_inst *I, int t, int c);
+int np_sym_maps(const np_inst *I, const np_pdb_group *H,
+                const np_pdb_group *G, int t, uint8_t *cell, uint8_t *tile);
+void np_pdb_derive(const np_inst *I, const np_pdb_group *H,
+                   np_pdb_group *G, const uint8_t *cell, const uint8_t *tile);
+
 
 /* The cell of the blank in a nibble-form state: the lowest zero nibble
  * (unused nibbles are above the last cell). */

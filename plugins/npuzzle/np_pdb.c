@@ -6,7 +6,9 @@
  * A group of k tiles has a table of cells^k distances indexed by the
  * tiles' cells; only the group's own tile moves are counted, so the sums
  * over a partition are admissible.  Tables are built by np_pdb_build()
- * (np_pdbbuild.c) and cached on disk.
+ * (np_pdbbuild.c), or copied through a symmetry of the board from a
+ * group's table made before (np_pdb_derive(), np_pdbsym.c), and cached
+ * on disk.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -407,6 +409,32 @@ static void np_build_message(const np_inst *I, int g, const char *path)
 	        "sparse", path);
 }
 
+/* Fill group g's table (allocated) from the table of a group in the set
+ * done (bit h: group h, its table made) that a symmetry of the board maps
+ * onto group g (np_pdbsym.c), and say so on stderr.  Returns 1, or 0 when
+ * there is none or np_sym_disabled(). */
+static int np_derive_from_done(np_inst *I, uint32_t g, uint32_t done,
+                               const char *path)
+{
+	uint8_t cell[NP_MAX_CELLS], tile[NP_MAX_GROUP];
+	np_pdb_group *G = &I->groups[g];
+	if (np_sym_disabled())
+		return 0;
+	for (uint32_t h = 0; h < (uint32_t)I->ngroups; h++)
+		for (int t = 1; t < 8 && (done >> h & 1); t++) {
+			if (!np_sym_maps(I, &I->groups[h], G, t, cell, tile))
+				continue;
+			if (!I->quiet)
+				fprintf(stderr, "npuzzle: pattern database %u/%d "
+				        "copied from %u/%d through a symmetry of "
+				        "the board, for %s\n", g + 1, I->ngroups,
+				        h + 1, I->ngroups, path);
+			np_pdb_derive(I, &I->groups[h], G, cell, tile);
+			return 1;
+		}
+	return 0;
+}
+
 /* The largest group not in the set done (bit g: group g): tables are
  * built largest first, so that a build's working memory does not come on
  * top of the big tables made before it. */
@@ -454,6 +482,14 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: out of memory for a pattern "
 			         "database of %zu entries", I->where, G->entries);
 			goto fail;
+		}
+		if (I->host && I->host->stop_requested()) {
+			snprintf(err, errlen, "pattern database build interrupted");
+			goto fail;
+		}
+		if (np_derive_from_done(I, g, done, path)) {
+			np_cache_save(I, G, path);
+			continue;
 		}
 		np_build_message(I, (int)g, path);
 		int rc = np_pdb_build(I, G, (int)g);

@@ -28,8 +28,8 @@
  * is the depth at which its first slot is expanded; the thread that owns
  * the placement's range writes it.
  *
- * When a symmetry of the board (a transposition or a mirror) maps the
- * group's goal onto itself (its tiles' goal cells, some tiles swapped,
+ * When a symmetry of the board that is its own inverse (a mirror or the
+ * half turn: np_pdbsym.c) maps the group's goal onto itself (its tiles' goal cells, some tiles swapped,
  * and the blank's region), a placement and its image are at the same
  * distance: a child is then reached through the slot of whichever of the
  * two has the lower rank (np_pb_canon), so only about half the placements
@@ -793,46 +793,19 @@ static void np_pb_instructions(np_pb *B)
 	(void)B;
 }
 
-/* The image of cell c under symmetry t of the board: 0 swaps rows and
- * columns (square boards only), 1 mirrors the rows, 2 the columns. */
-static int np_pb_image(const np_inst *I, int t, int c)
-{
-	int r = c / I->w, col = c % I->w;
-	if (t == 0)
-		return col * I->w + r;
-	if (t == 1)
-		return (I->h - 1 - r) * I->w + col;
-	return r * I->w + I->w - 1 - col;
-}
-
-/* Find a symmetry of the board that maps group G's goal onto itself: its
- * tiles' goal cells onto theirs (mtile: which tile's), and the blank's
- * goal cell into the blank's goal region (so the region onto itself).
- * Sets B->sym, B->mcell and B->mtile for the first one found, unless
- * SEARCHD_NPUZZLE_NO_SYMMETRY=1 (the tests build both ways).  Needs the
- * masks np_pb_init sets. */
+/* Find a symmetry of the board that is its own inverse and maps group
+ * G's goal onto itself (np_sym_maps): set B->sym, B->mcell and B->mtile
+ * for the first one found, unless np_sym_disabled().  The quarter turns are left out: choosing the
+ * lower of a placement and its image names one placement of each orbit
+ * only when the orbits have at most two. */
 static void np_pb_symmetry(np_pb *B, const np_pdb_group *G)
 {
-	const np_inst *I = B->I;
-	uint64_t free = B->all;
-	for (int i = 0; i < B->k; i++)
-		free &= ~(1ULL << I->goalpos[G->tiles[i]]);
-	uint64_t region = np_pb_flood(B, I->goalpos[0], free);
-	if (np_pb_env("SEARCHD_NPUZZLE_NO_SYMMETRY"))
+	static const int involution[] = { 4, 1, 2, 3, 7 };
+	if (np_sym_disabled())
 		return;
-	for (int t = I->w == I->h ? 0 : 1; t < 3 && !B->sym; t++) {
-		int ok = 1;
-		for (int c = 0; c < B->n; c++)
-			B->mcell[c] = (uint8_t)np_pb_image(I, t, c);
-		for (int i = 0; i < B->k && ok; i++) {
-			int img = B->mcell[I->goalpos[G->tiles[i]]], j = 0;
-			while (j < B->k && I->goalpos[G->tiles[j]] != img)
-				j++;
-			ok = j < B->k;
-			B->mtile[i] = (uint8_t)j;
-		}
-		B->sym = ok && (region >> B->mcell[I->goalpos[0]] & 1);
-	}
+	for (int i = 0; i < 5 && !B->sym; i++)
+		B->sym = np_sym_maps(B->I, G, G, involution[i], B->mcell,
+		                     B->mtile);
 }
 
 /* Build group G's table (number g) into G->dist (G->entries bytes).

@@ -886,6 +886,29 @@ static void test_pdb_interrupted(void **state)
 	clear_dir(dir);
 }
 
+/* A table copied through a symmetry is not copied once the engine said
+ * stop: tiles 6 7 are the half turn of 1 2, made last (the groups are
+ * made largest first, equal sizes in order); stopping at the last poll
+ * of a whole run (the one before that copy) fails the setup, with the
+ * two tables made before it cached and not the third. */
+static void test_pdb_copy_interrupted(void **state)
+{
+	const char *dir = SCRATCH "pdb-copy-stop", *part = "1 2 / 6 7 / 3 4 5 8";
+	char err[512], path[1024];
+	(void)state;
+	clear_dir(dir);
+	assert_int_equal(build_with_host(dir, part, 1L << 40, err, sizeof err),
+	                 0);
+	long polls = stop_calls;
+	assert_int_equal(clear_dir(dir), 3);
+	assert_int_equal(build_with_host(dir, part, polls - 1, err, sizeof err),
+	                 -1);
+	assert_string_equal(err, "pattern database build interrupted");
+	assert_int_equal(stop_calls, polls);
+	assert_int_equal(only_file(dir, path, sizeof path), 2);
+	clear_dir(dir);
+}
+
 /* The reference table of the k tiles tile[0..k) (tile t at goal cell t,
  * the blank's goal cell 0) on a w x w board, indexed as the plugin's
  * sparse tables (digit i, base n = w * w: the cell of tile[i]): a 0-1
@@ -961,15 +984,20 @@ static uint8_t *ref_pdb(int w, int k, size_t *entries)
 	return ref_pdb_of(w, k, tile, entries);
 }
 
-/* Build the tables of partition for the board tiles (no host) in dir. */
-static void build_tables(const char *dir, const char *tiles,
-                         const char *partition)
+/* Build the tables of partition for the board tiles (no host) in dir;
+ * width: the board's width (then 6 x 5), or NULL for a square board. */
+static void build_tables_w(const char *dir, const char *tiles,
+                           const char *partition, const char *width)
 {
 	const sd_plugin *pl = plug.plugin;
 	problem P = { .n = 0 };
 	sd_instance inst;
 	char err[512];
 	set(&P, "tiles", tiles);
+	if (width) {
+		set(&P, "width", width);
+		set(&P, "height", "5");
+	}
 	set(&P, "pdb_dir", dir);
 	set(&P, "pdb_partition", partition);
 	assert_int_equal(sd_create_instance(pl, P.p, P.n, &inst, err,
@@ -977,6 +1005,13 @@ static void build_tables(const char *dir, const char *tiles,
 	assert_int_equal(pl->select_heuristic(inst.self,
 	                 sd_heuristic_index(pl, "pdb"), err, sizeof err), 0);
 	pl->destroy(inst.self);
+}
+
+/* build_tables_w on a square board. */
+static void build_tables(const char *dir, const char *tiles,
+                         const char *partition)
+{
+	build_tables_w(dir, tiles, partition, NULL);
 }
 
 /* The number of cache files in dir whose table (after the 24-byte
@@ -1059,17 +1094,17 @@ static int done_line(const char *log, int g, int ngroups, int *sym)
 	return max;
 }
 
-/* Build the tables of partition for tiles with stderr sent to the file
- * log. */
+/* build_tables_w with stderr sent to the file log. */
 static void build_logged(const char *dir, const char *tiles,
-                         const char *partition, const char *log)
+                         const char *partition, const char *width,
+                         const char *log)
 {
 	int saved = dup(2);
 	FILE *f = fopen(log, "w");
 	assert_true(saved >= 0 && f);
 	fflush(stderr);
 	dup2(fileno(f), 2);
-	build_tables(dir, tiles, partition);
+	build_tables_w(dir, tiles, partition, width);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -1119,7 +1154,7 @@ static void test_pdb_symmetric(void **state)
 			setenv("SEARCHD_NPUZZLE_NO_POPCNT", mode < 2 ? "0" : "1",
 			       1);
 			setenv("SEARCHD_NPUZZLE_NO_SYMMETRY", plain ? "1" : "0", 1);
-			build_logged(dir, tiles[c[x].w], c[x].part, log);
+			build_logged(dir, tiles[c[x].w], c[x].part, NULL, log);
 			for (int g = 0; g < 2; g++) {
 				size_t entries;
 				int max = 0, sym = -1;
@@ -1139,6 +1174,88 @@ static void test_pdb_symmetric(void **state)
 	unsetenv("SEARCHD_NPUZZLE_NO_POPCNT");
 	unsetenv("SEARCHD_NPUZZLE_NO_SYMMETRY");
 	clear_dir(dir);
+	unlink(log);
+}
+
+/* Does the file log have a line with text? */
+static int log_has(const char *log, const char *text)
+{
+	char line[512];
+	int found = 0;
+	FILE *f = fopen(log, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f))
+		found |= strstr(line, text) != NULL;
+	fclose(f);
+	return found;
+}
+
+/* The number of files of dir a that dir b has too, with the same bytes;
+ * *common gets the number of names they share. */
+static int same_files(const char *a, const char *b, int *common)
+{
+	char pa[1024], pb[1024];
+	int same = 0;
+	DIR *D = opendir(a);
+	assert_non_null(D);
+	*common = 0;
+	for (struct dirent *e; (e = readdir(D));) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
+		snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
+		FILE *fa = fopen(pa, "rb"), *fb = fopen(pb, "rb");
+		if (fb) {
+			int ca, cb;
+			++*common;
+			do {
+				ca = getc(fa);
+				cb = getc(fb);
+			} while (ca == cb && ca != EOF);
+			same += ca == cb;
+			fclose(fb);
+		}
+		fclose(fa);
+	}
+	closedir(D);
+	return same;
+}
+
+/* A group that a symmetry of the board maps another group's goal onto
+ * is not searched: its table is copied from the other's, and equals the
+ * table searched for it.  On a 6 x 5 board (tables of 5 tiles there are
+ * compact: ranked k-permutations), the half turn maps tiles 1-5 onto
+ * 28-24 and 6-9 onto 23-20 (a sparse table), in reverse order; the
+ * second build searches both groups (in another partition, with
+ * SEARCHD_NPUZZLE_NO_SYMMETRY=1), and its files for them (named by the
+ * group's goal) are byte for byte those copied. */
+static void test_pdb_copied(void **state)
+{
+	char tiles[128] = "0";
+	const char *dir = SCRATCH "pdb-copy", *plain = SCRATCH "pdb-copy-plain",
+	           *log = SCRATCH "pdb-copy.log";
+	int common = 0;
+	(void)state;
+	for (int t = 1; t < 30; t++)
+		snprintf(tiles + strlen(tiles), sizeof tiles - strlen(tiles),
+		         " %d", t);
+	clear_dir(dir);
+	clear_dir(plain);
+	build_logged(dir, tiles, "1 2 3 4 5 / 24 25 26 27 28 / 6 7 8 9 / "
+	             "20 21 22 23 / 10 11 12 13 / 14 15 16 17 / 18 19 29",
+	             "6", log);
+	assert_true(log_has(log, "pattern database 2/7 copied from 1/7"));
+	assert_true(log_has(log, "pattern database 4/7 copied from 3/7"));
+	setenv("SEARCHD_NPUZZLE_NO_SYMMETRY", "1", 1);
+	build_logged(plain, tiles, "24 25 26 27 28 / 20 21 22 23 / 1 2 3 4 / "
+	             "5 6 7 8 / 9 10 11 12 / 13 14 15 16 / 17 18 19 29",
+	             "6", log);
+	unsetenv("SEARCHD_NPUZZLE_NO_SYMMETRY");
+	assert_false(log_has(log, "copied"));
+	assert_int_equal(same_files(dir, plain, &common), 2);
+	assert_int_equal(common, 2);
+	clear_dir(dir);
+	clear_dir(plain);
 	unlink(log);
 }
 
@@ -1293,6 +1410,8 @@ int main(void)
 		cmocka_unit_test(test_pdb_interrupted),
 		cmocka_unit_test(test_pdb_reference),
 		cmocka_unit_test(test_pdb_symmetric),
+		cmocka_unit_test(test_pdb_copied),
+		cmocka_unit_test(test_pdb_copy_interrupted),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_goal_keywords),
