@@ -154,7 +154,6 @@ int np_pdb_build(const np_inst *I, np_pdb_group *G, int g);
 
 /* np_pdbsym.c */
 int np_sym_disabled(void);
-int np_sym_cell(const np_inst *I, int t, int c);
 int np_sym_maps(const np_inst *I, const np_pdb_group *H,
                 const np_pdb_group *G, int t, uint8_t *cell, uint8_t *tile);
 void np_pdb_derive(const np_inst *I, const np_pdb_group *H,

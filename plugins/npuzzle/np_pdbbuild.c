@@ -29,12 +29,13 @@
  * the placement's range writes it.
  *
  * When a symmetry of the board that is its own inverse (a mirror or the
- * half turn: np_pdbsym.c) maps the group's goal onto itself (its tiles' goal cells, some tiles swapped,
- * and the blank's region), a placement and its image are at the same
- * distance: a child is then reached through the slot of whichever of the
- * two has the lower rank (np_pb_canon), so only about half the placements
- * are searched, and a last pass gives each placement left without a
- * distance that of its image (np_pb_fill_body).
+ * half turn: np_pdbsym.c) maps the group's goal onto itself (its tiles'
+ * goal cells, some tiles swapped, and the blank's region), a placement
+ * and its image are at the same distance: a child is then reached
+ * through the slot of whichever of the two has the lower rank
+ * (np_pb_canon), so only about half the placements are searched, and a
+ * last pass gives each placement left without a distance that of its
+ * image (np_pb_fill_body).
  *
  * Depends on np_internal.h, POSIX threads and mmap only.
  */
@@ -602,8 +603,9 @@ static void np_pb_bar(const np_pb *B)
 }
 
 /* A thread's work at one level (or in the fill pass): take chunks of
- * placements until none is left or the build is to stop.  The first thread (main) also polls the
- * engine's stop_requested() and draws the progress bar. */
+ * placements until none is left or the build is to stop.  The first
+ * thread (main) also polls the engine's stop_requested() and draws the
+ * progress bar. */
 static void np_pb_level(np_pb *B, int main)
 {
 	double shown = np_pb_now();
@@ -795,9 +797,9 @@ static void np_pb_instructions(np_pb *B)
 
 /* Find a symmetry of the board that is its own inverse and maps group
  * G's goal onto itself (np_sym_maps): set B->sym, B->mcell and B->mtile
- * for the first one found, unless np_sym_disabled().  The quarter turns are left out: choosing the
- * lower of a placement and its image names one placement of each orbit
- * only when the orbits have at most two. */
+ * for the first one found, unless np_sym_disabled().  The quarter turns
+ * are left out: choosing the lower of a placement and its image names
+ * one placement of each orbit only when the orbits have at most two. */
 static void np_pb_symmetry(np_pb *B, const np_pdb_group *G)
 {
 	static const int involution[] = { 4, 1, 2, 3, 7 };

@@ -36,7 +36,7 @@ int np_sym_disabled(void)
  * boards only).  t = 3 is the half turn; 4 and 7 are the diagonal
  * mirrors; 5 and 6 the quarter turns, the only ones that are not their
  * own inverse. */
-int np_sym_cell(const np_inst *I, int t, int c)
+static int np_sym_cell(const np_inst *I, int t, int c)
 {
 	int r = c / I->w, col = c % I->w;
 	if (t & 1)
