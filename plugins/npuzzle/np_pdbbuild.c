@@ -110,6 +110,10 @@ typedef struct np_pb_place {
 	uint64_t free;                   /* cells not under a group tile */
 	uint8_t index[NP_MAX_CELLS];     /* [cell]: its tile's digit (cells
 	                                    under a tile only) */
+	int first;                       /* of an image (np_pb_mirror): the
+	                                    first digit whose cell differs
+	                                    from the placement's, if the
+	                                    placement's is lower; else k */
 } np_pb_place;
 
 /* A thread's children whose slots are prefetched but not yet reached: a
@@ -243,6 +247,10 @@ NP_PB_HOT void np_pb_mirror(const np_pb *B, const np_pb_place *P,
 	}
 	M->free = B->all & ~used;
 	M->r = r;
+	int f = 0;
+	while (f < B->k && P->cells[f] == M->cells[f])
+		f++;
+	M->first = f < B->k && P->cells[f] < M->cells[f] ? f : B->k;
 }
 
 /* Queue child slot s: prefetch its word and reach the slot queued
@@ -301,6 +309,12 @@ NP_PB_HOT uint32_t np_pb_child_rank(const np_pb *B,
 NP_PB_HOT size_t np_pb_canon(const np_pb *B, const np_pb_place *M,
                                  int i, int p, int c, uint32_t r, size_t s)
 {
+	/* ranks compare as the tiles' cells in digit order: when the move
+	 * changes neither the child's nor its image's cells before the
+	 * first digit where P is below its image, the child is below its
+	 * image there too */
+	if (i > M->first && B->mtile[i] > M->first)
+		return s;
 	int mp = B->mcell[p], mc = B->mcell[c];
 	uint32_t rm = np_pb_child_rank(B, M, B->mtile[i], mp, mc);
 	if (rm >= r)
