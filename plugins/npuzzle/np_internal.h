@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "searchd/plugin.h"
 
 #define NP_MIN_SIDE 2
@@ -221,6 +223,34 @@ static inline uint32_t np_rank_cells(int n, int k, const uint8_t *cells)
 		r = r * (uint32_t)(n - i) + (uint32_t)(cells[i] - below);
 	}
 	return r;
+}
+
+/* Set cells[0..k) to the placement of the next index of a sparse table
+ * (digit i, in base n, is the cell of tile i; digit 0 counts fastest). */
+static inline void np_sparse_next(int n, int k, uint8_t *cells)
+{
+	for (int i = 0; i < k && ++cells[i] == n; i++)
+		cells[i] = 0;
+}
+
+/* Are cells[0..k) all different (a sparse table's index that is a
+ * placement)? */
+static inline int np_cells_distinct(int k, const uint8_t *cells)
+{
+	uint64_t used = 0;
+	for (int i = 0; i < k; i++) {
+		if (used >> cells[i] & 1)
+			return 0;
+		used |= 1ULL << cells[i];
+	}
+	return 1;
+}
+
+/* Is the environment variable name set to "1"? */
+static inline int np_env_on(const char *name)
+{
+	const char *v = getenv(name);
+	return v && !strcmp(v, "1");
 }
 
 /* The table index of group G for the board whose tile u is at pos[u]

@@ -421,8 +421,9 @@ static int np_derive_from_done(np_inst *I, uint32_t g, uint32_t done,
 	if (np_sym_disabled())
 		return 0;
 	for (uint32_t h = 0; h < (uint32_t)I->ngroups; h++)
-		for (int t = 1; t < 8 && (done >> h & 1); t++) {
-			if (!np_sym_maps(I, &I->groups[h], G, t, cell, tile))
+		for (int t = 1; t < 8; t++) {
+			if (!(done >> h & 1) ||
+			    !np_sym_maps(I, &I->groups[h], G, t, cell, tile))
 				continue;
 			if (!I->quiet)
 				fprintf(stderr, "npuzzle: pattern database %u/%d "

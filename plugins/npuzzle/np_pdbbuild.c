@@ -769,23 +769,10 @@ static void np_pb_sparse(const np_pb *B, np_pdb_group *G, const uint8_t *rd)
 {
 	uint8_t cells[NP_MAX_GROUP] = { 0 };
 	for (size_t idx = 0; idx < G->entries; idx++) {
-		uint64_t used = 0;
-		int ok = 1;
-		for (int i = 0; i < B->k; i++) {
-			ok &= !(used >> cells[i] & 1);
-			used |= 1ULL << cells[i];
-		}
-		G->dist[idx] = ok ? rd[np_rank_cells(B->n, B->k, cells)] : 255;
-		for (int i = 0; i < B->k && ++cells[i] == B->n; i++)
-			cells[i] = 0;
+		G->dist[idx] = np_cells_distinct(B->k, cells) ?
+		               rd[np_rank_cells(B->n, B->k, cells)] : 255;
+		np_sparse_next(B->n, B->k, cells);
 	}
-}
-
-/* Is the environment variable name set to "1"? */
-static int np_pb_env(const char *name)
-{
-	const char *v = getenv(name);
-	return v && !strcmp(v, "1");
 }
 
 /* Choose the instructions the build's loop uses: popcount where the
@@ -798,13 +785,13 @@ static void np_pb_instructions(np_pb *B)
 {
 #ifdef NP_PB_X86
 	B->popcnt = __builtin_cpu_supports("popcnt") &&
-	            !np_pb_env("SEARCHD_NPUZZLE_NO_POPCNT");
+	            !np_env_on("SEARCHD_NPUZZLE_NO_POPCNT");
 #endif
 #ifdef NP_PB_BMI2
 	B->bmi2 = B->popcnt && __builtin_cpu_supports("bmi2") &&
 	          !__builtin_cpu_is("amdfam15h") &&
 	          !__builtin_cpu_is("amdfam17h") &&
-	          !np_pb_env("SEARCHD_NPUZZLE_NO_BMI2");
+	          !np_env_on("SEARCHD_NPUZZLE_NO_BMI2");
 #endif
 	(void)B;
 }
@@ -819,7 +806,8 @@ static void np_pb_symmetry(np_pb *B, const np_pdb_group *G)
 	static const int involution[] = { 4, 1, 2, 3, 7 };
 	if (np_sym_disabled())
 		return;
-	for (int i = 0; i < 5 && !B->sym; i++)
+	for (size_t i = 0; i < sizeof involution / sizeof *involution &&
+	                   !B->sym; i++)
 		B->sym = np_sym_maps(B->I, G, G, involution[i], B->mcell,
 		                     B->mtile);
 }

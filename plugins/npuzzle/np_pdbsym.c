@@ -17,7 +17,6 @@
  */
 #include <pthread.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "np_internal.h"
@@ -27,8 +26,7 @@
  * compare the tables made both ways). */
 int np_sym_disabled(void)
 {
-	const char *v = getenv("SEARCHD_NPUZZLE_NO_SYMMETRY");
-	return v && !strcmp(v, "1");
+	return np_env_on("SEARCHD_NPUZZLE_NO_SYMMETRY");
 }
 
 /* The image of cell c under symmetry t (1..7) of I's board: bit 0 mirrors
@@ -98,20 +96,6 @@ int np_sym_maps(const np_inst *I, const np_pdb_group *H,
 	return (int)(region >> cell[I->goalpos[0]] & 1);
 }
 
-/* The index in group G's table (compact: the rank of the k-permutation;
- * sparse: digit i in base n) of the placement whose tile i is on
- * cells[i]. */
-static size_t np_sym_index(const np_inst *I, const np_pdb_group *G,
-                           const uint8_t *cells)
-{
-	size_t x = 0;
-	if (G->compact)
-		return np_rank_cells(I->n, G->k, cells);
-	for (int i = 0; i < G->k; i++)
-		x += (size_t)cells[i] * G->mult[i];
-	return x;
-}
-
 /* Set cells[0..k) to the placement of index x of group G's table:
  * compact, digit i (in base n - i, the last fastest) counts the cells
  * below tile i's that tiles 0..i-1 do not take; sparse, digit i (in base
@@ -143,26 +127,6 @@ static void np_sym_placement(const np_inst *I, const np_pdb_group *G,
 		cells[i] = (uint8_t)c;
 		used |= 1ULL << c;
 	}
-}
-
-/* Set cells[0..k) to the placement of the next index of a sparse table
- * (digit i is the cell of tile i, digit 0 counting fastest). */
-static void np_sym_next_sparse(const np_inst *I, int k, uint8_t *cells)
-{
-	for (int i = 0; i < k && ++cells[i] == I->n; i++)
-		cells[i] = 0;
-}
-
-/* Are cells[0..k) all different? */
-static int np_sym_distinct(int k, const uint8_t *cells)
-{
-	uint64_t used = 0;
-	for (int i = 0; i < k; i++) {
-		if (used >> cells[i] & 1)
-			return 0;
-		used |= 1ULL << cells[i];
-	}
-	return 1;
 }
 
 /* Set cells[0..k) to the next k-permutation of the n cells in rank order
@@ -204,17 +168,18 @@ typedef struct np_sym_job {
 } np_sym_job;
 
 /* The index in H's table of the preimage of G's placement cells (inv:
- * the inverse of the symmetry's cell map), or SIZE_MAX when cells repeat
- * a cell (a sparse table's index that is no placement). */
+ * the inverse of the symmetry's cell map; np_pdb_rank() of a board whose
+ * H tiles stand there), or SIZE_MAX when cells repeat a cell (a sparse
+ * table's index that is no placement). */
 static size_t np_sym_preimage(const np_sym_job *J, const uint8_t *inv,
                               const uint8_t *cells)
 {
-	uint8_t pre[NP_MAX_GROUP];
-	if (!J->G->compact && !np_sym_distinct(J->G->k, cells))
+	uint8_t pos[NP_MAX_CELLS];
+	if (!J->G->compact && !np_cells_distinct(J->G->k, cells))
 		return SIZE_MAX;
-	for (int i = 0; i < J->G->k; i++)
-		pre[i] = inv[cells[J->tile[i]]];
-	return np_sym_index(J->I, J->H, pre);
+	for (int i = 0; i < J->H->k; i++)
+		pos[J->H->tiles[i]] = inv[cells[J->tile[i]]];
+	return np_pdb_rank(J->I, J->H, pos, 0, -1, 0);
 }
 
 /* Copy the entries [x0, x1) of G's table from their preimages in H's,
@@ -239,7 +204,7 @@ static void *np_sym_copy(void *arg)
 		if (x > J->x0 && J->G->compact)
 			np_sym_next_compact(J->I, J->G->k, cells);
 		else if (x > J->x0)
-			np_sym_next_sparse(J->I, J->G->k, cells);
+			np_sparse_next(J->I->n, J->G->k, cells);
 		ring[at] = np_sym_preimage(J, inv, cells);
 		if (ring[at] != SIZE_MAX)
 			__builtin_prefetch(&J->H->dist[ring[at]]);
