@@ -535,26 +535,31 @@ int sok_reached(const sok_reach *r, int cell)
 /* The smallest floor index the player reaches from `from` around the
  * boxes of wk->occ, given that none is smaller than `bound`: a fill
  * that keeps no distances (and leaves every sok_reach alone), stopping
- * early when it reaches `bound`. */
+ * early when it reaches `bound`.  Depth first, each cell's neighbours
+ * above and to the left taken first: floor cells are numbered row by
+ * row, so the walk heads for the small indices and meets `bound` well
+ * before a breadth-first fill, which spreads round `from` in rings.
+ * Each cell is stacked once, so wk->queue (nfloor) holds the stack. */
 static int sok_min_above(const sok_level *lv, sok_work *wk, int from,
                          int bound)
 {
+	static const int order[4] = { SOK_DOWN, SOK_RIGHT, SOK_LEFT, SOK_UP };
 	if (++wk->stamp2 == 0) {
 		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
 		wk->stamp2 = 1;
 	}
 	unsigned st = wk->stamp2;
-	int head = 0, tail = 0, min = from;
+	int top = 0, min = from;
 	wk->mark2[from] = st;
-	wk->queue[tail++] = from;
-	while (head < tail && min != bound) {
-		const int *nb = lv->nb + wk->queue[head++] * 4;
-		for (int d = 0; d < 4; d++) {
-			int q = nb[d];
+	wk->queue[top++] = from;
+	while (top > 0 && min != bound) {
+		const int *nb = lv->nb + wk->queue[--top] * 4;
+		for (int i = 0; i < 4; i++) {
+			int q = nb[order[i]];
 			if (q < 0 || wk->mark2[q] == st || wk->occ[q])
 				continue;
 			wk->mark2[q] = st;
-			wk->queue[tail++] = q;
+			wk->queue[top++] = q;
 			if (q < min)
 				min = q;
 		}
