@@ -420,10 +420,10 @@ static int np_derive_from_done(np_inst *I, uint32_t g, uint32_t done,
 	np_pdb_group *G = &I->groups[g];
 	if (np_sym_disabled())
 		return 0;
-	for (uint32_t h = 0; h < (uint32_t)I->ngroups; h++)
+	for (uint32_t left = done; left; left &= left - 1) {
+		uint32_t h = (uint32_t)__builtin_ctz(left);
 		for (int t = 1; t < 8; t++) {
-			if (!(done >> h & 1) ||
-			    !np_sym_maps(I, &I->groups[h], G, t, cell, tile))
+			if (!np_sym_maps(I, &I->groups[h], G, t, cell, tile))
 				continue;
 			if (!I->quiet)
 				fprintf(stderr, "npuzzle: pattern database %u/%d "
@@ -433,6 +433,7 @@ static int np_derive_from_done(np_inst *I, uint32_t g, uint32_t done,
 			np_pdb_derive(I, &I->groups[h], G, cell, tile);
 			return 1;
 		}
+	}
 	return 0;
 }
 

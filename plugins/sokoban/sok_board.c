@@ -532,6 +532,18 @@ int sok_reached(const sok_reach *r, int cell)
 	return r->mark[cell] == r->stamp;
 }
 
+/* A stamp for wk->mark2 that no cell holds yet (the marks of the fills
+ * that keep no distances, sok_min_above() and sok_sides_reached()): the
+ * next one, the marks cleared when the count wraps round. */
+static inline unsigned sok_new_stamp2(const sok_level *lv, sok_work *wk)
+{
+	if (++wk->stamp2 == 0) {
+		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
+		wk->stamp2 = 1;
+	}
+	return wk->stamp2;
+}
+
 /* The smallest floor index the player reaches from `from` around the
  * boxes of wk->occ, given that none is smaller than `bound`: a fill
  * that keeps no distances (and leaves every sok_reach alone), stopping
@@ -544,11 +556,7 @@ static int sok_min_above(const sok_level *lv, sok_work *wk, int from,
                          int bound)
 {
 	static const int order[4] = { SOK_DOWN, SOK_RIGHT, SOK_LEFT, SOK_UP };
-	if (++wk->stamp2 == 0) {
-		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
-		wk->stamp2 = 1;
-	}
-	unsigned st = wk->stamp2;
+	unsigned st = sok_new_stamp2(lv, wk);
 	int top = 0, min = from;
 	wk->mark2[from] = st;
 	wk->queue[top++] = from;
@@ -590,11 +598,7 @@ int sok_sides_reached(const sok_level *lv, sok_work *wk, int c, int from)
 	for (int d = 0; d < 4; d++)
 		if (side[d] >= 0 && !wk->occ[side[d]])
 			want |= 1 << d;
-	if (++wk->stamp2 == 0) {
-		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
-		wk->stamp2 = 1;
-	}
-	unsigned st = wk->stamp2;
+	unsigned st = sok_new_stamp2(lv, wk);
 	wk->mark2[from] = st;
 	wk->queue[tail++] = from;
 	while (head < tail && got != want) {
