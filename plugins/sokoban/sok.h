@@ -122,9 +122,9 @@ typedef struct sok_area {
  *
  *   sok_level   the compiled level.  Written only in create(), by
  *               sok_compile(), sok_make_start(), sok_packing_order(),
- *               sok_feat_init() and sok_macro_init(), and in the first
- *               select_heuristic() (lv->dlt by sok_dltab_make(), and
- *               lv->start_dead);
+ *               sok_feat_init(), sok_macro_init() and sok_sym_init(),
+ *               and in the first select_heuristic() (lv->dlt by
+ *               sok_dltab_make(), and lv->start_dead);
  *               freed in destroy().  Every other function takes it as
  *               const sok_level *.
  *   sok_config  the configuration.  Written in create() (the [problem]
@@ -136,14 +136,14 @@ typedef struct sok_area {
  *               call, through a sok_work * (or the occ array) handed to
  *               the function that writes it.  No call reads what an
  *               earlier call left there: each entry point decodes its
- *               state into occ first, and the caches (rx, seal) hold
- *               only what is a function of the level, the rules and
- *               the key they are looked up by.  The one exception is
- *               wk->learn, the patterns learned so far: it grows with
- *               the calls, but each pattern is a proof, so a verdict
- *               it gives is true whatever was learned before it (a
- *               run is still deterministic: the same calls learn the
- *               same patterns).
+ *               state into occ first, and the caches (rx, seal, memo,
+ *               symplan) hold only what is a function of the level,
+ *               the rules and the key they are looked up by.  The one
+ *               exception is wk->learn, the patterns learned so far:
+ *               it grows with the calls, but each pattern is a proof,
+ *               so a verdict it gives is true whatever was learned
+ *               before it (a run is still deterministic: the same
+ *               calls learn the same patterns).
  *
  * Only the plugin's entry points (sok_plugin.c) and the create/destroy
  * helpers see the whole sok; they hand the parts on. */
@@ -180,6 +180,8 @@ typedef struct sok_level {
 	                          about a cell free where bit i of m is set
 	                          (ring entry i), the free cells beside it
 	                          lie in one run round the ring */
+	struct sok_sym *sym;   /* symmetries of the board (sok_sym.c), or
+	                          NULL: none, or turned off */
 } sok_level;
 
 /* Offsets of the cells of sok_level.ring: above, above right, right,
@@ -240,6 +242,8 @@ typedef struct sok_work {
 	                          budget (sok_learn.c), or NULL */
 	struct sok_memo *memo; /* live areas of recent children, by their
 	                          boxes (sok_heur.c), or NULL */
+	struct sok_symplan *symplan; /* the last plan turned back into the
+	                          level's frame (sok_sym.c), or NULL */
 } sok_work;
 
 /* One instance, in three parts. */
@@ -491,5 +495,42 @@ void sok_progress_of(const sok_level *lv, sok_work *wk,
 void sok_memo_free(sok_work *wk);
 int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
                      int *p, int *way, int64_t *minv, unsigned char *used);
+
+/* sok_sym.c: symmetries of the board, found once at create() (when the
+ * configuration allows them), and what they change for the plugin's
+ * entry points: expand() writes each live child as its least image,
+ * and plans are turned back into the level's frame before they are
+ * shown or improved. */
+/* Find the symmetries of lv's board into lv->sym (left NULL if there
+ * are none).  0, or -1 if out of memory. */
+int sok_sym_init(sok_level *lv);
+void sok_sym_free(sok_level *lv);
+/* Symmetries of the board beside the identity: 0, 1, 3 or 7. */
+int sok_sym_count(const sok_level *lv);
+/* Replace packed state st by the least of its images under lv->sym
+ * (its boxes' bytes first, then its player), wk->occ holding st's
+ * boxes.  lv->sym must not be NULL; wk->scratch is overwritten. */
+void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
+                   unsigned char *st);
+/* sok_sym_canon() on each of the n children of an expand() that is not
+ * a dead end (wk->occ is overwritten). */
+void sok_sym_canon_all(const sok_level *lv, sok_model model, sok_work *wk,
+                       const sd_succ *succ, unsigned char *states,
+                       size_t stride, unsigned n);
+/* The plan of n steps whose states (stored images, the start as it is)
+ * and actions the engine handed over, in the level's own frame: the
+ * n + 1 states and n actions into *real_states and *real_actions,
+ * valid until the next call.  0, or -1 if out of memory or a step does
+ * not follow (a macro: they are off with symmetries). */
+int sok_sym_unfold(const sok_level *lv, sok_model model, sok_work *wk,
+                   const unsigned char *states, const uint32_t *actions,
+                   size_t n, const unsigned char **real_states,
+                   const uint32_t **real_actions);
+/* sok_sym_canon() on states 1 .. m of a plan of m steps (the start,
+ * state 0, is stored as it is): a plan made in the level's frame, as
+ * the engine will check it against expand(). */
+void sok_sym_canon_plan(const sok_level *lv, sok_model model, sok_work *wk,
+                        void *states, size_t m);
+void sok_sym_plan_free(sok_work *wk);
 
 #endif

@@ -12,9 +12,10 @@
 /* The [problem] settings before the level is read. */
 typedef struct sok_conf {
 	const sd_param *file, *level, *format, *cost, *actions, *deadlocks;
-	const sd_param *macros;
+	const sd_param *macros, *symmetry;
 	sok_model model;
 	unsigned dl, macro;
+	int sym;               /* store mirror images as one (sok_sym.c) */
 } sok_conf;
 
 
@@ -85,12 +86,13 @@ static int sok_read_params(const sd_param *ps, size_t n, sok_conf *c,
 			!strcmp(p->key, "cost") ? &c->cost :
 			!strcmp(p->key, "actions") ? &c->actions :
 			!strcmp(p->key, "deadlocks") ? &c->deadlocks :
-			!strcmp(p->key, "macros") ? &c->macros : NULL;
+			!strcmp(p->key, "macros") ? &c->macros :
+			!strcmp(p->key, "symmetry") ? &c->symmetry : NULL;
 		if (!slot)
 			return sok_param_err(p, err, len, "unknown key in "
 			                     "[problem] (file, level, format, "
-			                     "cost, actions, deadlocks, macros):",
-			                     p->key);
+			                     "cost, actions, deadlocks, macros, "
+			                     "symmetry):", p->key);
 		*slot = p;
 	}
 	if (!c->file) {
@@ -98,6 +100,23 @@ static int sok_read_params(const sd_param *ps, size_t n, sok_conf *c,
 		         "PATH (an XSB or letter-notation level file)");
 		return -1;
 	}
+	return 0;
+}
+
+/* Whether mirror images are stored as one (symmetry = yes or no): by
+ * default yes, unless macros are on, which need it off (sok_sym.c).
+ * 0 or -1 with a message. */
+static int sok_pick_symmetry(sok_conf *c, char *err, size_t len)
+{
+	const char *v = c->symmetry ? c->symmetry->value : NULL;
+	if (v && strcmp(v, "yes") && strcmp(v, "no"))
+		return sok_param_err(c->symmetry, err, len, "symmetry must be "
+		                     "yes or no, not", v);
+	c->sym = v ? !strcmp(v, "yes") : !c->macro;
+	if (c->sym && c->macro)
+		return sok_param_err(c->symmetry, err, len, "symmetry = yes "
+		                     "needs macros = none; macros are",
+		                     c->macros->value);
 	return 0;
 }
 
@@ -137,7 +156,7 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 		return sok_param_err(c->macros, err, len, "macros need actions "
 		                     "= pushes (or cost = pushes), not steps:",
 		                     c->macros->value);
-	return 0;
+	return sok_pick_symmetry(c, err, len);
 }
 
 /* True iff any box of wk->occ is already deadlocked where it stands. */
@@ -175,6 +194,8 @@ static void sok_destroy(void *self)
 	sok_improve_free(&s->wk);
 	sok_learn_free(&s->wk);
 	sok_memo_free(&s->wk);
+	sok_sym_plan_free(&s->wk);
+	sok_sym_free(&s->lv);
 	sok_dltab_free(&s->lv);
 	sok_macro_free(s);
 	sok_seal_free(&s->wk);
@@ -218,7 +239,8 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 		s->cf.macros = c.macro;
 		s->cf.heur = SD_NO_HEURISTIC;
 		rc = sok_make_start(s) || sok_packing_order(&s->lv) ||
-		     sok_feat_init(&s->lv) || sok_macro_init(s) ? -1 : 0;
+		     sok_feat_init(&s->lv) || sok_macro_init(s) ||
+		     (c.sym && sok_sym_init(&s->lv)) ? -1 : 0;
 	}
 	if (rc) {
 		if (!s || !err[0])
@@ -504,13 +526,13 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 	return k;
 }
 
-/* All successors of a position under the instance's model; none if
- * the start position itself is deadlocked.  Counts the call in
- * s->expansions (the search's effort, by which improve_plan() sizes its
- * budget). */
-static unsigned sok_expand(void *self, const void *state, sd_cost h,
-                           sd_succ *succ, unsigned char *states,
-                           size_t stride)
+/* All successors of a position under the instance's model, in the
+ * level's own frame; none if the start position itself is deadlocked.
+ * Counts the call in s->expansions (the search's effort, by which
+ * improve_plan() sizes its budget). */
+static unsigned sok_expand_real(void *self, const void *state, sd_cost h,
+                                sd_succ *succ, unsigned char *states,
+                                size_t stride)
 {
 	sok *s = self;
 	const sok_level *lv = &s->lv;
@@ -524,6 +546,20 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
 	if (cf->model == SOK_STEPS)
 		return sok_expand_steps(lv, cf, wk, state, succ, states, stride);
 	return sok_expand_pushes(lv, cf, wk, state, succ, states, stride);
+}
+
+/* expand(): sok_expand_real(), each live child then written as its
+ * least image when the board has symmetries (sok_sym.c). */
+static unsigned sok_expand(void *self, const void *state, sd_cost h,
+                           sd_succ *succ, unsigned char *states,
+                           size_t stride)
+{
+	sok *s = self;
+	unsigned n = sok_expand_real(self, state, h, succ, states, stride);
+	if (s->lv.sym)
+		sok_sym_canon_all(&s->lv, s->cf.model, &s->wk, succ, states,
+		                  stride, n);
+	return n;
 }
 
 /* Where the player of state (stored at cell `player`) really stands, as
@@ -650,6 +686,25 @@ static int sok_plan_position(sok *s, const void *states,
 	return player;
 }
 
+/* A plan the engine hands over (states, actions; n steps) in the
+ * level's own frame: as it is, or, when the board has symmetries, its
+ * states and actions turned back (sok_sym_unfold).  0, or -1 if that
+ * fails (out of memory). */
+static int sok_real_plan(sok *s, const void **states,
+                         const uint32_t **actions, size_t n)
+{
+	const unsigned char *rs;
+	const uint32_t *ra;
+	if (!s->lv.sym)
+		return 0;
+	if (sok_sym_unfold(&s->lv, s->cf.model, &s->wk, *states, *actions, n,
+	                   &rs, &ra))
+		return -1;
+	*states = rs;
+	*actions = ra;
+	return 0;
+}
+
 /* The text of step k of a plan (see plugin.h): as format_action(), the
  * walk starting where the steps before left the player. */
 static int sok_format_plan(void *self, const void *states,
@@ -660,8 +715,9 @@ static int sok_format_plan(void *self, const void *states,
 	const sok_level *lv = &s->lv;
 	const sok_config *cf = &s->cf;
 	sok_work *wk = &s->wk;
+	if (sok_real_plan(s, &states, &actions, n))
+		return snprintf(buf, len, "?");
 	int player = sok_plan_position(s, states, actions, k);
-	(void)n;
 	if (cf->model == SOK_STEPS)
 		return sok_format_step(lv, wk->occ, actions[k], player, buf, len);
 	return sok_format_push(lv, cf->macros, wk, actions[k], player, buf,
@@ -727,8 +783,11 @@ static void sok_print_plan(void *self, const void *states,
                            FILE *out)
 {
 	sok *s = self;
+	if (sok_real_plan(s, &states, &actions, n)) {
+		fprintf(out, "?\n");
+		return;
+	}
 	int player = sok_plan_position(s, states, actions, k);
-	(void)n;
 	sok_draw(&s->lv, s->wk.occ, player, out);
 }
 
@@ -737,8 +796,15 @@ static size_t sok_improve(void *self, const void *states,
                           const uint32_t *actions, size_t n, double seconds,
                           const void **out)
 {
-	return sok_improve_plan(self, self, sok_expand, states, actions, n,
-	                        seconds, out);
+	sok *s = self;
+	if (sok_real_plan(s, &states, &actions, n))
+		return 0;
+	size_t m = sok_improve_plan(s, self, sok_expand_real, states, actions,
+	                            n, seconds, out);
+	if (m && s->lv.sym)
+		sok_sym_canon_plan(&s->lv, s->cf.model, &s->wk,
+		                   (void *)*out, m); /* improve's own buffer */
+	return m;
 }
 
 static const sd_heuristic_info sok_heuristics[SOK_H_COUNT] = {

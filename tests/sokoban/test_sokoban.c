@@ -177,6 +177,7 @@ static void temp_level(const char *text, char *path, size_t len)
 /* Options of one run: NULL fields keep the plugin's defaults. */
 typedef struct run {
 	const char *cost, *actions, *deadlocks, *level, *format, *macros;
+	const char *symmetry;
 	sd_algorithm alg;
 	const char *heur;    /* NULL: zero */
 	double weight;
@@ -189,11 +190,11 @@ static size_t run_params(const run *r, const char *path, sd_param *ps)
 {
 	size_t n = 0;
 	const char *keys[] = { "cost", "actions", "deadlocks", "level",
-	                       "format", "macros" };
+	                       "format", "macros", "symmetry" };
 	const char *vals[] = { r->cost, r->actions, r->deadlocks, r->level,
-	                       r->format, r->macros };
+	                       r->format, r->macros, r->symmetry };
 	ps[n++] = (sd_param){ "file", path, "test.ini", 1, "." };
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		if (vals[i])
 			ps[n++] = (sd_param){ keys[i], vals[i], "test.ini", i + 2,
 			                      "." };
@@ -553,7 +554,7 @@ static void level_errors(void **unused)
 	free(big);
 	expect_error(tiny, "colour", "red", "t.ini:4: unknown key in "
 	             "[problem] (file, level, format, cost, actions, "
-	             "deadlocks, macros): 'colour'");
+	             "deadlocks, macros, symmetry): 'colour'");
 	expect_error(tiny, "cost", "walks", "t.ini:4: unknown cost");
 	expect_error(tiny, "deadlocks", "corner,bogus", "'bogus'");
 	expect_error(tiny, "macros", "tunnel rooms", "t.ini:4: unknown macro "
@@ -1245,6 +1246,90 @@ static void plan_improved(void **unused)
 	}
 }
 
+/* Solve lv under r with the symmetries on (the default) and off: plans
+ * that replay, both of cost want (unless want is 0) and, if `fewer`,
+ * fewer expansions with them on.  Returns the moves of the plan with
+ * them on. */
+static int with_and_without(const char *lv, const run *r, sd_cost want,
+                            int fewer)
+{
+	int m, p, m2, p2;
+	sd_cost c, c2;
+	run off = *r;
+	off.symmetry = "no";
+	solve_check(lv, NULL, r, &m, &p, &c);
+	uint64_t on = last_expanded;
+	solve_check(lv, NULL, &off, &m2, &p2, &c2);
+	if (want) {
+		assert_int_equal(c, want);
+		assert_int_equal(c2, want);
+	}
+	if (fewer)
+		assert_true(on < last_expanded);
+	return m;
+}
+
+/* Microban 110 (a mirror), 105 (a mirror each way, and the half turn)
+ * and 146 (the eight of a square): the same optimal lengths with
+ * mirror images stored as one, in fewer expansions, plans that replay
+ * in the level's own frame, in the three models; greedy's plan
+ * improved (in the level's frame, then stored as images) replays. */
+static void symmetric_levels(void **unused)
+{
+	(void)unused;
+	static const struct { int level, pushes, moves; } want[] = {
+		{ 110, 14, 51 }, { 105, 24, 75 }, { 146, 14, 0 },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char *lv = level_from(MICROBAN, want[i].level);
+		run a = { .alg = SD_ASTAR, .cost = "pushes", .heur = "matching" };
+		with_and_without(lv, &a, (sd_cost)want[i].pushes, 1);
+		run pm = { .alg = SD_ASTAR, .actions = "pushes",
+		           .heur = "matching" };
+		if (want[i].moves)
+			with_and_without(lv, &pm, (sd_cost)want[i].moves, 1);
+		run st = { .alg = SD_ASTAR, .heur = "matching" };
+		if (i == 0)
+			with_and_without(lv, &st, (sd_cost)want[i].moves, 1);
+		free(lv);
+	}
+	const int greedy[] = { 7, 53, 90, 110 };
+	for (size_t i = 0; i < sizeof greedy / sizeof greedy[0]; i++) {
+		char *lv = level_from(MICROBAN, greedy[i]);
+		run g = { .alg = SD_GREEDY, .cost = "pushes", .heur = "matching",
+		          .improve = SD_IMPROVE_NO };
+		int m0 = with_and_without(lv, &g, 0, 0);
+		g.improve = SD_IMPROVE_YES;
+		assert_true(with_and_without(lv, &g, 0, 0) < m0);
+		free(lv);
+	}
+}
+
+/* symmetry takes yes or no, and yes is refused beside macros. */
+static void symmetry_setting(void **unused)
+{
+	(void)unused;
+	char path[4096], err[512] = "";
+	expect_error(room, "symmetry", "maybe",
+	             "t.ini:4: symmetry must be yes or no, not 'maybe'");
+	temp_level(room, path, sizeof path);
+	sd_param ps[] = { { "file", path, "t.ini", 3, "." },
+	                  { "cost", "pushes", "t.ini", 4, "." },
+	                  { "macros", "all", "t.ini", 5, "." },
+	                  { "symmetry", "yes", "t.ini", 6, "." } };
+	sd_instance inst;
+	assert_int_equal(sd_create_instance(plug.plugin, ps, 4, &inst, err,
+	                                    sizeof err), -1);
+	if (!strstr(err, "t.ini:6: symmetry = yes needs macros = none; "
+	            "macros are 'all'"))
+		fail_msg("error '%s'", err);
+	ps[3].value = "no";
+	assert_int_equal(sd_create_instance(plug.plugin, ps, 4, &inst, err,
+	                                    sizeof err), 0);
+	plug.plugin->destroy(inst.self);
+	unlink(path);
+}
+
 static int setup(void **unused)
 {
 	(void)unused;
@@ -1290,6 +1375,8 @@ int main(void)
 		cmocka_unit_test(goal_room_macro),
 		cmocka_unit_test(goal_room_floor),
 		cmocka_unit_test(plan_improved),
+		cmocka_unit_test(symmetric_levels),
+		cmocka_unit_test(symmetry_setting),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,246 @@
+/*
+ * test_sok_sym.c -- the board's symmetries, read inside the Sokoban
+ * plugin (its sources are built into this test).
+ *
+ * The test finds the symmetries itself, from the floor's coordinates
+ * (the eight turns and mirrors of the floor's bounding box that keep
+ * the floor and the goals), and checks the plugin's count against it;
+ * then it walks the positions of symmetric levels through expand() and
+ * checks that each child is the least of its images under the test's
+ * own maps (boxes' bytes first, then the player: in the push model the
+ * smallest image of a cell of the player's area, found by the test's
+ * own fill), and that every image of it is written as it again.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sok.h"
+
+#define MICROBAN SD_DATA_DIR "/microban.xsb"
+#define XSOKOBAN SD_DATA_DIR "/xsokoban90.xsb"
+
+/* The test's symmetries of one level: maps of the floor indices. */
+typedef struct maps {
+	int n;       /* symmetries beside the identity */
+	int *cell;   /* n * nfloor */
+} maps;
+
+/* Open level `level` of file `file` with cost `cost` and the symmetries
+ * as `symmetry` says (NULL: the default). */
+static sok *open_level(const char *file, const char *level,
+                       const char *cost, const char *symmetry)
+{
+	const sd_plugin *pl = searchd_plugin();
+	sd_param ps[] = {
+		{ "file", file, "<test>", 0, "." },
+		{ "level", level, "<test>", 0, "." },
+		{ "cost", cost, "<test>", 0, "." },
+		{ "symmetry", symmetry, "<test>", 0, "." },
+	};
+	sd_instance inst;
+	char err[256] = "";
+	assert_int_equal(pl->create(ps, symmetry ? 4 : 3, &inst, err,
+	                            sizeof err), 0);
+	assert_int_equal(pl->select_heuristic(inst.self, SOK_H_MATCHING, err,
+	                                      sizeof err), 0);
+	return inst.self;
+}
+
+/* The test's own symmetries of lv: every transform (flip columns,
+ * flip rows, then perhaps swap them) of the floor's bounding box that
+ * maps floor onto floor and goals onto goals. */
+static maps find_maps(const sok_level *lv)
+{
+	int x0 = 1 << 20, y0 = 1 << 20, x1 = -1, y1 = -1;
+	for (int c = 0; c < lv->nfloor; c++) {
+		x0 = lv->x[c] < x0 ? lv->x[c] : x0;
+		y0 = lv->y[c] < y0 ? lv->y[c] : y0;
+		x1 = lv->x[c] > x1 ? lv->x[c] : x1;
+		y1 = lv->y[c] > y1 ? lv->y[c] : y1;
+	}
+	maps m = { 0, malloc(sizeof(int) * 8 * (size_t)lv->nfloor) };
+	assert_non_null(m.cell);
+	for (int t = 1; t < 8; t++) {
+		int *to = m.cell + (size_t)m.n * (size_t)lv->nfloor, ok = 1;
+		for (int c = 0; c < lv->nfloor && ok; c++) {
+			int x = lv->x[c] - x0, y = lv->y[c] - y0;
+			x = t & 1 ? x1 - x0 - x : x;
+			y = t & 2 ? y1 - y0 - y : y;
+			int gx = (t & 4 ? y : x) + x0, gy = (t & 4 ? x : y) + y0;
+			int f = gx >= 0 && gx < lv->w && gy >= 0 && gy < lv->h
+			        ? lv->fi[gy * lv->w + gx] : -1;
+			ok = f >= 0 && lv->goal[f] == lv->goal[c];
+			to[c] = f;
+		}
+		m.n += ok;
+	}
+	return m;
+}
+
+/* The cells the player at p reaches around the boxes of occ, marked in
+ * seen (the test's own fill). */
+static void reach(const sok_level *lv, const unsigned char *occ, int p,
+                  unsigned char *seen)
+{
+	int *stack = malloc(sizeof(int) * (size_t)lv->nfloor), top = 0;
+	assert_non_null(stack);
+	memset(seen, 0, (size_t)lv->nfloor);
+	seen[p] = 1;
+	stack[top++] = p;
+	while (top) {
+		int c = stack[--top];
+		for (int d = 0; d < 4; d++) {
+			int n = lv->nb[c * 4 + d];
+			if (n >= 0 && !seen[n] && !occ[n]) {
+				seen[n] = 1;
+				stack[top++] = n;
+			}
+		}
+	}
+	free(stack);
+}
+
+/* The image of packed state st under map k of m (-1: none) into out:
+ * the boxes mapped; the player mapped, or in the push model the
+ * smallest image of its area. */
+static void image(const sok_level *lv, sok_model model, const maps *m,
+                  int k, const unsigned char *st, unsigned char *out)
+{
+	const int *to = k < 0 ? NULL : m->cell + (size_t)k * lv->nfloor;
+	unsigned char *occ = calloc((size_t)lv->nfloor, 1);
+	unsigned char *img = calloc((size_t)lv->nfloor, 1);
+	unsigned char *seen = malloc((size_t)lv->nfloor);
+	int p = st[0] | st[1] << 8, best = lv->nfloor;
+	for (int c = 0; c < lv->nfloor; c++) {
+		occ[c] = (st[2 + c / 8] >> (c % 8)) & 1;
+		if (occ[c])
+			img[to ? to[c] : c] = 1;
+	}
+	reach(lv, occ, p, seen);
+	for (int c = 0; c < lv->nfloor; c++)
+		if (model == SOK_PUSHES ? seen[c] : c == p)
+			best = (to ? to[c] : c) < best ? (to ? to[c] : c) : best;
+	memset(out, 0, lv->state_size);
+	out[0] = (unsigned char)(best & 0xff);
+	out[1] = (unsigned char)(best >> 8);
+	for (int c = 0; c < lv->nfloor; c++)
+		if (img[c])
+			out[2 + c / 8] |= (unsigned char)(1u << (c % 8));
+	free(occ);
+	free(img);
+	free(seen);
+}
+
+/* 1 iff a comes before b: the boxes' bytes first, then the player. */
+static int before(const sok_level *lv, const unsigned char *a,
+                  const unsigned char *b)
+{
+	int c = memcmp(a + 2, b + 2, lv->state_size - 2);
+	return c < 0 || (c == 0 && (a[0] | a[1] << 8) < (b[0] | b[1] << 8));
+}
+
+/* Expand `expansions` positions of a breadth-first walk of the level
+ * of s (no duplicate detection) and check every live child against
+ * the test's maps m.  Returns the number of children checked. */
+static long walk_and_check(sok *s, const maps *m, int expansions)
+{
+	const sd_plugin *pl = searchd_plugin();
+	const sok_level *lv = &s->lv;
+	size_t ss = lv->state_size, maxs = 4 * (size_t)lv->nboxes;
+	size_t cap = (size_t)expansions * maxs + 1, head = 0, tail = 1;
+	unsigned char *q = malloc(ss * (cap + maxs)), *a = malloc(ss);
+	unsigned char *least = malloc(ss), *back = malloc(ss);
+	sd_succ *succ = calloc(maxs, sizeof *succ);
+	long checked = 0;
+	assert_true(q && a && least && back && succ);
+	pl->initial(s, q);
+	for (int e = 0; e < expansions && head < tail; e++, head++) {
+		size_t first = tail;
+		unsigned n = pl->expand(s, q + head * ss, 0, succ,
+		                        q + first * ss, ss);
+		for (unsigned i = 0; i < n; i++) {
+			unsigned char *c = q + (first + i) * ss;
+			if (succ[i].h == SD_DEAD_END)
+				continue;
+			image(lv, s->cf.model, m, -1, c, least);
+			assert_memory_equal(least, c, ss);
+			for (int k = 0; k < m->n; k++) {
+				image(lv, s->cf.model, m, k, c, a);
+				assert_false(before(lv, a, c));
+				/* the image, written again, is c */
+				int player;
+				sok_decode(lv, s->wk.occ, a, &player);
+				memcpy(back, a, ss);
+				sok_sym_canon(lv, s->cf.model, &s->wk, back);
+				assert_memory_equal(back, c, ss);
+			}
+			checked++;
+			if (tail < cap)
+				memmove(q + tail++ * ss, c, ss);
+		}
+	}
+	free(q);
+	free(a);
+	free(least);
+	free(back);
+	free(succ);
+	return checked;
+}
+
+/* The plugin finds the symmetries the test finds: on every Microban
+ * level and the first XSokoban ones, and none when turned off. */
+static void counts_agree(void **unused)
+{
+	(void)unused;
+	const sd_plugin *pl = searchd_plugin();
+	int seen[8] = { 0 };
+	for (int i = 1; i <= 155 + 20; i++) {
+		char lv[16];
+		snprintf(lv, sizeof lv, "%d", i <= 155 ? i : i - 155);
+		sok *s = open_level(i <= 155 ? MICROBAN : XSOKOBAN, lv,
+		                    "pushes", NULL);
+		maps m = find_maps(&s->lv);
+		assert_int_equal(sok_sym_count(&s->lv), m.n);
+		seen[m.n]++;
+		free(m.cell);
+		pl->destroy(s);
+	}
+	assert_true(seen[0] > 0 && seen[1] > 0 && seen[3] > 0 && seen[7] > 0);
+	sok *s = open_level(MICROBAN, "93", "pushes", "no");
+	assert_int_equal(sok_sym_count(&s->lv), 0);
+	pl->destroy(s);
+}
+
+/* Children are the least of their images, in the three models, on
+ * levels with one, three and seven symmetries. */
+static void children_least(void **unused)
+{
+	(void)unused;
+	const sd_plugin *pl = searchd_plugin();
+	const char *levels[] = { "7", "144", "93", "95" };
+	const char *costs[] = { "pushes", "moves" };
+	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+		for (size_t j = 0; j < 2; j++) {
+			sok *s = open_level(MICROBAN, levels[i], costs[j], NULL);
+			maps m = find_maps(&s->lv);
+			assert_true(m.n > 0);
+			assert_true(walk_and_check(s, &m, 300) > 0);
+			free(m.cell);
+			pl->destroy(s);
+		}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(counts_agree),
+		cmocka_unit_test(children_least),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
