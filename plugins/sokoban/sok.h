@@ -244,6 +244,8 @@ typedef struct sok_work {
 	                          boxes (sok_heur.c), or NULL */
 	struct sok_symplan *symplan; /* the last plan turned back into the
 	                          level's frame (sok_sym.c), or NULL */
+	unsigned char *occ2;   /* a position's image, while sok_macro()
+	                          works in its least frame, or NULL */
 } sok_work;
 
 /* One instance, in three parts. */
@@ -363,6 +365,12 @@ int sok_macro(const sok_level *lv, unsigned macros, sok_work *wk, int b,
               int d, int *to, int *player, int *keep);
 int sok_macro_text(const sok_level *lv, sok_work *wk, int b, char *buf,
                    size_t len, int *moves);
+/* Where action `action` of the push models (a push, or a macro with
+ * SOK_ACT_MACRO) ends, wk->occ holding the position it is taken in:
+ * the box's last cell in *t, the player's in *player.  1, or 0 if it
+ * is no push of that position. */
+int sok_action_end(const sok_level *lv, unsigned macros, sok_work *wk,
+                   uint32_t action, int *t, int *player);
 
 /* sok_improve.c: improve_plan() for the push models (plugin.h): the
  * plan (states, actions, n steps) searched again window by window for
@@ -517,15 +525,40 @@ void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
 void sok_sym_canon_all(const sok_level *lv, sok_model model, sok_work *wk,
                        const sd_succ *succ, unsigned char *states,
                        size_t stride, unsigned n);
+/* A plan turned back into the level's frame (sok_sym_unfold): for
+ * each k of 0 .. n, the position before step k (after the last: the
+ * goal), the symmetry that maps the stored position onto it (-1: the
+ * identity) and where the player really stands; for each step, its
+ * action mapped into the level's frame.  Such an action, taken in the
+ * level's frame, leads to the next position, except a macro may not:
+ * it chooses its route by cell order, which a mirror does not keep. */
+typedef struct sok_real {
+	const unsigned char *states;
+	const uint32_t *actions;
+	const int *frame;
+	const int *player;
+} sok_real;
 /* The plan of n steps whose states (stored images, the start as it is)
- * and actions the engine handed over, in the level's own frame: the
- * n + 1 states and n actions into *real_states and *real_actions,
- * valid until the next call.  0, or -1 if out of memory or a step does
- * not follow (a macro: they are off with symmetries). */
-int sok_sym_unfold(const sok_level *lv, sok_model model, sok_work *wk,
-                   const unsigned char *states, const uint32_t *actions,
-                   size_t n, const unsigned char **real_states,
-                   const uint32_t **real_actions);
+ * and actions the engine handed over, in the level's own frame, into
+ * *out, valid until the next call.  0, or -1 if out of memory or a step
+ * does not follow. */
+int sok_sym_unfold(const sok_level *lv, sok_model model, unsigned macros,
+                   sok_work *wk, const unsigned char *states,
+                   const uint32_t *actions, size_t n, sok_real *out);
+/* Image of cell c, and of direction d, under symmetry k (-1: the
+ * identity), and the index of the inverse of k. */
+int sok_sym_map(const sok_level *lv, int k, int c);
+int sok_sym_dir_map(const sok_level *lv, int k, int d);
+int sok_sym_inverse(const sok_level *lv, int k);
+/* The symmetry (-1: the identity) under which the boxes of occ are the
+ * least of their images (by the bytes of a state), the first one among
+ * equals: the identity for the boxes of every state expand() writes.
+ * lv->sym must not be NULL. */
+int sok_sym_least(const sok_level *lv, const unsigned char *occ);
+/* Map the LURD letters of text through symmetry k (-1: none), in
+ * place: a walk and pushes in a stored position's frame become the
+ * same walk and pushes in the frame that k maps it onto. */
+void sok_sym_text(const sok_level *lv, int k, char *text);
 /* sok_sym_canon() on states 1 .. m of a plan of m steps (the start,
  * state 0, is stored as it is): a plan made in the level's frame, as
  * the engine will check it against expand(). */

@@ -50,7 +50,7 @@ struct sok_mwork {
 	int nroute;
 };
 
-/* Free the macro tables (NULL is fine). */
+/* Free the macro tables and work space (NULL is fine). */
 void sok_macro_free(sok *s)
 {
 	struct sok_mac *m = s->lv.mac;
@@ -68,8 +68,10 @@ void sok_macro_free(sok *s)
 		free(w->route);
 		free(w);
 	}
+	free(s->wk.occ2);
 	s->lv.mac = NULL;
 	s->wk.mw = NULL;
+	s->wk.occ2 = NULL;
 }
 
 /* Grow goal area id (its cells q[0..n-1]) into its room: the floor
@@ -273,14 +275,9 @@ static void sok_macro_tunnel(const sok_level *lv, unsigned macros,
 	}
 }
 
-/* The macro that starts with the push of the box at b in direction d,
- * wk->occ holding the position before it: returns its pushes (2 or
- * more), the box's last cell in *to and the player's in *player, and
- * keeps its route for sok_macro_text(); or 0 if the push is no macro.
- * *keep tells whether the plain push should be offered as well.
- * wk->occ is unchanged on return; wk->scratch is not. */
-int sok_macro(const sok_level *lv, unsigned macros, sok_work *wk, int b,
-              int d, int *to, int *player, int *keep)
+/* sok_macro() in the frame the position is in. */
+static int sok_macro_here(const sok_level *lv, unsigned macros, sok_work *wk,
+                          int b, int d, int *to, int *player, int *keep)
 {
 	const struct sok_mac *mt = lv->mac;
 	struct sok_mwork *m = wk->mw;
@@ -342,4 +339,84 @@ int sok_macro_text(const sok_level *lv, sok_work *wk, int b, char *buf,
 	}
 	wk->occ[b] = 1;
 	return out;
+}
+
+/* Where the push (or macro) `action` of the push models ends, wk->occ
+ * holding the position it is taken in: the box's last cell in *t and
+ * the player's in *player (where the box stood, for a single push).
+ * 1, or 0 if the action is no push of that position.  A macro's route
+ * is kept for sok_macro_text(). */
+int sok_action_end(const sok_level *lv, unsigned macros, sok_work *wk,
+                   uint32_t action, int *t, int *player)
+{
+	uint32_t a = action & ~SOK_ACT_MACRO;
+	int b = (int)(a >> 2), d = (int)(a & 3), keep;
+	if (b >= lv->nfloor || !wk->occ[b] || lv->nb[b * 4 + (d ^ 1)] < 0 ||
+	    lv->nb[b * 4 + d] < 0 || wk->occ[lv->nb[b * 4 + d]])
+		return 0;
+	*t = lv->nb[b * 4 + d];
+	*player = b;
+	return !(action & SOK_ACT_MACRO) ||
+	       sok_macro(lv, macros, wk, b, d, t, player, &keep);
+}
+
+/* sok_macro_here() of the position of wk->occ taken in the frame of
+ * symmetry k (sok_sym_least) and mapped back: wk->occ2 (made on first
+ * use) holds the image while it runs.  0 without a macro, or if out of
+ * memory (then the caller takes the position's own frame). */
+static int sok_macro_mapped(const sok_level *lv, unsigned macros,
+                            sok_work *wk, int k, int b, int d, int *to,
+                            int *player, int *keep)
+{
+	unsigned char *own = wk->occ;
+	if (!wk->occ2 && !(wk->occ2 = malloc((size_t)lv->nfloor)))
+		return -1;
+	memset(wk->occ2, 0, (size_t)lv->nfloor);
+	for (int c = 0; c < lv->nfloor; c++)
+		if (own[c])
+			wk->occ2[sok_sym_map(lv, k, c)] = 1;
+	wk->occ = wk->occ2;
+	int n = sok_macro_here(lv, macros, wk, sok_sym_map(lv, k, b),
+	                       sok_sym_dir_map(lv, k, d), to, player, keep);
+	wk->occ = own;
+	int back = sok_sym_inverse(lv, k);
+	struct sok_mwork *m = wk->mw;
+	for (int i = 0; i < m->nroute; i++)
+		m->route[i] = sok_sym_map(lv, back, m->route[i] >> 2) * 4 +
+		              sok_sym_dir_map(lv, back, m->route[i] & 3);
+	if (n) {
+		*to = sok_sym_map(lv, back, *to);
+		*player = sok_sym_map(lv, back, *player);
+	}
+	return n;
+}
+
+/* The macro that starts with the push of the box at b in direction d,
+ * wk->occ holding the position before it: returns its pushes (2 or
+ * more), the box's last cell in *to and the player's in *player, and
+ * keeps its route for sok_macro_text(); or 0 if the push is no macro.
+ * *keep tells whether the plain push should be offered as well.
+ * wk->occ is unchanged on return; wk->scratch is not.
+ *
+ * A goal-room macro chooses its goal and route by cell order, which a
+ * mirror does not keep (a tunnel macro goes straight on).  On a
+ * symmetric board it is found in the frame where the boxes are the
+ * least of their images (sok_sym_least: the frame of the positions
+ * expand() stores) and mapped back, so that a position and its mirror
+ * image get mirror-image macros, whichever frame a plan is read in. */
+int sok_macro(const sok_level *lv, unsigned macros, sok_work *wk, int b,
+              int d, int *to, int *player, int *keep)
+{
+	const struct sok_mac *mt = lv->mac;
+	int t = lv->nb[b * 4 + d];
+	int room = mt && (macros & SOK_MACRO_GOAL) && mt->area[t] >= 0 &&
+	           mt->area[b] != mt->area[t];
+	int k = room && lv->sym ? sok_sym_least(lv, wk->occ) : -1;
+	if (k >= 0) {
+		int n = sok_macro_mapped(lv, macros, wk, k, b, d, to, player,
+		                         keep);
+		if (n >= 0)
+			return n;
+	}
+	return sok_macro_here(lv, macros, wk, b, d, to, player, keep);
 }

@@ -103,20 +103,15 @@ static int sok_read_params(const sd_param *ps, size_t n, sok_conf *c,
 	return 0;
 }
 
-/* Whether mirror images are stored as one (symmetry = yes or no): by
- * default yes, unless macros are on, which need it off (sok_sym.c).
- * 0 or -1 with a message. */
+/* Whether mirror images are stored as one (symmetry = yes, the
+ * default, or no; sok_sym.c).  0 or -1 with a message. */
 static int sok_pick_symmetry(sok_conf *c, char *err, size_t len)
 {
-	const char *v = c->symmetry ? c->symmetry->value : NULL;
-	if (v && strcmp(v, "yes") && strcmp(v, "no"))
+	const char *v = c->symmetry ? c->symmetry->value : "yes";
+	if (strcmp(v, "yes") && strcmp(v, "no"))
 		return sok_param_err(c->symmetry, err, len, "symmetry must be "
 		                     "yes or no, not", v);
-	c->sym = v ? !strcmp(v, "yes") : !c->macro;
-	if (c->sym && c->macro)
-		return sok_param_err(c->symmetry, err, len, "symmetry = yes "
-		                     "needs macros = none; macros are",
-		                     c->macros->value);
+	c->sym = !strcmp(v, "yes");
 	return 0;
 }
 
@@ -574,25 +569,6 @@ static int sok_known_player(const sok_level *lv, sok_model model,
 	return player;
 }
 
-/* Where the push (or macro) `action` of the push models ends, wk->occ
- * holding the position it is taken in: the box's last cell in *t and
- * the player's in *player (where the box stood, for a single push).
- * 1, or 0 if the action is no push of that position.  A macro's route
- * is kept for sok_macro_text(). */
-static int sok_push_end(const sok_level *lv, unsigned macros, sok_work *wk,
-                        uint32_t action, int *t, int *player)
-{
-	uint32_t a = action & ~SOK_ACT_MACRO;
-	int b = (int)(a >> 2), d = (int)(a & 3), keep;
-	if (b >= lv->nfloor || !wk->occ[b] || lv->nb[b * 4 + (d ^ 1)] < 0 ||
-	    lv->nb[b * 4 + d] < 0 || wk->occ[lv->nb[b * 4 + d]])
-		return 0;
-	*t = lv->nb[b * 4 + d];
-	*player = b;
-	return !(action & SOK_ACT_MACRO) ||
-	       sok_macro(lv, macros, wk, b, d, t, player, &keep);
-}
-
 /* LURD text of an action in the push models, wk->occ holding the
  * position it is taken in and the player standing at `player`: the
  * walk, the push and, for a macro, the walks and pushes after it
@@ -603,7 +579,7 @@ static int sok_format_push(const sok_level *lv, unsigned macros,
 {
 	int b = (int)((action & ~SOK_ACT_MACRO) >> 2), d = (int)(action & 3);
 	int t, to_player, moves;
-	if (!sok_push_end(lv, macros, wk, action, &t, &to_player))
+	if (!sok_action_end(lv, macros, wk, action, &t, &to_player))
 		return snprintf(buf, len, "?");
 	int w = sok_walk(lv, wk, &wk->scratch, player,
 	                 lv->nb[b * 4 + (d ^ 1)], wk->path,
@@ -669,7 +645,7 @@ static int sok_plan_player(const sok_level *lv, const sok_config *cf,
 		return sok_known_player(lv, cf->model, st, player);
 	int unused;
 	sok_decode(lv, wk->occ, st - lv->state_size, &unused);
-	return sok_push_end(lv, cf->macros, wk, actions[k - 1], &t, &after)
+	return sok_action_end(lv, cf->macros, wk, actions[k - 1], &t, &after)
 	       ? after : player;
 }
 
@@ -686,27 +662,37 @@ static int sok_plan_position(sok *s, const void *states,
 	return player;
 }
 
-/* A plan the engine hands over (states, actions; n steps) in the
- * level's own frame: as it is, or, when the board has symmetries, its
- * states and actions turned back (sok_sym_unfold).  0, or -1 if that
- * fails (out of memory). */
-static int sok_real_plan(sok *s, const void **states,
-                         const uint32_t **actions, size_t n)
+/* Position k of a plan (states, actions; n steps) in the frame of its
+ * stored state: its boxes decoded into s->wk.occ, and where the player
+ * really stands (returned).  *frame gets the symmetry that maps that
+ * frame onto the level's (sok_sym_unfold; -1: the identity, always on
+ * a board without symmetry), or -2 if the plan cannot be turned back
+ * (out of memory). */
+static int sok_plan_frame(sok *s, const void *states, const uint32_t *actions,
+                          size_t n, size_t k, int *frame)
 {
-	const unsigned char *rs;
-	const uint32_t *ra;
+	sok_real r;
+	int stored;
+	*frame = -1;
 	if (!s->lv.sym)
+		return sok_plan_position(s, states, actions, k);
+	if (sok_sym_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk, states,
+	                   actions, n, &r)) {
+		*frame = -2;
 		return 0;
-	if (sok_sym_unfold(&s->lv, s->cf.model, &s->wk, *states, *actions, n,
-	                   &rs, &ra))
-		return -1;
-	*states = rs;
-	*actions = ra;
-	return 0;
+	}
+	*frame = r.frame[k];
+	sok_decode(&s->lv, s->wk.occ,
+	           (const unsigned char *)states + k * s->lv.state_size,
+	           &stored);
+	return sok_sym_map(&s->lv, sok_sym_inverse(&s->lv, *frame),
+	                   r.player[k]);
 }
 
 /* The text of step k of a plan (see plugin.h): as format_action(), the
- * walk starting where the steps before left the player. */
+ * walk starting where the steps before left the player; on a
+ * symmetric board spelt in the stored state's frame, then mapped into
+ * the level's. */
 static int sok_format_plan(void *self, const void *states,
                            const uint32_t *actions, size_t n, size_t k,
                            char *buf, size_t len)
@@ -715,13 +701,16 @@ static int sok_format_plan(void *self, const void *states,
 	const sok_level *lv = &s->lv;
 	const sok_config *cf = &s->cf;
 	sok_work *wk = &s->wk;
-	if (sok_real_plan(s, &states, &actions, n))
+	int frame, player = sok_plan_frame(s, states, actions, n, k, &frame);
+	if (frame == -2)
 		return snprintf(buf, len, "?");
-	int player = sok_plan_position(s, states, actions, k);
-	if (cf->model == SOK_STEPS)
-		return sok_format_step(lv, wk->occ, actions[k], player, buf, len);
-	return sok_format_push(lv, cf->macros, wk, actions[k], player, buf,
-	                       len);
+	int m = cf->model == SOK_STEPS
+	        ? sok_format_step(lv, wk->occ, actions[k], player, buf, len)
+	        : sok_format_push(lv, cf->macros, wk, actions[k], player, buf,
+	                          len);
+	if (len)
+		sok_sym_text(lv, frame, buf);
+	return m;
 }
 
 /* True iff grid cell (x, y) touches a floor cell, diagonals included:
@@ -783,12 +772,49 @@ static void sok_print_plan(void *self, const void *states,
                            FILE *out)
 {
 	sok *s = self;
-	if (sok_real_plan(s, &states, &actions, n)) {
+	sok_real r;
+	int player;
+	if (!s->lv.sym) {
+		player = sok_plan_position(s, states, actions, k);
+	} else if (!sok_sym_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk,
+	                           states, actions, n, &r)) {
+		sok_decode(&s->lv, s->wk.occ, r.states + k * s->lv.state_size,
+		           &player);
+		player = r.player[k];
+	} else {
 		fprintf(out, "?\n");
 		return;
 	}
-	int player = sok_plan_position(s, states, actions, k);
 	sok_draw(&s->lv, s->wk.occ, player, out);
+}
+
+/* The cost of the plan of m steps whose m + 1 states (packed) are
+ * `states`, as the engine counts it (the cheapest step expand() offers
+ * between each two), or -1 if some state is no successor of the one
+ * before or the last is no goal: what the engine checks of an improved
+ * plan.  On a symmetric board a plan improved in the level's frame and
+ * stored as images may fail it where a macro goes elsewhere in a
+ * mirror. */
+static long sok_plan_cost(sok *s, const void *states, size_t m)
+{
+	size_t ssz = s->lv.state_size, maxs = 4 * (size_t)s->lv.nboxes +
+	             sok_macro_extra(&s->lv, s->cf.macros);
+	sd_succ *succ = malloc(sizeof *succ * maxs);
+	unsigned char *kids = malloc(ssz * maxs);
+	const unsigned char *st = states;
+	long cost = succ && kids && sok_is_goal(s, st + m * ssz) ? 0 : -1;
+	for (size_t k = 0; cost >= 0 && k < m; k++) {
+		unsigned n = sok_expand(s, st + k * ssz, 0, succ, kids, ssz);
+		long best = -1;
+		for (unsigned i = 0; i < n; i++)
+			if (!memcmp(kids + i * ssz, st + (k + 1) * ssz, ssz) &&
+			    (best < 0 || succ[i].cost < best))
+				best = succ[i].cost;
+		cost = best < 0 ? -1 : cost + best;
+	}
+	free(succ);
+	free(kids);
+	return cost;
 }
 
 /* A plan with fewer moves (see plugin.h and sok_improve.c). */
@@ -797,14 +823,23 @@ static size_t sok_improve(void *self, const void *states,
                           const void **out)
 {
 	sok *s = self;
-	if (sok_real_plan(s, &states, &actions, n))
-		return 0;
+	const void *stored = states;
+	sok_real r;
+	if (s->lv.sym) {
+		if (sok_sym_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk,
+		                   states, actions, n, &r))
+			return 0;
+		states = r.states;
+		actions = r.actions;
+	}
 	size_t m = sok_improve_plan(s, self, sok_expand_real, states, actions,
 	                            n, seconds, out);
-	if (m && s->lv.sym)
-		sok_sym_canon_plan(&s->lv, s->cf.model, &s->wk,
-		                   (void *)*out, m); /* improve's own buffer */
-	return m;
+	if (!m || !s->lv.sym)
+		return m;
+	sok_sym_canon_plan(&s->lv, s->cf.model, &s->wk,
+	                   (void *)*out, m); /* improve's own buffer */
+	long was = sok_plan_cost(s, stored, n), now = sok_plan_cost(s, *out, m);
+	return now >= 0 && now <= was ? m : 0;
 }
 
 static const sd_heuristic_info sok_heuristics[SOK_H_COUNT] = {

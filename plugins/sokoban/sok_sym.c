@@ -15,24 +15,24 @@
  * A plan the engine rebuilds is then a chain of such least images, each
  * step taken in the frame of the image before it.  sok_sym_unfold()
  * turns it back into the level's own frame, step by step: the real
- * position is known (the start is stored as it is), its push is the
- * stored push mapped by the symmetry that takes the stored position onto
- * the real one, and the next stored position is again some image of
- * the real one that push leads to.
- *
- * Macros (sok_macro.c) choose their routes by cell order, which a
- * mirror does not keep, so the plugin turns the symmetries off when
- * macros are on.
+ * position is known (the start is stored as it is); the step is taken
+ * in the stored position's frame and its result mapped by the symmetry
+ * that takes the stored position onto the real one; the next stored
+ * position is again an image of that result.  A step's text is spelt
+ * in the stored frame and its letters mapped (sok_sym_text): a macro
+ * (sok_macro.c) chooses its route by cell order, which a mirror does
+ * not keep, so the route the search took is the one to spell.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "sok.h"
 
-/* The symmetries found and the last plan unfolded. */
+/* The symmetries of a board. */
 struct sok_sym {
 	int n;              /* symmetries beside the identity (0 .. 7) */
 	int *cell;          /* n * nfloor: image of each floor index */
 	int dir[7][4];      /* image of each direction */
+	int inv[7];         /* the inverse of each */
 };
 
 /* A plan in the level's frame (sok_sym_unfold), kept with the stored
@@ -43,6 +43,8 @@ struct sok_symplan {
 	unsigned char *key;       /* the stored states, then the actions */
 	unsigned char *states;    /* n + 1 states in the level's frame */
 	uint32_t *actions;        /* n actions in the level's frame */
+	int *frame;               /* n + 1 symmetries (sok_real) */
+	int *player;              /* n + 1 cells (sok_real) */
 };
 
 /* Transform t (bit 0: flip columns, bit 1: flip rows, bit 2: swap
@@ -80,8 +82,8 @@ static int sok_sym_dir(int t, int d)
  * transform t of the floor's bounding box (x0, y0, w, h as largest
  * offsets).  1 iff t is a symmetry: every floor cell goes to a floor
  * cell, every goal to a goal. */
-static int sok_sym_map(const sok_level *lv, int t, int x0, int y0, int w,
-                       int h, int *map)
+static int sok_sym_keeps(const sok_level *lv, int t, int x0, int y0, int w,
+                         int h, int *map)
 {
 	if ((t & 4) && w != h)
 		return 0;
@@ -94,6 +96,22 @@ static int sok_sym_map(const sok_level *lv, int t, int x0, int y0, int w,
 		map[c] = to;
 	}
 	return 1;
+}
+
+/* The index of the inverse of symmetry k among the n of sy (whose
+ * maps are `map`): the one that takes each image back. */
+static int sok_sym_inverse_of(const sok_level *lv, const struct sok_sym *sy,
+                              const int *map, int k)
+{
+	size_t nf = (size_t)lv->nfloor;
+	for (int j = 0; j < sy->n; j++) {
+		int c = 0;
+		while (c < lv->nfloor && map[j * nf + (size_t)map[k * nf + c]] == c)
+			c++;
+		if (c == lv->nfloor)
+			return j;
+	}
+	return -1; /* not reached: the symmetries form a group */
 }
 
 void sok_sym_free(sok_level *lv)
@@ -122,12 +140,14 @@ int sok_sym_init(sok_level *lv)
 	}
 	for (int t = 1; t < 8; t++) {
 		int *m = map + (size_t)sy->n * (size_t)lv->nfloor;
-		if (!sok_sym_map(lv, t, x0, y0, x1 - x0, y1 - y0, m))
+		if (!sok_sym_keeps(lv, t, x0, y0, x1 - x0, y1 - y0, m))
 			continue;
 		for (int d = 0; d < 4; d++)
 			sy->dir[sy->n][d] = sok_sym_dir(t, d);
 		sy->n++;
 	}
+	for (int k = 0; k < sy->n; k++)
+		sy->inv[k] = sok_sym_inverse_of(lv, sy, map, k);
 	if (!sy->n) {
 		free(map);
 		free(sy);
@@ -157,8 +177,7 @@ static void sok_sym_boxes(const sok_level *lv, int k, const unsigned char *st,
 		}
 }
 
-/* Image of cell c under symmetry k (-1: the identity). */
-static int sok_sym_cell(const sok_level *lv, int k, int c)
+int sok_sym_map(const sok_level *lv, int k, int c)
 {
 	return k < 0 ? c : lv->sym->cell[(size_t)k * (size_t)lv->nfloor + c];
 }
@@ -171,11 +190,11 @@ static int sok_sym_player(const sok_level *lv, sok_model model,
                           const sok_reach *r, int k, int p)
 {
 	if (model != SOK_PUSHES)
-		return sok_sym_cell(lv, k, p);
+		return sok_sym_map(lv, k, p);
 	int best = lv->nfloor;
 	for (int c = 0; c < lv->nfloor; c++)
-		if (sok_reached(r, c) && sok_sym_cell(lv, k, c) < best)
-			best = sok_sym_cell(lv, k, c);
+		if (sok_reached(r, c) && sok_sym_map(lv, k, c) < best)
+			best = sok_sym_map(lv, k, c);
 	return best;
 }
 
@@ -211,29 +230,31 @@ void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
 	memcpy(st + 2, best, nb);
 }
 
+/* sok_sym_canon() of packed state st, its boxes decoded first. */
+static void sok_sym_canon_packed(const sok_level *lv, sok_model model,
+                                 sok_work *wk, unsigned char *st)
+{
+	int player;
+	sok_decode(lv, wk->occ, st, &player);
+	sok_sym_canon(lv, model, wk, st);
+}
+
 void sok_sym_canon_all(const sok_level *lv, sok_model model, sok_work *wk,
                        const sd_succ *succ, unsigned char *states,
                        size_t stride, unsigned n)
 {
-	for (unsigned i = 0; i < n; i++) {
-		unsigned char *st = states + (size_t)i * stride;
-		int player;
-		if (succ[i].h == SD_DEAD_END)
-			continue;
-		sok_decode(lv, wk->occ, st, &player);
-		sok_sym_canon(lv, model, wk, st);
-	}
+	for (unsigned i = 0; i < n; i++)
+		if (succ[i].h != SD_DEAD_END)
+			sok_sym_canon_packed(lv, model, wk,
+			                     states + (size_t)i * stride);
 }
 
 void sok_sym_canon_plan(const sok_level *lv, sok_model model, sok_work *wk,
                         void *states, size_t m)
 {
-	for (size_t k = 1; k <= m; k++) {
-		unsigned char *st = (unsigned char *)states + k * lv->state_size;
-		int player;
-		sok_decode(lv, wk->occ, st, &player);
-		sok_sym_canon(lv, model, wk, st);
-	}
+	for (size_t k = 1; k <= m; k++)
+		sok_sym_canon_packed(lv, model, wk, (unsigned char *)states +
+		                     k * lv->state_size);
 }
 
 /* The symmetry (-1: the identity) that maps stored state st onto real
@@ -252,13 +273,57 @@ static int sok_sym_frame(const sok_level *lv, sok_model model, sok_work *wk,
 			memcpy(img, st + 2, nb);
 		else
 			sok_sym_boxes(lv, k, st, img);
-		int at = sok_sym_cell(lv, k, p);
+		int at = sok_sym_map(lv, k, p);
 		if (!memcmp(img, real + 2, nb) &&
 		    (model == SOK_PUSHES ? sok_reached(&wk->scratch, at)
 		                         : at == q))
 			return k;
 	}
 	return -2;
+}
+
+int sok_sym_dir_map(const sok_level *lv, int k, int d)
+{
+	return k < 0 ? d : lv->sym->dir[k][d];
+}
+
+int sok_sym_least(const sok_level *lv, const unsigned char *occ)
+{
+	unsigned char st[SOK_MAX_FLOOR / 8 + 4], best[SOK_MAX_FLOOR / 8 + 4];
+	unsigned char img[SOK_MAX_FLOOR / 8 + 4];
+	size_t nb = lv->state_size - 2;
+	int least = -1;
+	sok_encode(lv, occ, 0, st);
+	memcpy(best, st + 2, nb);
+	for (int k = 0; k < lv->sym->n; k++) {
+		sok_sym_boxes(lv, k, st, img);
+		if (memcmp(img, best, nb) < 0) {
+			memcpy(best, img, nb);
+			least = k;
+		}
+	}
+	return least;
+}
+
+int sok_sym_inverse(const sok_level *lv, int k)
+{
+	return k < 0 ? -1 : lv->sym->inv[k];
+}
+
+void sok_sym_text(const sok_level *lv, int k, char *text)
+{
+	for (; k >= 0 && *text; text++)
+		for (int d = 0; d < 4; d++) {
+			int to = lv->sym->dir[k][d];
+			if (*text == sok_dir_char[d]) {
+				*text = sok_dir_char[to];
+				break;
+			}
+			if (*text == sok_push_char(d)) {
+				*text = sok_push_char(to);
+				break;
+			}
+		}
 }
 
 /* The action a of a stored position, taken in the real one that
@@ -270,40 +335,44 @@ static uint32_t sok_sym_action(const sok_level *lv, sok_model model, int k,
 	int dk = k < 0 ? d : lv->sym->dir[k][d];
 	if (model == SOK_STEPS)
 		return (uint32_t)dk;
-	return (uint32_t)(sok_sym_cell(lv, k, (int)(a >> 2)) * 4 + dk);
+	return (uint32_t)(sok_sym_map(lv, k, (int)((a & ~SOK_ACT_MACRO) >> 2))
+	                  * 4 + dk) | (a & SOK_ACT_MACRO);
 }
 
-/* Take action a (of the level's frame; no macro) in the position of
- * wk->occ, the player at *p: wk->occ and *p updated (the player
- * normalised in the push model).  0, or -1 if it is no legal step or
- * push there. */
-static int sok_sym_take(const sok_level *lv, sok_model model, sok_work *wk,
-                        uint32_t a, int *p)
+/* Where action a takes the position of wk->occ, the player standing at
+ * p: the box from *b (-1 if none is pushed) to *t, the player to
+ * *after; wk->occ is left as it was.  0, or -1 if a is no legal step
+ * or push there. */
+static int sok_sym_end(const sok_level *lv, sok_model model, unsigned macros,
+                       sok_work *wk, uint32_t a, int p, int *b, int *t,
+                       int *after)
 {
-	int d = (int)(a & 3), b = model == SOK_STEPS ? lv->nb[*p * 4 + d]
-	                                             : (int)(a >> 2);
-	if (b < 0 || b >= lv->nfloor)
-		return -1;
-	if (model == SOK_STEPS && !wk->occ[b]) {
-		*p = b;
-		return 0;
+	int d = (int)(a & 3);
+	if (model != SOK_STEPS) {
+		*b = (int)((a & ~SOK_ACT_MACRO) >> 2);
+		return sok_action_end(lv, macros, wk, a, t, after) ? 0 : -1;
 	}
-	int t = lv->nb[b * 4 + d];
-	if (!wk->occ[b] || t < 0 || wk->occ[t])
-		return -1;
-	wk->occ[b] = 0;
-	wk->occ[t] = 1;
-	*p = model == SOK_PUSHES ? sok_min_reached(lv, wk, b) : b;
-	return 0;
+	int n = lv->nb[p * 4 + d];
+	*b = -1;
+	*after = n;
+	if (n >= 0 && wk->occ[n]) {
+		*b = n;
+		*t = lv->nb[n * 4 + d];
+		return *t >= 0 && !wk->occ[*t] ? 0 : -1;
+	}
+	return n >= 0 ? 0 : -1;
 }
 
 void sok_sym_plan_free(sok_work *wk)
 {
-	if (wk->symplan) {
-		free(wk->symplan->key);
-		free(wk->symplan->states);
-		free(wk->symplan->actions);
-		free(wk->symplan);
+	struct sok_symplan *sp = wk->symplan;
+	if (sp) {
+		free(sp->key);
+		free(sp->states);
+		free(sp->actions);
+		free(sp->frame);
+		free(sp->player);
+		free(sp);
 		wk->symplan = NULL;
 	}
 }
@@ -316,54 +385,86 @@ static int sok_sym_reserve(const sok_level *lv, sok_work *wk, size_t n)
 		return -1;
 	if (n <= sp->cap && sp->key)
 		return 0;
-	size_t ssz = lv->state_size, keyb = (n + 1) * ssz + n * 4;
-	unsigned char *key = realloc(sp->key, keyb);
-	if (key)
-		sp->key = key;
-	unsigned char *st = realloc(sp->states, (n + 1) * ssz);
-	if (st)
-		sp->states = st;
-	uint32_t *ac = realloc(sp->actions, (n ? n : 1) * sizeof *ac);
-	if (ac)
-		sp->actions = ac;
-	if (!key || !st || !ac)
-		return -1;
+	size_t ssz = lv->state_size;
+	void *p[5] = { realloc(sp->key, (n + 1) * ssz + n * 4),
+	               realloc(sp->states, (n + 1) * ssz),
+	               realloc(sp->actions, (n + 1) * sizeof(uint32_t)),
+	               realloc(sp->frame, (n + 1) * sizeof(int)),
+	               realloc(sp->player, (n + 1) * sizeof(int)) };
+	sp->key = p[0] ? p[0] : sp->key;
+	sp->states = p[1] ? p[1] : sp->states;
+	sp->actions = p[2] ? p[2] : sp->actions;
+	sp->frame = p[3] ? p[3] : sp->frame;
+	sp->player = p[4] ? p[4] : sp->player;
+	for (int i = 0; i < 5; i++)
+		if (!p[i])
+			return -1;
 	sp->cap = n;
 	return 0;
 }
 
+/* Step i of the walk of sok_sym_walk(): the position after it in the
+ * level's frame, its player and frame, and the action in the level's
+ * frame.  0, or -1 if the step does not follow. */
+static int sok_sym_step(const sok_level *lv, sok_model model,
+                        unsigned macros, sok_work *wk,
+                        const unsigned char *states, uint32_t action,
+                        size_t i)
+{
+	struct sok_symplan *sp = wk->symplan;
+	size_t ssz = lv->state_size;
+	unsigned char moved[SOK_MAX_FLOOR / 8 + 4];
+	int k = sp->frame[i], b, t, after, p;
+	unsigned char *real = sp->states + (i + 1) * ssz;
+	sok_decode(lv, wk->occ, states + i * ssz, &p);
+	p = sok_sym_map(lv, sok_sym_inverse(lv, k), sp->player[i]);
+	if (sok_sym_end(lv, model, macros, wk, action, p, &b, &t, &after))
+		return -1;
+	if (b >= 0) {
+		wk->occ[b] = 0;
+		wk->occ[t] = 1;
+	}
+	sok_encode(lv, wk->occ, after, moved);
+	if (k < 0)
+		memcpy(real + 2, moved + 2, ssz - 2);
+	else
+		sok_sym_boxes(lv, k, moved, real + 2);
+	sp->player[i + 1] = sok_sym_map(lv, k, after);
+	sok_decode(lv, wk->occ, real, &p);
+	p = model == SOK_PUSHES ? sok_min_reached(lv, wk, sp->player[i + 1])
+	                        : sp->player[i + 1];
+	real[0] = (unsigned char)(p & 0xff);
+	real[1] = (unsigned char)(p >> 8);
+	sp->frame[i + 1] = sok_sym_frame(lv, model, wk,
+	                                 states + (i + 1) * ssz, real,
+	                                 sp->player[i + 1]);
+	sp->actions[i] = sok_sym_action(lv, model, k, action);
+	return sp->frame[i + 1] == -2 ? -1 : 0;
+}
+
 /* Work out the plan in the level's frame into wk->symplan (see the top
  * of the file).  0, or -1 if a step does not follow. */
-static int sok_sym_walk(const sok_level *lv, sok_model model, sok_work *wk,
+static int sok_sym_walk(const sok_level *lv, sok_model model,
+                        unsigned macros, sok_work *wk,
                         const unsigned char *states, const uint32_t *actions,
                         size_t n)
 {
 	struct sok_symplan *sp = wk->symplan;
 	size_t ssz = lv->state_size;
-	int p, k = -1;
+	int p = states[0] | states[1] << 8;
 	memcpy(sp->states, states, ssz);
-	sok_decode(lv, wk->occ, states, &p);
-	p = model == SOK_PUSHES && !memcmp(states, lv->start, ssz)
-	    ? lv->start_player : p;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t a = sok_sym_action(lv, model, k, actions[i]);
-		if ((actions[i] & SOK_ACT_MACRO) ||
-		    sok_sym_take(lv, model, wk, a, &p))
+	sp->frame[0] = -1;
+	sp->player[0] = model == SOK_PUSHES && !memcmp(states, lv->start, ssz)
+	                ? lv->start_player : p;
+	for (size_t i = 0; i < n; i++)
+		if (sok_sym_step(lv, model, macros, wk, states, actions[i], i))
 			return -1;
-		sp->actions[i] = a;
-		unsigned char *real = sp->states + (i + 1) * ssz;
-		sok_encode(lv, wk->occ, p, real);
-		k = sok_sym_frame(lv, model, wk, states + (i + 1) * ssz, real, p);
-		if (k == -2)
-			return -1;
-	}
 	return 0;
 }
 
-int sok_sym_unfold(const sok_level *lv, sok_model model, sok_work *wk,
-                   const unsigned char *states, const uint32_t *actions,
-                   size_t n, const unsigned char **real_states,
-                   const uint32_t **real_actions)
+int sok_sym_unfold(const sok_level *lv, sok_model model, unsigned macros,
+                   sok_work *wk, const unsigned char *states,
+                   const uint32_t *actions, size_t n, sok_real *out)
 {
 	size_t ssz = lv->state_size, sb = (n + 1) * ssz;
 	struct sok_symplan *sp = wk->symplan;
@@ -375,13 +476,15 @@ int sok_sym_unfold(const sok_level *lv, sok_model model, sok_work *wk,
 			return -1;
 		sp = wk->symplan;
 		sp->n = (size_t)-1;
-		if (sok_sym_walk(lv, model, wk, states, actions, n))
+		if (sok_sym_walk(lv, model, macros, wk, states, actions, n))
 			return -1;
 		memcpy(sp->key, states, sb);
 		memcpy(sp->key + sb, actions, n * 4);
 		sp->n = n;
 	}
-	*real_states = sp->states;
-	*real_actions = sp->actions;
+	out->states = sp->states;
+	out->actions = sp->actions;
+	out->frame = sp->frame;
+	out->player = sp->player;
 	return 0;
 }

@@ -183,6 +183,7 @@ typedef struct run {
 	double weight;
 	double time_limit;
 	sd_improve improve;  /* [search] improve_plan (0: auto) */
+	sd_advisors advisors; /* [search] advisors (0: no) */
 } run;
 
 /* Build the [problem] parameters of r for level file path into ps. */
@@ -268,6 +269,7 @@ static sd_status solve_file(const char *path, const run *r, char **plan,
 	o.weight = r->weight > 0 ? r->weight : 1.0;
 	o.time_limit = r->time_limit > 0 ? r->time_limit : 30;
 	o.improve_plan = r->improve;
+	o.advisors = (int)r->advisors;
 	sd_result res;
 	if (sd_search(plug.plugin, &inst, &o, &res, err, sizeof err))
 		fail_msg("search: %s", err);
@@ -1305,29 +1307,43 @@ static void symmetric_levels(void **unused)
 	}
 }
 
-/* symmetry takes yes or no, and yes is refused beside macros. */
+/* symmetry takes yes or no. */
 static void symmetry_setting(void **unused)
 {
 	(void)unused;
-	char path[4096], err[512] = "";
 	expect_error(room, "symmetry", "maybe",
 	             "t.ini:4: symmetry must be yes or no, not 'maybe'");
-	temp_level(room, path, sizeof path);
-	sd_param ps[] = { { "file", path, "t.ini", 3, "." },
-	                  { "cost", "pushes", "t.ini", 4, "." },
-	                  { "macros", "all", "t.ini", 5, "." },
-	                  { "symmetry", "yes", "t.ini", 6, "." } };
-	sd_instance inst;
-	assert_int_equal(sd_create_instance(plug.plugin, ps, 4, &inst, err,
-	                                    sizeof err), -1);
-	if (!strstr(err, "t.ini:6: symmetry = yes needs macros = none; "
-	            "macros are 'all'"))
-		fail_msg("error '%s'", err);
-	ps[3].value = "no";
-	assert_int_equal(sd_create_instance(plug.plugin, ps, 4, &inst, err,
-	                                    sizeof err), 0);
-	plug.plugin->destroy(inst.self);
-	unlink(path);
+	expect_error(room, "symmetry", "",
+	             "t.ini:4: symmetry must be yes or no, not ''");
+}
+
+/* The fast mode (fess, packing, macros) with the symmetries on, with
+ * one cell order and with both and learned patterns: macros are spelt
+ * in the stored positions' frames and mapped into the level's; plans
+ * replay, improved or not, and improving never lengthens a plan. */
+static void symmetric_macros(void **unused)
+{
+	(void)unused;
+	const int levels[] = { 7, 90, 105, 142, 145 };
+	int before = 0, after = 0;
+	for (size_t i = 0; i < 2 * sizeof levels / sizeof levels[0]; i++) {
+		char *lv = level_from(MICROBAN, levels[i / 2]);
+		run f = { .alg = SD_FESS, .cost = "pushes", .heur = "packing",
+		          .macros = "all", .symmetry = "yes",
+		          .improve = SD_IMPROVE_NO };
+		if (i % 2) {
+			f.advisors = SD_ADVISORS_BOTH;
+			f.deadlocks = "all learn";
+		}
+		int m0 = with_and_without(lv, &f, 0, 0);
+		f.improve = SD_IMPROVE_YES;
+		int m1 = with_and_without(lv, &f, 0, 0);
+		assert_true(m1 <= m0);
+		before += m0;
+		after += m1;
+		free(lv);
+	}
+	assert_true(after < before);
 }
 
 static int setup(void **unused)
@@ -1377,6 +1393,7 @@ int main(void)
 		cmocka_unit_test(plan_improved),
 		cmocka_unit_test(symmetric_levels),
 		cmocka_unit_test(symmetry_setting),
+		cmocka_unit_test(symmetric_macros),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
