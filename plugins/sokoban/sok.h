@@ -530,8 +530,8 @@ void sok_sym_canon_all(const sok_level *lv, sok_model model, sok_work *wk,
  * goal), the symmetry that maps the stored position onto it (-1: the
  * identity) and where the player really stands; for each step, its
  * action mapped into the level's frame.  Such an action, taken in the
- * level's frame, leads to the next position, except a macro may not:
- * it chooses its route by cell order, which a mirror does not keep. */
+ * level's frame, leads to the next position, except that a macro from
+ * a position that is its own mirror image may not (see sok_macro). */
 typedef struct sok_real {
 	const unsigned char *states;
 	const uint32_t *actions;

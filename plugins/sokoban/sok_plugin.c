@@ -667,7 +667,7 @@ static int sok_plan_position(sok *s, const void *states,
  * really stands (returned).  *frame gets the symmetry that maps that
  * frame onto the level's (sok_sym_unfold; -1: the identity, always on
  * a board without symmetry), or -2 if the plan cannot be turned back
- * (out of memory). */
+ * (out of memory, or a step that does not follow). */
 static int sok_plan_frame(sok *s, const void *states, const uint32_t *actions,
                           size_t n, size_t k, int *frame)
 {
@@ -793,10 +793,12 @@ static void sok_print_plan(void *self, const void *states,
  * between each two), or -1 if some state is no successor of the one
  * before or the last is no goal: what the engine checks of an improved
  * plan.  On a symmetric board a plan improved in the level's frame and
- * stored as images may fail it where a macro goes elsewhere in a
- * mirror. */
+ * stored as images could fail it where a position is its own mirror
+ * image and a macro from it is not (see sok_macro).  The expand() calls
+ * are not counted in s->expansions. */
 static long sok_plan_cost(sok *s, const void *states, size_t m)
 {
+	unsigned long expansions = s->expansions;
 	size_t ssz = s->lv.state_size, maxs = 4 * (size_t)s->lv.nboxes +
 	             sok_macro_extra(&s->lv, s->cf.macros);
 	sd_succ *succ = malloc(sizeof *succ * maxs);
@@ -814,6 +816,7 @@ static long sok_plan_cost(sok *s, const void *states, size_t m)
 	}
 	free(succ);
 	free(kids);
+	s->expansions = expansions;
 	return cost;
 }
 
