@@ -243,7 +243,7 @@ typedef struct sok_work {
 	struct sok_memo *memo; /* live areas of recent children, by their
 	                          boxes (sok_heur.c), or NULL */
 	struct sok_symplan *symplan; /* the last plan turned back into the
-	                          level's frame (sok_sym.c), or NULL */
+	                          level's frame (sok_unfold.c), or NULL */
 	unsigned char *occ2;   /* a position's image, while sok_macro()
 	                          works in its least frame, or NULL */
 } sok_work;
@@ -505,10 +505,9 @@ int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
                      int *p, int *way, int64_t *minv, unsigned char *used);
 
 /* sok_sym.c: symmetries of the board, found once at create() (when the
- * configuration allows them), and what they change for the plugin's
- * entry points: expand() writes each live child as its least image,
- * and plans are turned back into the level's frame before they are
- * shown or improved. */
+ * configuration allows them): expand() writes each live child as its
+ * least image, and sok_unfold.c turns plans back into the level's
+ * frame before they are shown or improved. */
 /* Find the symmetries of lv's board into lv->sym (left NULL if there
  * are none).  0, or -1 if out of memory. */
 int sok_sym_init(sok_level *lv);
@@ -525,26 +524,6 @@ void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
 void sok_sym_canon_all(const sok_level *lv, sok_model model, sok_work *wk,
                        const sd_succ *succ, unsigned char *states,
                        size_t stride, unsigned n);
-/* A plan turned back into the level's frame (sok_sym_unfold): for
- * each k of 0 .. n, the position before step k (after the last: the
- * goal), the symmetry that maps the stored position onto it (-1: the
- * identity) and where the player really stands; for each step, its
- * action mapped into the level's frame.  Such an action, taken in the
- * level's frame, leads to the next position, except that a macro from
- * a position that is its own mirror image may not (see sok_macro). */
-typedef struct sok_real {
-	const unsigned char *states;
-	const uint32_t *actions;
-	const int *frame;
-	const int *player;
-} sok_real;
-/* The plan of n steps whose states (stored images, the start as it is)
- * and actions the engine handed over, in the level's own frame, into
- * *out, valid until the next call.  0, or -1 if out of memory or a step
- * does not follow. */
-int sok_sym_unfold(const sok_level *lv, sok_model model, unsigned macros,
-                   sok_work *wk, const unsigned char *states,
-                   const uint32_t *actions, size_t n, sok_real *out);
 /* Image of cell c, and of direction d, under symmetry k (-1: the
  * identity), and the index of the inverse of k. */
 int sok_sym_map(const sok_level *lv, int k, int c);
@@ -564,6 +543,38 @@ void sok_sym_text(const sok_level *lv, int k, char *text);
  * the engine will check it against expand(). */
 void sok_sym_canon_plan(const sok_level *lv, sok_model model, sok_work *wk,
                         void *states, size_t m);
-void sok_sym_plan_free(sok_work *wk);
+/* The boxes of packed state st under symmetry k (-1: the identity),
+ * into out (state_size - 2 bytes). */
+void sok_sym_boxes(const sok_level *lv, int k, const unsigned char *st,
+                   unsigned char *out);
+/* The symmetry (-1: the identity) that maps stored state st onto the
+ * position real (packed; wk->occ holding its boxes, its player at q,
+ * any cell of its area in the push model), or -2 if none does. */
+int sok_sym_frame(const sok_level *lv, sok_model model, sok_work *wk,
+                  const unsigned char *st, const unsigned char *real, int q);
+
+/* sok_unfold.c: a plan on a symmetric board turned back into the
+ * level's frame, for the plugin's plan entry points. */
+/* A plan turned back into the level's frame (sok_unfold): for
+ * each k of 0 .. n, the position before step k (after the last: the
+ * goal), the symmetry that maps the stored position onto it (-1: the
+ * identity) and where the player really stands; for each step, its
+ * action mapped into the level's frame.  Such an action, taken in the
+ * level's frame, leads to the next position, except that a macro from
+ * a position that is its own mirror image may not (see sok_macro). */
+typedef struct sok_real {
+	const unsigned char *states;
+	const uint32_t *actions;
+	const int *frame;
+	const int *player;
+} sok_real;
+/* The plan of n steps whose states (stored images, the start as it is)
+ * and actions the engine handed over, in the level's own frame, into
+ * *out, valid until the next call.  0, or -1 if out of memory or a step
+ * does not follow. */
+int sok_unfold(const sok_level *lv, sok_model model, unsigned macros,
+               sok_work *wk, const unsigned char *states,
+               const uint32_t *actions, size_t n, sok_real *out);
+void sok_unfold_free(sok_work *wk);
 
 #endif

@@ -189,7 +189,7 @@ static void sok_destroy(void *self)
 	sok_improve_free(&s->wk);
 	sok_learn_free(&s->wk);
 	sok_memo_free(&s->wk);
-	sok_sym_plan_free(&s->wk);
+	sok_unfold_free(&s->wk);
 	sok_sym_free(&s->lv);
 	sok_dltab_free(&s->lv);
 	sok_macro_free(s);
@@ -665,7 +665,7 @@ static int sok_plan_position(sok *s, const void *states,
 /* Position k of a plan (states, actions; n steps) in the frame of its
  * stored state: its boxes decoded into s->wk.occ, and where the player
  * really stands (returned).  *frame gets the symmetry that maps that
- * frame onto the level's (sok_sym_unfold; -1: the identity, always on
+ * frame onto the level's (sok_unfold; -1: the identity, always on
  * a board without symmetry), or -2 if the plan cannot be turned back
  * (out of memory, or a step that does not follow). */
 static int sok_plan_frame(sok *s, const void *states, const uint32_t *actions,
@@ -676,8 +676,8 @@ static int sok_plan_frame(sok *s, const void *states, const uint32_t *actions,
 	*frame = -1;
 	if (!s->lv.sym)
 		return sok_plan_position(s, states, actions, k);
-	if (sok_sym_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk, states,
-	                   actions, n, &r)) {
+	if (sok_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk, states,
+	               actions, n, &r)) {
 		*frame = -2;
 		return 0;
 	}
@@ -776,8 +776,8 @@ static void sok_print_plan(void *self, const void *states,
 	int player;
 	if (!s->lv.sym) {
 		player = sok_plan_position(s, states, actions, k);
-	} else if (!sok_sym_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk,
-	                           states, actions, n, &r)) {
+	} else if (!sok_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk,
+	                       states, actions, n, &r)) {
 		sok_decode(&s->lv, s->wk.occ, r.states + k * s->lv.state_size,
 		           &player);
 		player = r.player[k];
@@ -829,8 +829,8 @@ static size_t sok_improve(void *self, const void *states,
 	const void *stored = states;
 	sok_real r;
 	if (s->lv.sym) {
-		if (sok_sym_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk,
-		                   states, actions, n, &r))
+		if (sok_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk,
+		               states, actions, n, &r))
 			return 0;
 		states = r.states;
 		actions = r.actions;
