@@ -515,12 +515,14 @@ void sok_sym_free(sok_level *lv);
 /* Symmetries of the board beside the identity: 0, 1, 3 or 7. */
 int sok_sym_count(const sok_level *lv);
 /* Replace packed state st by the least of its images under lv->sym
- * (its boxes' bytes first, then its player), wk->occ holding st's
- * boxes.  lv->sym must not be NULL; wk->scratch is overwritten. */
+ * (its boxes' bytes first, then its player).  lv->sym must not be
+ * NULL.  In the push model, where the player's area is needed, wk->occ
+ * and wk->scratch are overwritten (st decoded and filled) when an image
+ * other than st itself may be the least. */
 void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
                    unsigned char *st);
 /* sok_sym_canon() on each of the n children of an expand() that is not
- * a dead end (wk->occ is overwritten). */
+ * a dead end. */
 void sok_sym_canon_all(const sok_level *lv, sok_model model, sok_work *wk,
                        const sd_succ *succ, unsigned char *states,
                        size_t stride, unsigned n);

@@ -201,6 +201,15 @@ static void sok_destroy(void *self)
 	free(s);
 }
 
+/* The most successors one expand() of the instance gives: four per box
+ * (four in the step model), and the macros' extra ones. */
+static unsigned sok_max_successors(const sok *s)
+{
+	unsigned boxes = (unsigned)(s->lv.nboxes ? s->lv.nboxes : 1);
+	return (s->cf.model == SOK_STEPS ? 4 : 4 * boxes) +
+	       sok_macro_extra(&s->lv, s->cf.macros);
+}
+
 /* Read the [problem] keys and the level, compile it and choose the
  * state size.  0, or -1 with "file:line: message" in err. */
 static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
@@ -245,9 +254,7 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	}
 	inst->self = s;
 	inst->state_size = s->lv.state_size;
-	unsigned boxes = (unsigned)(s->lv.nboxes ? s->lv.nboxes : 1);
-	inst->max_successors = s->cf.model == SOK_STEPS ? 4 : 4 * boxes;
-	inst->max_successors += sok_macro_extra(&s->lv, s->cf.macros);
+	inst->max_successors = sok_max_successors(s);
 	return 0;
 }
 
@@ -799,8 +806,7 @@ static void sok_print_plan(void *self, const void *states,
 static long sok_plan_cost(sok *s, const void *states, size_t m)
 {
 	unsigned long expansions = s->expansions;
-	size_t ssz = s->lv.state_size, maxs = 4 * (size_t)s->lv.nboxes +
-	             sok_macro_extra(&s->lv, s->cf.macros);
+	size_t ssz = s->lv.state_size, maxs = sok_max_successors(s);
 	sd_succ *succ = malloc(sizeof *succ * maxs);
 	unsigned char *kids = malloc(ssz * maxs);
 	const unsigned char *st = states;

@@ -201,9 +201,11 @@ void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
 	}
 	if (tie[0] < 0 && nt == 1)
 		return;
-	int p = st[0] | st[1] << 8, low = lv->nfloor;
-	if (model == SOK_PUSHES)
+	int p = st[0] | st[1] << 8, low = lv->nfloor, stored;
+	if (model == SOK_PUSHES) {
+		sok_decode(lv, wk->occ, st, &stored);
 		sok_fill(lv, wk, &wk->scratch, p);
+	}
 	for (int i = 0; i < nt; i++) {
 		int q = sok_sym_player(lv, model, &wk->scratch, tie[i], p);
 		low = q < low ? q : low;
@@ -213,31 +215,21 @@ void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
 	memcpy(st + 2, best, nb);
 }
 
-/* sok_sym_canon() of packed state st, its boxes decoded first. */
-static void sok_sym_canon_packed(const sok_level *lv, sok_model model,
-                                 sok_work *wk, unsigned char *st)
-{
-	int player;
-	sok_decode(lv, wk->occ, st, &player);
-	sok_sym_canon(lv, model, wk, st);
-}
-
 void sok_sym_canon_all(const sok_level *lv, sok_model model, sok_work *wk,
                        const sd_succ *succ, unsigned char *states,
                        size_t stride, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
 		if (succ[i].h != SD_DEAD_END)
-			sok_sym_canon_packed(lv, model, wk,
-			                     states + (size_t)i * stride);
+			sok_sym_canon(lv, model, wk, states + (size_t)i * stride);
 }
 
 void sok_sym_canon_plan(const sok_level *lv, sok_model model, sok_work *wk,
                         void *states, size_t m)
 {
 	for (size_t k = 1; k <= m; k++)
-		sok_sym_canon_packed(lv, model, wk, (unsigned char *)states +
-		                     k * lv->state_size);
+		sok_sym_canon(lv, model, wk, (unsigned char *)states +
+		              k * lv->state_size);
 }
 
 int sok_sym_frame(const sok_level *lv, sok_model model, sok_work *wk,

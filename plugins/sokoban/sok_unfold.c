@@ -117,10 +117,10 @@ static int sok_unfold_step(const sok_level *lv, sok_model model,
 	struct sok_symplan *sp = wk->symplan;
 	size_t ssz = lv->state_size;
 	unsigned char moved[SOK_MAX_FLOOR / 8 + 4];
-	int k = sp->frame[i], b, t, after, p;
+	int k = sp->frame[i], b, t, after, stored;
 	unsigned char *real = sp->states + (i + 1) * ssz;
-	sok_decode(lv, wk->occ, states + i * ssz, &p);
-	p = sok_sym_map(lv, sok_sym_inverse(lv, k), sp->player[i]);
+	sok_decode(lv, wk->occ, states + i * ssz, &stored);
+	int p = sok_sym_map(lv, sok_sym_inverse(lv, k), sp->player[i]);
 	if (sok_unfold_end(lv, model, macros, wk, action, p, &b, &t, &after))
 		return -1;
 	if (b >= 0) {
@@ -130,7 +130,7 @@ static int sok_unfold_step(const sok_level *lv, sok_model model,
 	sok_encode(lv, wk->occ, after, moved);
 	sok_sym_boxes(lv, k, moved, real + 2);
 	sp->player[i + 1] = sok_sym_map(lv, k, after);
-	sok_decode(lv, wk->occ, real, &p);
+	sok_decode(lv, wk->occ, real, &stored);
 	p = model == SOK_PUSHES ? sok_min_reached(lv, wk, sp->player[i + 1])
 	                        : sp->player[i + 1];
 	real[0] = (unsigned char)(p & 0xff);
