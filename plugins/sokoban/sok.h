@@ -496,6 +496,10 @@ void sok_progress(const sok_level *lv, sok_work *wk, int *p);
  * (sok_live_areas), for sok_progress_of(); nothing if out of memory. */
 void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,
                   int live);
+/* The live areas the memo holds for the boxes of packed state st, or
+ * -1 if it holds none. */
+int sok_memo_get(const sok_level *lv, const sok_work *wk,
+                 const unsigned char *st);
 /* sok_progress() of the position packed in st, whose boxes wk->occ
  * holds: the live areas from the memo when it has them. */
 void sok_progress_of(const sok_level *lv, sok_work *wk,
@@ -521,11 +525,6 @@ int sok_sym_count(const sok_level *lv);
  * other than st itself may be the least. */
 void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
                    unsigned char *st);
-/* sok_sym_canon() on each of the n children of an expand() that is not
- * a dead end. */
-void sok_sym_canon_all(const sok_level *lv, sok_model model, sok_work *wk,
-                       const sd_succ *succ, unsigned char *states,
-                       size_t stride, unsigned n);
 /* Image of cell c, and of direction d, under symmetry k (-1: the
  * identity), and the index of the inverse of k. */
 int sok_sym_map(const sok_level *lv, int k, int c);

@@ -239,16 +239,25 @@ void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,
 	m->live[i] = live;
 }
 
+int sok_memo_get(const sok_level *lv, const sok_work *wk,
+                 const unsigned char *st)
+{
+	(void)lv;
+	const struct sok_memo *m = wk->memo;
+	size_t i = m ? sok_memo_slot(m, st) : 0;
+	if (!m || m->live[i] < 0 || memcmp(m->keys + i * m->kb, st + 2, m->kb))
+		return -1;
+	return m->live[i];
+}
+
 void sok_progress_of(const sok_level *lv, sok_work *wk,
                      const unsigned char *st, int *p)
 {
-	const struct sok_memo *m = wk->memo;
-	size_t i = m ? sok_memo_slot(m, st) : 0;
-	if (!m || m->live[i] < 0 || memcmp(m->keys + i * m->kb, st + 2, m->kb)) {
+	int live = sok_memo_get(lv, wk, st);
+	if (live < 0)
 		sok_progress(lv, wk, p);
-		return;
-	}
-	sok_progress_with(lv, wk->occ, m->live[i], p);
+	else
+		sok_progress_with(lv, wk->occ, live, p);
 }
 
 /* The packing estimate: the matching bound m, plus SOK_PACK_WEIGHT per

@@ -550,6 +550,26 @@ static unsigned sok_expand_real(void *self, const void *state, sd_cost h,
 	return sok_expand_pushes(lv, cf, wk, state, succ, states, stride);
 }
 
+/* Write each of the n children of an expand() that is not a dead end
+ * as its least image (sok_sym_canon).  The live areas the memo holds
+ * for a child hold for its image too (a symmetry maps areas onto
+ * areas, goals onto goals), so they are remembered under the image,
+ * which is what features() will be asked about. */
+static void sok_canon_children(sok *s, const sd_succ *succ,
+                               unsigned char *states, size_t stride,
+                               unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		unsigned char *st = states + (size_t)i * stride;
+		if (succ[i].h == SD_DEAD_END)
+			continue;
+		int live = sok_memo_get(&s->lv, &s->wk, st);
+		sok_sym_canon(&s->lv, s->cf.model, &s->wk, st);
+		if (live >= 0)
+			sok_memo_put(&s->lv, &s->wk, st, live);
+	}
+}
+
 /* expand(): sok_expand_real(), each live child then written as its
  * least image when the board has symmetries (sok_sym.c). */
 static unsigned sok_expand(void *self, const void *state, sd_cost h,
@@ -559,8 +579,7 @@ static unsigned sok_expand(void *self, const void *state, sd_cost h,
 	sok *s = self;
 	unsigned n = sok_expand_real(self, state, h, succ, states, stride);
 	if (s->lv.sym)
-		sok_sym_canon_all(&s->lv, s->cf.model, &s->wk, succ, states,
-		                  stride, n);
+		sok_canon_children(s, succ, states, stride, n);
 	return n;
 }
 

@@ -215,15 +215,6 @@ void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
 	memcpy(st + 2, best, nb);
 }
 
-void sok_sym_canon_all(const sok_level *lv, sok_model model, sok_work *wk,
-                       const sd_succ *succ, unsigned char *states,
-                       size_t stride, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (succ[i].h != SD_DEAD_END)
-			sok_sym_canon(lv, model, wk, states + (size_t)i * stride);
-}
-
 void sok_sym_canon_plan(const sok_level *lv, sok_model model, sok_work *wk,
                         void *states, size_t m)
 {

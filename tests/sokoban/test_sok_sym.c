@@ -240,6 +240,52 @@ static void children_least(void **unused)
 		}
 }
 
+/* Under `packing`, expand() remembers each child's live areas for
+ * features(); on a symmetric board it must remember them under the
+ * image it stores, the state features() is asked about.  Level 93 has
+ * seven symmetries; no macros, so every live child's count is known.
+ * Each remembered count must be the child's own (a fresh count), and
+ * all but the few that a sibling evicts from the memo are found. */
+static void memo_under_image(void **unused)
+{
+	(void)unused;
+	const sd_plugin *pl = searchd_plugin();
+	char err[256] = "";
+	sok *s = open_level(MICROBAN, "93", "pushes", NULL, NULL);
+	assert_int_equal(pl->select_heuristic(s, SOK_H_PACKING, err,
+	                                      sizeof err), 0);
+	const sok_level *lv = &s->lv;
+	size_t ss = lv->state_size, maxs = 4 * (size_t)lv->nboxes;
+	unsigned char *q = malloc(ss * (200 * maxs + 1));
+	sd_succ *succ = calloc(maxs, sizeof *succ);
+	long children = 0, found = 0;
+	size_t tail = 1;
+	assert_true(q && succ);
+	pl->initial(s, q);
+	for (size_t head = 0; head < 200 && head < tail; head++) {
+		unsigned n = pl->expand(s, q + head * ss, 0, succ, q + tail * ss,
+		                        ss);
+		for (unsigned i = 0; i < n; i++) {
+			const unsigned char *c = q + (tail + i) * ss;
+			if (succ[i].h == SD_DEAD_END)
+				continue;
+			int live = sok_memo_get(lv, &s->wk, c), player;
+			children++;
+			if (live < 0)
+				continue;
+			found++;
+			sok_decode(lv, s->wk.occ, c, &player);
+			assert_int_equal(live, sok_live_areas(lv, &s->wk));
+		}
+		tail += n;
+	}
+	assert_true(children > 1000);
+	assert_true(found * 10 >= children * 9);
+	free(q);
+	free(succ);
+	pl->destroy(s);
+}
+
 /* The direction that leads from m's image of c to m's image of c's
  * neighbour in direction d (k: the map's index in m). */
 static int image_dir(const sok_level *lv, const maps *m, int k, int c, int d)
@@ -344,6 +390,7 @@ int main(void)
 		cmocka_unit_test(counts_agree),
 		cmocka_unit_test(children_least),
 		cmocka_unit_test(macros_mirror),
+		cmocka_unit_test(memo_under_image),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
