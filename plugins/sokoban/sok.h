@@ -522,8 +522,10 @@ int sok_sym_count(const sok_level *lv);
  * (its boxes' bytes first, then its player).  lv->sym must not be
  * NULL.  In the push model, where the player's area is needed, wk->occ
  * and wk->scratch are overwritten (st decoded and filled) when an image
- * other than st itself may be the least. */
-void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
+ * other than st itself may be the least.  Returns 0 if st is its own
+ * least image at once (left as it was), else 1 (st rewritten, perhaps
+ * with the same bytes). */
+int sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
                    unsigned char *st);
 /* Image of cell c, and of direction d, under symmetry k (-1: the
  * identity), and the index of the inverse of k. */

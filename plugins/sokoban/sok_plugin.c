@@ -553,8 +553,9 @@ static unsigned sok_expand_real(void *self, const void *state, sd_cost h,
 /* Write each of the n children of an expand() that is not a dead end
  * as its least image (sok_sym_canon).  The live areas the memo holds
  * for a child hold for its image too (a symmetry maps areas onto
- * areas, goals onto goals), so they are remembered under the image,
- * which is what features() will be asked about. */
+ * areas, goals onto goals), so a child that was rewritten has them
+ * remembered under the image, which is what features() will be asked
+ * about. */
 static void sok_canon_children(sok *s, const sd_succ *succ,
                                unsigned char *states, size_t stride,
                                unsigned n)
@@ -564,8 +565,8 @@ static void sok_canon_children(sok *s, const sd_succ *succ,
 		if (succ[i].h == SD_DEAD_END)
 			continue;
 		int live = sok_memo_get(&s->lv, &s->wk, st);
-		sok_sym_canon(&s->lv, s->cf.model, &s->wk, st);
-		if (live >= 0)
+		if (sok_sym_canon(&s->lv, s->cf.model, &s->wk, st) &&
+		    live >= 0)
 			sok_memo_put(&s->lv, &s->wk, st, live);
 	}
 }

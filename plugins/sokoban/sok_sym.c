@@ -181,8 +181,8 @@ static int sok_sym_player(const sok_level *lv, sok_model model,
 	return best;
 }
 
-void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
-                   unsigned char *st)
+int sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
+                  unsigned char *st)
 {
 	unsigned char best[SOK_MAX_FLOOR / 8 + 4], img[SOK_MAX_FLOOR / 8 + 4];
 	size_t nb = lv->state_size - 2;
@@ -200,7 +200,7 @@ void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
 			tie[nt++] = k;
 	}
 	if (tie[0] < 0 && nt == 1)
-		return;
+		return 0;
 	int p = st[0] | st[1] << 8, low = lv->nfloor, stored;
 	if (model == SOK_PUSHES) {
 		sok_decode(lv, wk->occ, st, &stored);
@@ -213,6 +213,7 @@ void sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
 	st[0] = (unsigned char)(low & 0xff);
 	st[1] = (unsigned char)(low >> 8);
 	memcpy(st + 2, best, nb);
+	return 1;
 }
 
 void sok_sym_canon_plan(const sok_level *lv, sok_model model, sok_work *wk,
