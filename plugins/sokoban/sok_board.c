@@ -468,12 +468,12 @@ void sok_moved_state(const sok_level *lv, const unsigned char *from, int b,
 	}
 }
 
-/* The fill of sok_fill() (see there); with dist 0 it writes no r->dist
- * and no r->from.  Inlined into both of its callers, where dist is a
- * constant. */
-static inline __attribute__((always_inline)) int
-sok_fill_core(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
-              int dist)
+/* Breadth-first fill of the player from cell `from` around the boxes of
+ * wk->occ into r: afterwards sok_reached(r, c) tells the reached cells,
+ * r->dist their distance, r->from the direction that entered them (the
+ * fill's tree: sok_tree_avoids()), r->min and r->min2 the two smallest
+ * reached cells and r->goals the goals reached.  Returns r->min. */
+int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from)
 {
 	if (++r->stamp == 0) {
 		memset(r->mark, 0, sizeof(unsigned) * (size_t)lv->nfloor);
@@ -483,10 +483,8 @@ sok_fill_core(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
 	int goals = lv->goal[from];
 	unsigned st = r->stamp;
 	r->mark[from] = st;
-	if (dist) {
-		r->dist[from] = 0;
-		r->from[from] = -1;
-	}
+	r->dist[from] = 0;
+	r->from[from] = -1;
 	wk->queue[tail++] = from;
 	while (head < tail) {
 		int c = wk->queue[head++];
@@ -496,10 +494,8 @@ sok_fill_core(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
 			if (q < 0 || r->mark[q] == st || wk->occ[q])
 				continue;
 			r->mark[q] = st;
-			if (dist) {
-				r->dist[q] = r->dist[c] + 1;
-				r->from[q] = d;
-			}
+			r->dist[q] = r->dist[c] + 1;
+			r->from[q] = d;
 			wk->queue[tail++] = q;
 			goals += lv->goal[q];
 			if (q < min) {
@@ -514,16 +510,6 @@ sok_fill_core(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
 	r->min2 = min2;
 	r->goals = goals;
 	return min;
-}
-
-/* Breadth-first fill of the player from cell `from` around the boxes of
- * wk->occ into r: afterwards sok_reached(r, c) tells the reached cells,
- * r->dist their distance, r->from the direction that entered them,
- * r->min and r->min2 the two smallest reached cells and r->goals the
- * goals reached.  Returns r->min. */
-int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from)
-{
-	return sok_fill_core(lv, wk, r, from, 1);
 }
 
 /* True iff fill r reached cell. */
@@ -702,6 +688,35 @@ static int sok_opens_nothing(const sok_level *lv, const unsigned char *occ,
 	return 1;
 }
 
+/* True iff the path of fill r's tree from reached cell c back to the
+ * fill's start does not pass through cell t.  Only a cell nearer the
+ * start than c can lie on it, one at each distance: the walk climbs
+ * from c to t's distance and looks whether it stands on t. */
+static int sok_tree_avoids(const sok_level *lv, const sok_reach *r, int c,
+                           int t)
+{
+	while (r->dist[c] > r->dist[t])
+		c = lv->nb[c * 4 + (r->from[c] ^ 1)];
+	return c != t;
+}
+
+/* True iff every free neighbour of t but b (occ holding the child of a
+ * push from b into t; parent the fill before it) has a path of the
+ * parent's tree that misses t: they all still meet at the fill's start,
+ * so t cuts nothing.  b needs no look: if the path of the cell behind
+ * b passed t, the neighbour of t it came from would fail the test. */
+static int sok_tree_joins(const sok_level *lv, const unsigned char *occ,
+                          const sok_reach *parent, int b, int t)
+{
+	for (int k = 0; k < 4; k++) {
+		int n = lv->nb[t * 4 + k];
+		if (n >= 0 && n != b && !occ[n] &&
+		    !sok_tree_avoids(lv, parent, n, t))
+			return 0;
+	}
+	return 1;
+}
+
 /* True iff the push of the box at b in direction d to t (occ
  * holding the child, parent the fill of the position before it)
  * changes only the player's area of that fill, which gains b and loses
@@ -711,7 +726,9 @@ int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
                       const sok_reach *parent, int b, int t, int d)
 {
 	return sok_opens_nothing(lv, occ, parent, b, d) &&
-	       sok_reached(parent, t) && sok_ring_joins(lv, occ, t);
+	       sok_reached(parent, t) &&
+	       (sok_ring_joins(lv, occ, t) ||
+	        sok_tree_joins(lv, occ, parent, b, t));
 }
 
 /* The normalised player of the child position in which the box at b
@@ -720,9 +737,12 @@ int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
  * reachable cell.  The push changes the player's region only by b,
  * which joins it, and t, which leaves it, as long as b opens onto no
  * other area and t does not cut the region in two; the answer is then
- * read off the parent's fill.  Else a fill; where b opens onto nothing
- * the region can only have lost cells, so the fill stops at the
- * smallest cell it can hold (b, or the parent's smallest but t). */
+ * read off the parent's fill.  So it is when the fill's tree paths
+ * from the cell behind b and from the region's smallest cell but t
+ * (low) both miss t: b and low still meet at the fill's start, whatever
+ * else t cut off.  Else a fill; where b opens onto nothing the region
+ * can only have lost cells, so the fill stops at the smallest cell it
+ * can hold (b, or low). */
 int sok_pushed_player(const sok_level *lv, sok_work *wk,
                       const sok_reach *parent, int b, int t, int d)
 {
@@ -732,7 +752,9 @@ int sok_pushed_player(const sok_level *lv, sok_work *wk,
 	if (sok_reached(parent, t)) {
 		if (t == low)
 			low = parent->min2;
-		if (!sok_ring_joins(lv, wk->occ, t)) /* the area may be cut */
+		if (!sok_ring_joins(lv, wk->occ, t) && /* the area may be cut */
+		    !(sok_tree_avoids(lv, parent, lv->nb[b * 4 + (d ^ 1)], t) &&
+		      sok_tree_avoids(lv, parent, low, t)))
 			return sok_min_above(lv, wk, b, b < low ? b : low);
 	}
 	return b < low ? b : low;
@@ -820,14 +842,13 @@ int sok_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
 }
 
 /* sok_candidates() for the small searches of the corral and learning
- * modules, whose pushes need no walks: the fill keeps no distances
- * (r->dist and r->from are left as they were, wk->cwalk is not written)
- * and the boxes are read off st, the packed position that wk->occ
- * holds.  wk->cand is the same list, in the same order. */
+ * modules, whose pushes need no walks: wk->cwalk is not written and the
+ * boxes are read off st, the packed position that wk->occ holds.
+ * wk->cand is the same list, in the same order. */
 int sok_small_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
                          int player, const unsigned char *st)
 {
-	sok_fill_core(lv, wk, r, player, 0);
+	sok_fill(lv, wk, r, player);
 	int k = 0;
 	for (size_t i = 2; i < lv->state_size; i++)
 		for (unsigned bits = st[i]; bits; bits &= bits - 1) {

@@ -161,6 +161,40 @@ static void check_push(const sok_level *lv, sok_work *wk, unsigned char *st,
 	assert_memory_equal(st, fresh, lv->state_size);
 }
 
+/* Local pushes (below) whose ring of eight cells round t is cut: those
+ * that only the fill's tree shows to cut nothing. */
+static long tree_locals;
+
+/* Every push open in the position in wk->occ (nc of them in wk->cand,
+ * its fill in wk->parent): where sok_push_is_local() says the push
+ * changes only the player's area, a fill of the child from b reaches
+ * exactly the parent's area with b in and t out.  wk->occ is left as it
+ * was. */
+static void check_local(const sok_level *lv, sok_work *wk, int nc)
+{
+	for (int i = 0; i < nc; i++) {
+		int b = wk->cand[i] >> 2, d = wk->cand[i] & 3;
+		int t = lv->nb[b * 4 + d];
+		wk->occ[b] = 0;
+		wk->occ[t] = 1;
+		if (sok_push_is_local(lv, wk->occ, &wk->parent, b, t, d)) {
+			unsigned m = 0;
+			sok_fill(lv, wk, &wk->scratch, b);
+			for (int c = 0; c < lv->nfloor; c++)
+				assert_int_equal(sok_reached(&wk->scratch, c),
+				                 c == b || (c != t &&
+				                 sok_reached(&wk->parent, c)));
+			for (int k = 0; k < 8; k++) {
+				int q = lv->ring[t * 8 + k];
+				m |= (unsigned)(q >= 0 && !wk->occ[q]) << k;
+			}
+			tree_locals += !ring_one_piece(m);
+		}
+		wk->occ[t] = 0;
+		wk->occ[b] = 1;
+	}
+}
+
 /* The small searches' list of pushes (sok_small_candidates, boxes read
  * off st, the packed position) against sok_candidates(), which has just
  * listed nc pushes into wk->cand. */
@@ -201,6 +235,7 @@ static void random_walks(const char *text, int n, int walks, unsigned *seed)
 			if (nc == 0)
 				break;
 			check_small(lv, wk, player, st, nc);
+			check_local(lv, wk, nc);
 			int i = (int)(next_rand(seed) % (unsigned)nc);
 			int b = wk->cand[i] >> 2, d = wk->cand[i] & 3;
 			check_push(lv, wk, st, fresh, b, d);
@@ -223,6 +258,7 @@ static void incremental_agrees(void **unused)
 		random_walks(mb, n, 4, &seed);
 	for (int n = 1; n <= 20; n++)
 		random_walks(xs, n, 2, &seed);
+	assert_true(tree_locals >= 1000);  /* 3,078 on these walks */
 	free(mb);
 	free(xs);
 }
