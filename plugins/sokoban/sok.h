@@ -312,9 +312,9 @@ int sok_walk(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
 int sok_list_pushes(const sok_level *lv, sok_work *wk, const sok_reach *r);
 int sok_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
                    int player);
-/* The same for a small search (sok_corral.c): no walks are kept (r->dist,
- * r->from and wk->cwalk are not written) and the boxes are read off st,
- * the packed position wk->occ holds. */
+/* The same for a small search (sok_corral.c): no walks are kept
+ * (wk->cwalk is not written) and the boxes are read off st, the packed
+ * position wk->occ holds. */
 int sok_small_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
                          int player, const unsigned char *st);
 int sok_off_goal(const sok_level *lv, const unsigned char *occ);
