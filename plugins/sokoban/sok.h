@@ -498,8 +498,7 @@ void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,
                   int live);
 /* The live areas the memo holds for the boxes of packed state st, or
  * -1 if it holds none. */
-int sok_memo_get(const sok_level *lv, const sok_work *wk,
-                 const unsigned char *st);
+int sok_memo_get(const sok_work *wk, const unsigned char *st);
 /* sok_progress() of the position packed in st, whose boxes wk->occ
  * holds: the live areas from the memo when it has them. */
 void sok_progress_of(const sok_level *lv, sok_work *wk,

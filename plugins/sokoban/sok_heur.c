@@ -239,10 +239,8 @@ void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,
 	m->live[i] = live;
 }
 
-int sok_memo_get(const sok_level *lv, const sok_work *wk,
-                 const unsigned char *st)
+int sok_memo_get(const sok_work *wk, const unsigned char *st)
 {
-	(void)lv;
 	const struct sok_memo *m = wk->memo;
 	size_t i = m ? sok_memo_slot(m, st) : 0;
 	if (!m || m->live[i] < 0 || memcmp(m->keys + i * m->kb, st + 2, m->kb))
@@ -253,7 +251,7 @@ int sok_memo_get(const sok_level *lv, const sok_work *wk,
 void sok_progress_of(const sok_level *lv, sok_work *wk,
                      const unsigned char *st, int *p)
 {
-	int live = sok_memo_get(lv, wk, st);
+	int live = sok_memo_get(wk, st);
 	if (live < 0)
 		sok_progress(lv, wk, p);
 	else

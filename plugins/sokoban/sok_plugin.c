@@ -564,7 +564,7 @@ static void sok_canon_children(sok *s, const sd_succ *succ,
 		unsigned char *st = states + (size_t)i * stride;
 		if (succ[i].h == SD_DEAD_END)
 			continue;
-		int live = sok_memo_get(&s->lv, &s->wk, st);
+		int live = sok_memo_get(&s->wk, st);
 		if (sok_sym_canon(&s->lv, s->cf.model, &s->wk, st) &&
 		    live >= 0)
 			sok_memo_put(&s->lv, &s->wk, st, live);

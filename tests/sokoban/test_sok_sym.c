@@ -269,7 +269,7 @@ static void memo_under_image(void **unused)
 			const unsigned char *c = q + (tail + i) * ss;
 			if (succ[i].h == SD_DEAD_END)
 				continue;
-			int live = sok_memo_get(lv, &s->wk, c), player;
+			int live = sok_memo_get(&s->wk, c), player;
 			children++;
 			if (live < 0)
 				continue;
