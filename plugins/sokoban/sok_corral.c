@@ -138,6 +138,10 @@ struct sok_rx {
 	int *keep;            /* floor indices of the kept boxes */
 	int nkeep;            /* how many, if the last sok_corral_deadlock()
 	                         proved their corral dead; else 0 */
+	uint64_t *adj;        /* per box of box[]: bit k set iff it touches
+	                         corral k (k < 64; sok_corral_deadlock) */
+	unsigned char *near;  /* per floor index: 1 about a fence box, 2 on
+	                         one (sok_rx_keep; all 0 between calls) */
 	unsigned char *cache; /* SOK_CORRAL_CACHE entries of state_size + 3
 	                         bytes: a small problem's start position, the
 	                         corral's smallest cell for one that needs a
@@ -155,10 +159,13 @@ static int sok_rx_alloc(const sok_level *lv, sok_work *wk)
 	rx->save = malloc((size_t)lv->nfloor);
 	rx->keep = malloc(sizeof(int) * (size_t)lv->nfloor);
 	rx->box = malloc(sizeof(int) * (size_t)lv->nfloor);
+	rx->adj = malloc(sizeof(uint64_t) * (size_t)lv->nfloor);
+	rx->near = calloc((size_t)lv->nfloor, 1);
 	rx->cache = calloc(SOK_CORRAL_CACHE, lv->state_size + 3);
 	rx->cap = SOK_CORRAL_NODES;
 	wk->rx = rx;
-	if (rx->pos && rx->save && rx->keep && rx->box && rx->cache)
+	if (rx->pos && rx->save && rx->keep && rx->box && rx->adj &&
+	    rx->near && rx->cache)
 		return 0;
 	sok_corral_free(wk);
 	return -1;
@@ -173,6 +180,8 @@ void sok_corral_free(sok_work *wk)
 	free(wk->rx->save);
 	free(wk->rx->keep);
 	free(wk->rx->box);
+	free(wk->rx->adj);
+	free(wk->rx->near);
 	free(wk->rx->cache);
 	free(wk->rx);
 	wk->rx = NULL;
@@ -343,6 +352,22 @@ static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
 	return e[n + 2] == 2;
 }
 
+/* Mark in rx->near the eight cells about each of the first `fence`
+ * boxes of rx->keep (1), then those boxes' own cells (2); with on = 0,
+ * clear the same cells again. */
+static void sok_rx_mark_near(const sok_level *lv, struct sok_rx *rx,
+                             int fence, int on)
+{
+	for (int i = 0; i < fence; i++) {
+		const int *ring = lv->ring + (size_t)rx->keep[i] * 8;
+		for (int d = 0; d < 8; d++)
+			if (ring[d] >= 0)
+				rx->near[ring[d]] = (unsigned char)on;
+	}
+	for (int i = 0; i < fence; i++)
+		rx->near[rx->keep[i]] = (unsigned char)(2 * on);
+}
+
 /* Collect into rx->keep the fence boxes of corral k and the boxes
  * touching them (diagonals included), at most SOK_CORRAL_BOXES, each
  * group in increasing cell order: read off rx->box, the position's
@@ -358,7 +383,8 @@ static int sok_rx_keep(const sok_level *lv, const sok_work *wk, int k,
 	int n = 0, off = 0;
 	for (int i = 0; i < rx->nbox; i++) {
 		int c = rx->box[i];
-		if (!sok_fences(lv, wk->clab, c, k))
+		if (k < 64 ? !(rx->adj[i] >> k & 1)
+		           : !sok_fences(lv, wk->clab, c, k))
 			continue;
 		if (n == SOK_CORRAL_BOXES) {
 			*needs_box = 0;
@@ -368,20 +394,36 @@ static int sok_rx_keep(const sok_level *lv, const sok_work *wk, int k,
 		off |= !lv->goal[c];
 	}
 	int fence = n;
+	sok_rx_mark_near(lv, rx, fence, 1);
 	for (int j = 0; j < rx->nbox && n < SOK_CORRAL_BOXES; j++) {
-		int c = rx->box[j], in = 0, near = 0;
-		for (int i = 0; i < fence; i++) {
-			int dx = lv->x[c] - lv->x[rx->keep[i]];
-			int dy = lv->y[c] - lv->y[rx->keep[i]];
-			in |= !dx && !dy;
-			near |= dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1;
-		}
-		if (near && !in) {
+		int c = rx->box[j];
+		if (rx->near[c] == 1) {
 			rx->keep[n++] = c;
 			off |= !lv->goal[c];
 		}
 	}
+	sok_rx_mark_near(lv, rx, fence, 0);
 	return off || *needs_box ? n : 0;
+}
+
+/* List the boxes of wk->occ in rx->box (cell order), each with the
+ * corrals labelled in wk->clab that it touches in rx->adj. */
+static void sok_rx_list_boxes(const sok_level *lv, const sok_work *wk)
+{
+	struct sok_rx *rx = wk->rx;
+	rx->nbox = 0;
+	for (int c = 0; c < lv->nfloor; c++) {
+		if (!wk->occ[c])
+			continue;
+		uint64_t adj = 0;
+		for (int d = 0; d < 4; d++) {
+			int q = lv->nb[c * 4 + d], k = q >= 0 ? wk->clab[q] : -1;
+			if (k >= 0 && k < 64)
+				adj |= (uint64_t)1 << k;
+		}
+		rx->adj[rx->nbox] = adj;
+		rx->box[rx->nbox++] = c;
+	}
 }
 
 /* True iff the position in wk->occ is a corral deadlock (see the top of
@@ -398,10 +440,7 @@ int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
 	int dead = 0, player = r->min;
 	rx->nkeep = 0;
 	memcpy(rx->save, wk->occ, (size_t)lv->nfloor);
-	rx->nbox = 0;
-	for (int c = 0; c < lv->nfloor; c++)
-		if (rx->save[c])
-			rx->box[rx->nbox++] = c;
+	sok_rx_list_boxes(lv, wk);
 	for (int k = 0; k < ncorral && !dead; k++) {
 		int needs_box = wk->cinfo[k].flags & SOK_AREA_GOAL;
 		int n = sok_rx_keep(lv, wk, k, &needs_box);

@@ -181,19 +181,40 @@ static int sok_sym_player(const sok_level *lv, sok_model model,
 	return best;
 }
 
+/* The order of the boxes' bytes of the image of st under symmetry k
+ * against best (nb bytes): below 0, 0 or above 0 as memcmp() would say.
+ * The image is built a byte at a time, each bit read through the
+ * inverse map, and only up to the first byte that differs. */
+static int sok_sym_cmp(const sok_level *lv, int k, const unsigned char *st,
+                       const unsigned char *best, size_t nb)
+{
+	const int *back = lv->sym->cell +
+	                  (size_t)lv->sym->inv[k] * (size_t)lv->nfloor;
+	const unsigned char *bits = st + 2;
+	for (size_t i = 0; i < nb; i++) {
+		unsigned byte = 0;
+		for (int t = 0; t < 8 && (int)i * 8 + t < lv->nfloor; t++) {
+			int c = back[i * 8 + (size_t)t];
+			byte |= (unsigned)(bits[c >> 3] >> (c & 7) & 1) << t;
+		}
+		if (byte != best[i])
+			return byte < best[i] ? -1 : 1;
+	}
+	return 0;
+}
+
 int sok_sym_canon(const sok_level *lv, sok_model model, sok_work *wk,
                   unsigned char *st)
 {
-	unsigned char best[SOK_MAX_FLOOR / 8 + 4], img[SOK_MAX_FLOOR / 8 + 4];
+	unsigned char best[SOK_MAX_FLOOR / 8 + 4];
 	size_t nb = lv->state_size - 2;
 	int tie[8], nt = 1;
 	tie[0] = -1;
 	memcpy(best, st + 2, nb);
 	for (int k = 0; k < lv->sym->n; k++) {
-		sok_sym_boxes(lv, k, st, img);
-		int cmp = memcmp(img, best, nb);
+		int cmp = sok_sym_cmp(lv, k, st, best, nb);
 		if (cmp < 0) {
-			memcpy(best, img, nb);
+			sok_sym_boxes(lv, k, st, best);
 			nt = 0;
 		}
 		if (cmp <= 0)

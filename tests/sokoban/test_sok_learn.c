@@ -50,34 +50,132 @@ static void open_xsokoban(const char *level, const char *key,
 
 /* Expand the first EXPANSIONS states of a breadth-first walk (no
  * duplicate detection: only the calls matter) of XSokoban level `level`
- * under `deadlocks`, and read the learning's counters. */
-static counts run_level(const char *level, const char *deadlocks)
+ * under `deadlocks`, calling visit(instance, state) (if not NULL) on
+ * each state before it is expanded; the instance is left in *inst for
+ * the caller to read and destroy. */
+static void walk_level(const char *level, const char *deadlocks,
+                       void (*visit)(sok *, const unsigned char *),
+                       sd_instance *inst)
 {
 	const sd_plugin *pl = searchd_plugin();
-	sd_instance inst;
-	open_xsokoban(level, "deadlocks", deadlocks, SOK_H_MATCHING, &inst);
-	size_t ss = inst.state_size, cap = (size_t)EXPANSIONS *
-	            inst.max_successors + 1, head = 0, tail = 1;
-	unsigned char *q = malloc(ss * (cap + inst.max_successors));
-	sd_succ *succ = calloc(inst.max_successors, sizeof *succ);
+	open_xsokoban(level, "deadlocks", deadlocks, SOK_H_MATCHING, inst);
+	size_t ss = inst->state_size, cap = (size_t)EXPANSIONS *
+	            inst->max_successors + 1, head = 0, tail = 1;
+	unsigned char *q = malloc(ss * (cap + inst->max_successors));
+	sd_succ *succ = calloc(inst->max_successors, sizeof *succ);
 	assert_non_null(q);
 	assert_non_null(succ);
-	pl->initial(inst.self, q);
+	pl->initial(inst->self, q);
 	for (int e = 0; e < EXPANSIONS && head < tail; e++, head++) {
 		size_t first = tail;
-		unsigned n = pl->expand(inst.self, q + head * ss, 0, succ,
+		if (visit)
+			visit(inst->self, q + head * ss);
+		unsigned n = pl->expand(inst->self, q + head * ss, 0, succ,
 		                        q + first * ss, ss);
 		for (unsigned i = 0; i < n && tail < cap; i++)
 			if (succ[i].h != SD_DEAD_END)
 				memmove(q + tail++ * ss, q + (first + i) * ss, ss);
 	}
+	free(q);
+	free(succ);
+}
+
+/* The learning's counters after walk_level(level, deadlocks). */
+static counts run_level(const char *level, const char *deadlocks)
+{
+	sd_instance inst;
+	walk_level(level, deadlocks, NULL, &inst);
 	counts c;
 	sok_learn_counts(&((sok *)inst.self)->wk, &c.judged, &c.spent,
 	                 &c.patterns);
-	pl->destroy(inst.self);
-	free(q);
-	free(succ);
+	searchd_plugin()->destroy(inst.self);
 	return c;
+}
+
+/* The knots that corral_knots_agree() checked, and those of them that
+ * hold a box touching the fence only at a corner. */
+static long knots, corner_knots;
+
+/* The boxes sok_corral_deadlock() should keep for corral k of the
+ * position in wk->occ (its areas labelled in wk->clab), into keep: the
+ * fence boxes (touching the corral), then the other boxes among the
+ * eight cells about a fence box, each group in cell order, at most
+ * SOK_CORRAL_BOXES.  Returns how many; *corner set iff one of the
+ * second group touches the fence at corners only. */
+static int knot_of(const sok_level *lv, const sok_work *wk, int k,
+                   int *keep, int *corner)
+{
+	int n = 0, fence;
+	for (int c = 0; c < lv->nfloor && n < SOK_CORRAL_BOXES; c++)
+		for (int d = 0; d < 4 && wk->occ[c]; d++) {
+			int q = lv->nb[c * 4 + d];
+			if (q >= 0 && wk->clab[q] == k) {
+				keep[n++] = c;
+				break;
+			}
+		}
+	fence = n;
+	*corner = 0;
+	for (int c = 0; c < lv->nfloor && n < SOK_CORRAL_BOXES; c++) {
+		int near = 0, side = 0, in = 0;
+		for (int i = 0; i < fence && wk->occ[c]; i++) {
+			int dx = abs(lv->x[c] - lv->x[keep[i]]);
+			int dy = abs(lv->y[c] - lv->y[keep[i]]);
+			in |= !dx && !dy;
+			near |= dx <= 1 && dy <= 1;
+			side |= dx + dy == 1;
+		}
+		if (near && !in) {
+			keep[n++] = c;
+			*corner |= !side;
+		}
+	}
+	return n;
+}
+
+/* Judge the position st by the corral search; when it is dead, the
+ * boxes it kept (sok_corral_knot) must be those knot_of() lists for
+ * one of the corrals. */
+static void check_knot(sok *s, const unsigned char *st)
+{
+	const sok_level *lv = &s->lv;
+	sok_work *wk = &s->wk;
+	int player, keep[SOK_CORRAL_BOXES], corner = 0, found = 0;
+	sok_decode(lv, wk->occ, st, &player);
+	sok_fill(lv, wk, &wk->parent, player);
+	int ncorral = sok_label_areas(lv, wk, &wk->parent);
+	if (!sok_corral_deadlock(lv, s->cf.deadlocks, wk, &wk->parent,
+	                         ncorral))
+		return;
+	const int *cells;
+	int n = sok_corral_knot(wk, &cells);
+	for (int k = 0; k < ncorral && !found; k++) {
+		int c = 0;
+		found = knot_of(lv, wk, k, keep, &c) == n &&
+		        !memcmp(keep, cells, sizeof(int) * (size_t)n);
+		corner = c;
+	}
+	assert_true(found);
+	knots++;
+	corner_knots += corner;
+}
+
+/* The corral search keeps the fence boxes and their neighbours,
+ * corners included, on the positions of breadth-first walks through
+ * XSokoban levels; some knots hold a box that touches the fence only at
+ * a corner. */
+static void corral_knots_agree(void **unused)
+{
+	(void)unused;
+	const char *levels[] = { "1", "2", "4", "6" };
+	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+		sd_instance inst;
+		walk_level(levels[i], "all", check_knot, &inst);
+		searchd_plugin()->destroy(inst.self);
+	}
+	printf("corral knots %ld, with a corner box %ld\n", knots,
+	       corner_knots);
+	assert_true(corner_knots >= 1);
 }
 
 /* The features of every child of a breadth-first walk through XSokoban
@@ -153,6 +251,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(budget_respected),
 		cmocka_unit_test(live_memo_agrees),
+		cmocka_unit_test(corral_knots_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
