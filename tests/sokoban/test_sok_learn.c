@@ -8,7 +8,10 @@
  * allows (SOK_LRN_BASE plus SOK_LRN_RATIO per push judged, plus the one
  * search that may start just under it), they went on past the first
  * SOK_LRN_BASE as pushes were judged, some patterns were learned, and
- * a second run counts exactly the same (positions, not time).
+ * a second run counts exactly the same (positions, not time).  On the
+ * same walks, the live areas the memo keeps for features(), and the
+ * boxes the corral search keeps for each corral it proves dead, are
+ * checked against the computation from scratch.
  */
 #include <setjmp.h>
 #include <stdarg.h>
