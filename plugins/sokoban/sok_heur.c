@@ -129,35 +129,43 @@ static sd_cost sok_match(const sok_level *lv, sok_work *wk)
 }
 
 /* After sok_box_bound() on a position, the matching bound of the same
- * position with the box at cell b moved to cell t, in O(n^2): row b of
- * the matching is dropped, its potential made feasible again and the
- * row re-added by one Hungarian phase. */
+ * position with the box at cell b moved to cell t, in O(n^2): row b's
+ * costs change and its potential is made feasible again (the least
+ * cost less the column's potential).  If the goal the box was matched
+ * to still gives that least, the parent's matching is still optimal
+ * (every matched pair is tight and no potential is broken), and only
+ * the box's own cost changes; otherwise the row is dropped from the
+ * matching and re-added by one Hungarian phase. */
 static sd_cost sok_match_moved(const sok_level *lv, sok_work *wk, int b,
                               int t)
 {
-	int N = lv->nboxes, i = wk->box_at[b] + 1;
+	int N = lv->nboxes, i = wk->box_at[b] + 1, own = 0;
 	if (wk->base_h == SD_DEAD_END)
 		return SD_DEAD_END;
-	memcpy(wk->hu, wk->bu, sizeof(int64_t) * ((size_t)N + 1));
-	memcpy(wk->hv, wk->bv, sizeof(int64_t) * ((size_t)N + 1));
-	memcpy(wk->hp, wk->bp, sizeof(int) * ((size_t)N + 1));
-	memcpy(wk->hsave, wk->hcost + (size_t)(i - 1) * N,
-	       sizeof(int) * (size_t)N);
+	int *row = wk->hcost + (size_t)(i - 1) * N;
+	memcpy(wk->hsave, row, sizeof(int) * (size_t)N);
 	sok_cost_row(lv, wk->hcost, i - 1, t);
-	int64_t best = SOK_BIG * 4;
+	int64_t best = SOK_BIG * 4, m;
 	for (int j = 1; j <= N; j++) {
-		if (wk->hp[j] == i)
-			wk->hp[j] = 0;
-		int64_t r = wk->hcost[(size_t)(i - 1) * N + j - 1] - wk->hv[j];
-		if (r < best)
-			best = r;
+		own = wk->bp[j] == i ? j : own;
+		if (row[j - 1] - wk->bv[j] < best)
+			best = row[j - 1] - wk->bv[j];
 	}
-	wk->hu[i] = best;
-	sok_phase(N, wk->hcost, i, wk->hu, wk->hv, wk->hp, wk->hway,
-	          wk->hminv, wk->hused);
-	int64_t m = sok_assignment_cost(N, wk->hcost, wk->hp);
-	memcpy(wk->hcost + (size_t)(i - 1) * N, wk->hsave,
-	       sizeof(int) * (size_t)N);
+	if (row[own - 1] - wk->bv[own] == best) {
+		/* the box's goal is still among its cheapest by the duals: the
+		 * parent's matching stays optimal */
+		m = (int64_t)wk->base_h - wk->hsave[own - 1] + row[own - 1];
+	} else {
+		memcpy(wk->hu, wk->bu, sizeof(int64_t) * ((size_t)N + 1));
+		memcpy(wk->hv, wk->bv, sizeof(int64_t) * ((size_t)N + 1));
+		memcpy(wk->hp, wk->bp, sizeof(int) * ((size_t)N + 1));
+		wk->hp[own] = 0;
+		wk->hu[i] = best;
+		sok_phase(N, wk->hcost, i, wk->hu, wk->hv, wk->hp, wk->hway,
+		          wk->hminv, wk->hused);
+		m = sok_assignment_cost(N, wk->hcost, wk->hp);
+	}
+	memcpy(row, wk->hsave, sizeof(int) * (size_t)N);
 	return m >= SOK_UNREACH ? SD_DEAD_END : (sd_cost)m;
 }
 
