@@ -84,6 +84,18 @@ static void walk_level(const char *level, const char *deadlocks,
 	free(succ);
 }
 
+/* walk_level() under `deadlocks = all` through each level of the
+ * NULL-ended list, visit called on every state. */
+static void walk_levels(const char *const *levels,
+                        void (*visit)(sok *, const unsigned char *))
+{
+	for (; *levels; levels++) {
+		sd_instance inst;
+		walk_level(*levels, "all", visit, &inst);
+		searchd_plugin()->destroy(inst.self);
+	}
+}
+
 /* The learning's counters after walk_level(level, deadlocks). */
 static counts run_level(const char *level, const char *deadlocks)
 {
@@ -130,12 +142,8 @@ static void check_children(sok *s, const unsigned char *st)
 static void matching_repair_agrees(void **unused)
 {
 	(void)unused;
-	const char *levels[] = { "1", "6", "7", "13" };
-	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
-		sd_instance inst;
-		walk_level(levels[i], "all", check_children, &inst);
-		searchd_plugin()->destroy(inst.self);
-	}
+	const char *levels[] = { "1", "6", "7", "13", NULL };
+	walk_levels(levels, check_children);
 	assert_true(children > 10000);
 }
 
@@ -214,12 +222,8 @@ static void check_knot(sok *s, const unsigned char *st)
 static void corral_knots_agree(void **unused)
 {
 	(void)unused;
-	const char *levels[] = { "1", "2", "4", "6" };
-	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
-		sd_instance inst;
-		walk_level(levels[i], "all", check_knot, &inst);
-		searchd_plugin()->destroy(inst.self);
-	}
+	const char *levels[] = { "1", "2", "4", "6", NULL };
+	walk_levels(levels, check_knot);
 	printf("corral knots %ld, with a corner box %ld\n", knots,
 	       corner_knots);
 	assert_true(corner_knots >= 1);
