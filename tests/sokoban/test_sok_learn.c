@@ -54,12 +54,15 @@ static void open_xsokoban(const char *level, const char *key,
 
 /* Expand the first EXPANSIONS states of a breadth-first walk (no
  * duplicate detection: only the calls matter) of XSokoban level `level`
- * under `deadlocks`, calling visit(instance, state) (if not NULL) on
- * each state before it is expanded; the instance is left in *inst for
- * the caller to read and destroy. */
+ * under `deadlocks`, calling visit (if not NULL) on each state after
+ * expand(): the instance, the state, and its n children (succ, and
+ * their states `ss` bytes apart in kids); the instance is left in
+ * *inst for the caller to read and destroy. */
+typedef void walk_visit(sok *s, const unsigned char *st,
+                        const sd_succ *succ, const unsigned char *kids,
+                        unsigned n, size_t ss);
 static void walk_level(const char *level, const char *deadlocks,
-                       void (*visit)(sok *, const unsigned char *),
-                       sd_instance *inst)
+                       walk_visit *visit, sd_instance *inst)
 {
 	const sd_plugin *pl = searchd_plugin();
 	open_xsokoban(level, "deadlocks", deadlocks, SOK_H_MATCHING, inst);
@@ -72,10 +75,11 @@ static void walk_level(const char *level, const char *deadlocks,
 	pl->initial(inst->self, q);
 	for (int e = 0; e < EXPANSIONS && head < tail; e++, head++) {
 		size_t first = tail;
-		if (visit)
-			visit(inst->self, q + head * ss);
 		unsigned n = pl->expand(inst->self, q + head * ss, 0, succ,
 		                        q + first * ss, ss);
+		if (visit)
+			visit(inst->self, q + head * ss, succ, q + first * ss, n,
+			      ss);
 		for (unsigned i = 0; i < n && tail < cap; i++)
 			if (succ[i].h != SD_DEAD_END)
 				memmove(q + tail++ * ss, q + (first + i) * ss, ss);
@@ -86,8 +90,7 @@ static void walk_level(const char *level, const char *deadlocks,
 
 /* walk_level() under `deadlocks = all` through each level of the
  * NULL-ended list, visit called on every state. */
-static void walk_levels(const char *const *levels,
-                        void (*visit)(sok *, const unsigned char *))
+static void walk_levels(const char *const *levels, walk_visit *visit)
 {
 	for (; *levels; levels++) {
 		sd_instance inst;
@@ -111,19 +114,14 @@ static counts run_level(const char *level, const char *deadlocks)
 /* The children that matching_repair_agrees() checked. */
 static long children;
 
-/* Expand st and check the bound of every live child (the matching,
- * repaired from the parent's by sok_match_moved) against the matching
- * of the child solved from scratch.  Without macros a position has at
- * most four pushes a box. */
-static void check_children(sok *s, const unsigned char *st)
+/* The bound of every live child of st (the matching, repaired from the
+ * parent's by sok_match_moved) against the matching of the child
+ * solved from scratch. */
+static void check_children(sok *s, const unsigned char *st,
+                           const sd_succ *succ, const unsigned char *kids,
+                           unsigned n, size_t ss)
 {
-	enum { MAX = 4096 };
-	static sd_succ succ[MAX];
-	static unsigned char kids[MAX * 64];
-	size_t ss = s->lv.state_size;
-	unsigned cap = (unsigned)(sizeof kids / ss);
-	assert_true(4 * (unsigned)s->lv.nboxes <= (cap < MAX ? cap : MAX));
-	unsigned n = searchd_plugin()->expand(s, st, 0, succ, kids, ss);
+	(void)st;
 	for (unsigned i = 0; i < n; i++) {
 		if (succ[i].h == SD_DEAD_END)
 			continue;
@@ -190,9 +188,15 @@ static int knot_of(const sok_level *lv, const sok_work *wk, int k,
 
 /* Judge the position st by the corral search; when it is dead, the
  * boxes it kept (sok_corral_knot) must be those knot_of() lists for
- * one of the corrals. */
-static void check_knot(sok *s, const unsigned char *st)
+ * one of the corrals.  Its children are not looked at. */
+static void check_knot(sok *s, const unsigned char *st,
+                       const sd_succ *succ, const unsigned char *kids,
+                       unsigned n_kids, size_t ss)
 {
+	(void)succ;
+	(void)kids;
+	(void)n_kids;
+	(void)ss;
 	const sok_level *lv = &s->lv;
 	sok_work *wk = &s->wk;
 	int player, keep[SOK_CORRAL_BOXES], corner = 0, found = 0;
