@@ -182,6 +182,16 @@ typedef struct sok_level {
 	                          lie in one run round the ring */
 	struct sok_sym *sym;   /* symmetries of the board (sok_sym.c), or
 	                          NULL: none, or turned off */
+	int ncut;              /* cut cells: a box there parts the player's
+	                          walls-only floor into two or more areas */
+	int *cut;              /* per floor index: its number among the cut
+	                          cells, or -1 */
+	unsigned char *cut_side; /* ncut * nfloor: with a box on cut cell k,
+	                          the side (0-3) naming the area cell p lies
+	                          in: the first side of the box in that area */
+	int *cut_dist;         /* ngoal * ncut * 4: pushes from cut cell k to
+	                          goal j with the player in the area named
+	                          by side e (sok_box_dist) */
 } sok_level;
 
 /* Offsets of the cells of sok_level.ring: above, above right, right,
@@ -268,6 +278,22 @@ typedef struct sok {
  * floor indices. */
 
 /* sok_board.c: the compiled level, packed states, fills and areas. */
+/* Pushes a lone box on cell c needs to reach goal number j (walls
+ * respected, the player walking round it), the player standing on
+ * cell p (p != c; any cell of its area will do), or anywhere if p < 0:
+ * SOK_INF if it cannot.  On a cut cell the player stays in its area of
+ * the floor without c for as long as the box stays there (it walks
+ * and pushes other boxes on other cells), so only the box's sides in
+ * that area count (lv->cut_dist); elsewhere, or for p < 0, every side
+ * does (lv->pdist). */
+static inline int sok_box_dist(const sok_level *lv, int j, int c, int p)
+{
+	int k = lv->cut[c];
+	if (k < 0 || p < 0)
+		return lv->pdist[(size_t)j * lv->nfloor + c];
+	int e = lv->cut_side[(size_t)k * lv->nfloor + p];
+	return lv->cut_dist[((size_t)j * lv->ncut + k) * 4 + e];
+}
 /* Fill s->lv from g and allocate s->wk (s zeroed); at create(). */
 int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
                 size_t errlen);
@@ -480,14 +506,19 @@ void sok_feat_free(sok_level *lv);
 int sok_room_blocks(const sok_level *lv, const unsigned char *occ);
 int sok_out_of_plan(const sok_level *lv, const unsigned char *occ);
 
-/* sok_heur.c: bounds of the position.  sok_moved_bound() needs
- * sok_box_bound() of the position before the push just before it, and
- * parent, that position's fill (NULL in the step model); under
- * `packing` it sets *live (if live is not NULL) to the child's live
- * areas when it counted them, and leaves it as it was otherwise. */
-sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk);
+/* sok_heur.c: bounds of the position.  player is a cell of the
+ * player's area (after the push, for sok_moved_bound): `matching`'s
+ * cost of a box on a cut cell depends on the side the player is on
+ * (sok_box_dist); `packing` takes every side's least (lv->pdist).  sok_moved_bound() needs sok_box_bound() of the
+ * position before the push just before it, and parent, that
+ * position's fill (NULL in the step model); under `packing` it sets
+ * *live (if live is not NULL) to the child's live areas when it
+ * counted them, and leaves it as it was otherwise. */
+sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk,
+                      int player);
 sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
-                        const sok_reach *parent, int b, int t, int *live);
+                        const sok_reach *parent, int b, int t, int player,
+                        int *live);
 sd_cost sok_player_bound(const sok_level *lv, const unsigned char *occ,
                          int player);
 int sok_live_areas(const sok_level *lv, sok_work *wk);

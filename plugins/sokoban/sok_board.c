@@ -111,8 +111,84 @@ static void sok_goal_distances(const sok_level *lv, int g, const int *side,
 	}
 }
 
+/* Number the cut cells of the level (lv->cut, lv->ncut): those whose
+ * sides (side, from sok_side_areas) lie in two or more areas of the
+ * floor without the cell.  0 or -1 (no memory). */
+static int sok_find_cuts(sok_level *lv, const int *side)
+{
+	int n = lv->nfloor;
+	lv->cut = malloc(sizeof(int) * (size_t)n);
+	if (!lv->cut)
+		return -1;
+	lv->ncut = 0;
+	for (int c = 0; c < n; c++) {
+		int parts = 0;
+		for (int e = 0; e < 4; e++)
+			parts += side[c * 4 + e] == e;
+		lv->cut[c] = parts > 1 ? lv->ncut++ : -1;
+	}
+	return 0;
+}
+
+/* For every cut cell c, label each floor cell with the side of c (its
+ * label in side) whose area it lies in, the box standing on c: a
+ * breadth-first fill from each side that starts an area.  queue holds
+ * nfloor. */
+static void sok_label_cut_sides(sok_level *lv, const int *side, int *queue)
+{
+	int n = lv->nfloor;
+	for (int c = 0; c < n; c++) {
+		if (lv->cut[c] < 0)
+			continue;
+		unsigned char *lab = lv->cut_side + (size_t)lv->cut[c] * n;
+		memset(lab, 0xff, (size_t)n);
+		for (int e = 3; e >= 0; e--)
+			if (side[c * 4 + e] == e)
+				lab[c] = (unsigned char)e;  /* never asked */
+		for (int e = 0; e < 4; e++) {
+			int from = lv->nb[c * 4 + e], head = 0, tail = 0;
+			if (from < 0 || side[c * 4 + e] != e)
+				continue;
+			lab[from] = (unsigned char)e;
+			queue[tail++] = from;
+			while (head < tail) {
+				int q = queue[head++];
+				for (int d = 0; d < 4; d++) {
+					int r = lv->nb[q * 4 + d];
+					if (r >= 0 && r != c && lab[r] == 0xff) {
+						lab[r] = (unsigned char)e;
+						queue[tail++] = r;
+					}
+				}
+			}
+		}
+	}
+}
+
+/* The pushes of goal number gi from each cut cell and area of the
+ * player (the least over the sides in that area), into lv->cut_dist,
+ * from dist4 (sok_goal_distances). */
+static void sok_cut_distances(sok_level *lv, const int *side,
+                              const int *dist4, int gi)
+{
+	for (int c = 0; c < lv->nfloor; c++) {
+		if (lv->cut[c] < 0)
+			continue;
+		int *cd = lv->cut_dist + ((size_t)gi * lv->ncut + lv->cut[c]) * 4;
+		for (int e = 0; e < 4; e++)
+			cd[e] = SOK_INF;
+		for (int e = 0; e < 4; e++) {
+			int a = side[c * 4 + e];
+			if (a >= 0 && dist4[c * 4 + e] < cd[a])
+				cd[a] = dist4[c * 4 + e];
+		}
+	}
+}
+
 /* Compute pdist (pushes from each cell to each goal for a lone box, the
- * player walking around it), mindist and dead.  0 or -1 (no memory). */
+ * player walking around it), mindist and dead; and for the cut cells
+ * the same per area of the player (cut, cut_side, cut_dist).  0 or -1
+ * (no memory). */
 static int sok_push_distances(sok_level *lv, unsigned *mark, int ngoal)
 {
 	int n = lv->nfloor;
@@ -126,11 +202,26 @@ static int sok_push_distances(sok_level *lv, unsigned *mark, int ngoal)
 		return -1;
 	}
 	sok_side_areas(lv, side, queue, mark);
+	int rc = sok_find_cuts(lv, side);
+	if (!rc) {  /* (+ 1: no malloc of 0 bytes on a level without cuts) */
+		lv->cut_side = malloc((size_t)lv->ncut * (size_t)n + 1);
+		lv->cut_dist = malloc(sizeof(int) * 4 * (size_t)lv->ncut *
+		                      (size_t)ngoal + 1);
+		rc = lv->cut_side && lv->cut_dist ? 0 : -1;
+	}
+	if (rc) {
+		free(side);
+		free(dist4);
+		free(queue);
+		return -1;
+	}
+	sok_label_cut_sides(lv, side, queue);
 	for (int c = 0; c < n; c++)
 		lv->mindist[c] = SOK_INF;
 	for (int gi = 0; gi < ngoal; gi++) {
 		int *dist = lv->pdist + (size_t)gi * n;
 		sok_goal_distances(lv, lv->goals[gi], side, dist4, queue);
+		sok_cut_distances(lv, side, dist4, gi);
 		for (int c = 0; c < n; c++) {
 			dist[c] = SOK_INF;
 			for (int e = 0; e < 4; e++)
@@ -374,7 +465,8 @@ void sok_board_free(sok *s)
 	              wk->hused, lv->fi,
 	              wk->cand, wk->cwalk, wk->path, lv->goalbits,
 	              wk->bu, wk->bv, wk->bp, wk->hsave, wk->box_at,
-	              wk->clab, wk->cq, wk->cinfo, lv->ring };
+	              wk->clab, wk->cq, wk->cinfo, lv->ring, lv->cut,
+	              lv->cut_side, lv->cut_dist };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 }

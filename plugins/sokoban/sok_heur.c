@@ -97,12 +97,14 @@ static sd_cost sok_nearest(const sok_level *lv, const unsigned char *occ)
 	return sum;
 }
 
-/* Fill row i of hcost with the push distances of a box at cell c. */
-static void sok_cost_row(const sok_level *lv, int *hcost, int i, int c)
+/* Fill row i of hcost with the push distances of a box at cell c, the
+ * player at cell p (sok_box_dist). */
+static void sok_cost_row(const sok_level *lv, int *hcost, int i, int c,
+                         int p)
 {
 	int N = lv->nboxes;
 	for (int j = 0; j < N; j++) {
-		int d = lv->pdist[(size_t)j * lv->nfloor + c];
+		int d = sok_box_dist(lv, j, c, p);
 		hcost[i * N + j] = d == SOK_INF ? SOK_UNREACH : d;
 	}
 }
@@ -111,7 +113,7 @@ static void sok_cost_row(const sok_level *lv, int *hcost, int i, int c)
  * distances, or SD_DEAD_END if no matching with finite cost exists.
  * Leaves the box list, cost matrix and optimal duals and matching in
  * wk (boxes, hcost, bu, bv, bp) for sok_match_moved(). */
-static sd_cost sok_match(const sok_level *lv, sok_work *wk)
+static sd_cost sok_match(const sok_level *lv, sok_work *wk, int player)
 {
 	int n = 0, N = lv->nboxes;
 	for (int c = 0; c < lv->nfloor && n < N; c++) {
@@ -121,7 +123,7 @@ static sd_cost sok_match(const sok_level *lv, sok_work *wk)
 		wk->boxes[n++] = c;
 	}
 	for (int i = 0; i < N; i++)
-		sok_cost_row(lv, wk->hcost, i, wk->boxes[i]);
+		sok_cost_row(lv, wk->hcost, i, wk->boxes[i], player);
 	int64_t m = sok_matching(N, wk->hcost, wk->bu, wk->bv, wk->bp, wk->hway,
 	                         wk->hminv, wk->hused);
 	wk->base_h = m >= SOK_UNREACH ? SD_DEAD_END : (sd_cost)m;
@@ -137,14 +139,14 @@ static sd_cost sok_match(const sok_level *lv, sok_work *wk)
  * the box's own cost changes; otherwise the row is dropped from the
  * matching and re-added by one Hungarian phase. */
 static sd_cost sok_match_moved(const sok_level *lv, sok_work *wk, int b,
-                              int t)
+                              int t, int player)
 {
 	int N = lv->nboxes, i = wk->box_at[b] + 1, own = 0;
 	if (wk->base_h == SD_DEAD_END)
 		return SD_DEAD_END;
 	int *row = wk->hcost + (size_t)(i - 1) * N;
 	memcpy(wk->hsave, row, sizeof(int) * (size_t)N);
-	sok_cost_row(lv, wk->hcost, i - 1, t);
+	sok_cost_row(lv, wk->hcost, i - 1, t, player);
 	int64_t best = SOK_BIG * 4, m;
 	for (int j = 1; j <= N; j++) {
 		own = wk->bp[j] == i ? j : own;
@@ -301,17 +303,22 @@ static int sok_child_live(const sok_level *lv, sok_work *wk,
 }
 
 /* Lower bound on the pushes still needed for the boxes of wk->occ under
- * the selected heuristic (0 if none), or SD_DEAD_END.  Under packing,
- * wk->last_live gets the live areas (and wk->clab their labels). */
-sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk)
+ * the selected heuristic (0 if none), or SD_DEAD_END; player is a cell
+ * of the player's area.  Under packing, wk->last_live gets the live
+ * areas (and wk->clab their labels), and the matching counts every
+ * side of a box (player -1): with the player's side the fast mode
+ * solved other levels, not more, and Microban took 1.15 times the
+ * time (docs/sokoban.md, Heuristics). */
+sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk,
+                      int player)
 {
 	if (heur == SOK_H_PACKING) {
 		wk->last_live = sok_live_areas(lv, wk);
-		return sok_pack_penalty(lv, wk->occ, sok_match(lv, wk),
+		return sok_pack_penalty(lv, wk->occ, sok_match(lv, wk, -1),
 		                        wk->last_live);
 	}
 	if (heur == SOK_H_MATCHING)
-		return sok_match(lv, wk);
+		return sok_match(lv, wk, player);
 	wk->base_h = heur == SOK_H_NEAREST ? sok_nearest(lv, wk->occ) : 0;
 	return wk->base_h;
 }
@@ -319,10 +326,11 @@ sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk)
 /* After sok_box_bound() on a position, the bound of the same position
  * with the box at cell b pushed to cell t. */
 sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
-                        const sok_reach *parent, int b, int t, int *live)
+                        const sok_reach *parent, int b, int t, int player,
+                        int *live)
 {
 	if (heur == SOK_H_PACKING) {
-		sd_cost m = sok_match_moved(lv, wk, b, t);
+		sd_cost m = sok_match_moved(lv, wk, b, t, -1);
 		if (m == SD_DEAD_END)
 			return m;
 		int n = sok_child_live(lv, wk, parent, b, t);
@@ -331,7 +339,7 @@ sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
 		return sok_pack_penalty(lv, wk->occ, m, n);
 	}
 	if (heur == SOK_H_MATCHING)
-		return sok_match_moved(lv, wk, b, t);
+		return sok_match_moved(lv, wk, b, t, player);
 	if (heur != SOK_H_NEAREST)
 		return 0;
 	if (wk->base_h == SD_DEAD_END || lv->mindist[t] == SOK_INF)

@@ -340,7 +340,7 @@ static sd_cost sok_heuristic(void *self, const void *state)
 	if (lv->start_dead && sok_start_boxes(lv, state))
 		return SD_DEAD_END;
 	sok_decode(lv, wk->occ, state, &player);
-	sd_cost h = sok_box_bound(lv, cf->heur, wk);
+	sd_cost h = sok_box_bound(lv, cf->heur, wk, player);
 	if (h != SD_DEAD_END && h > 0 && cf->model == SOK_STEPS)
 		h += sok_player_bound(lv, wk->occ, player);
 	return h;
@@ -381,7 +381,8 @@ static void sok_judge_push(const sok_level *lv, const sok_config *cf,
 		o->h = SD_DEAD_END;
 	else
 		o->h = cf->heur == SD_NO_HEURISTIC ? 0
-		       : sok_moved_bound(lv, cf->heur, wk, parent, b, t, live);
+		       : sok_moved_bound(lv, cf->heur, wk, parent, b, t,
+		                          player, live);
 	if (o->goal && o->h != SD_DEAD_END)
 		o->h = 0;
 }
@@ -396,7 +397,7 @@ static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
 	sok_decode(lv, wk->occ, st, &player);
 	int off = sok_off_goal(lv, wk->occ);
 	int heur = cf->heur != SD_NO_HEURISTIC;
-	sd_cost hb = heur ? sok_box_bound(lv, cf->heur, wk) : 0;
+	sd_cost hb = heur ? sok_box_bound(lv, cf->heur, wk, player) : 0;
 	for (int d = 0; d < 4; d++) {
 		int n = lv->nb[player * 4 + d], t = -1;
 		if (n < 0)
@@ -496,7 +497,7 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 	if (pi)
 		n = sok_pi_corral(lv, wk, r, n, ncorral);
 	if (cf->heur != SD_NO_HEURISTIC)
-		sok_box_bound(lv, cf->heur, wk);
+		sok_box_bound(lv, cf->heur, wk, player);
 	if (cf->heur == SOK_H_PACKING) {
 		wk->parent_live = wk->last_live;
 		wk->parent_rlive = wk->cinfo[wk->clab[r->min]].flags != 0;

@@ -263,10 +263,89 @@ static void incremental_agrees(void **unused)
 	free(xs);
 }
 
+/* The pushes a lone box needs from every (box cell c, player cell p)
+ * to goal cell g, found the plain way: a breadth-first search backwards
+ * over all such pairs from the box on g, a pull costing one and a step
+ * of the player none (so pulls wait until the steps are done: a deque).
+ * d gets nfloor * nfloor entries, d[c * nfloor + p]; dq holds twice
+ * that. */
+static void lone_box_pushes(const sok_level *lv, int g, int *d, int *dq)
+{
+	int n = lv->nfloor, head = n * n, tail = n * n;
+	for (int i = 0; i < n * n; i++)
+		d[i] = SOK_INF;
+	for (int p = 0; p < n; p++)
+		if (p != g) {
+			d[g * n + p] = 0;
+			dq[tail++] = g * n + p;
+		}
+	while (head < tail) {
+		int i = dq[head++], c = i / n, p = i % n;
+		for (int e = 0; e < 4; e++) {
+			int q = lv->nb[p * 4 + e];
+			if (q < 0 || q == c)
+				continue;
+			if (d[c * n + q] > d[i]) {  /* the player stepped */
+				d[c * n + q] = d[i];
+				dq[--head] = c * n + q;
+			}
+			/* or the box was on p, pushed from q onto c (which
+			 * lies the other way from p) */
+			if (lv->nb[c * 4 + e] == p && d[p * n + q] > d[i] + 1) {
+				d[p * n + q] = d[i] + 1;
+				dq[tail++] = p * n + q;
+			}
+		}
+	}
+}
+
+/* sok_box_dist(), the matching's cost of a box, is exact for a lone box
+ * (walls respected, the player walking round it) from every cell and
+ * every cell of the player, cut cells (where the player's side of the
+ * box matters) and the others alike; and there are cut cells. */
+static void check_box_dist(const char *text, int n, long *cuts)
+{
+	sok s;
+	compile_level(text, n, &s);
+	const sok_level *lv = &s.lv;
+	int nf = lv->nfloor;
+	int *d = malloc(sizeof(int) * (size_t)nf * (size_t)nf);
+	int *dq = malloc(sizeof(int) * 2 * (size_t)nf * (size_t)nf);
+	assert_true(d && dq);
+	for (int j = 0; j < lv->nboxes; j++) {
+		lone_box_pushes(lv, lv->goals[j], d, dq);
+		for (int c = 0; c < nf; c++)
+			for (int p = 0; p < nf; p++)
+				if (p != c)
+					assert_int_equal(sok_box_dist(lv, j, c, p),
+					                 d[c * nf + p]);
+	}
+	*cuts += lv->ncut;
+	free(d);
+	free(dq);
+	sok_board_free(&s);
+}
+
+/* Every Microban level and the first 20 of XSokoban. */
+static void box_dist_exact(void **unused)
+{
+	(void)unused;
+	char *mb = slurp(MICROBAN), *xs = slurp(XSOKOBAN);
+	long cuts = 0;
+	for (int n = 1; n <= 155; n++)
+		check_box_dist(mb, n, &cuts);
+	for (int n = 1; n <= 20; n++)
+		check_box_dist(xs, n, &cuts);
+	assert_true(cuts >= 100);
+	free(mb);
+	free(xs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(incremental_agrees),
+		cmocka_unit_test(box_dist_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

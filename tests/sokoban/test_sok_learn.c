@@ -128,7 +128,8 @@ static void check_children(sok *s, const unsigned char *st,
 		int player;
 		sok_decode(&s->lv, s->wk.occ, kids + i * ss, &player);
 		assert_int_equal(succ[i].h,
-		                 sok_box_bound(&s->lv, SOK_H_MATCHING, &s->wk));
+		                 sok_box_bound(&s->lv, SOK_H_MATCHING, &s->wk,
+		                               player));
 		children++;
 	}
 }
