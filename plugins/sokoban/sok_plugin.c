@@ -472,9 +472,39 @@ static void sok_push_child(const sok_level *lv, const sok_config *cf,
 		sok_memo_put(lv, wk, out, live);
 }
 
+/* 1 iff the push wk->cand[i] takes its box onto a goal. */
+static int sok_onto_goal(const sok_level *lv, const sok_work *wk, int i)
+{
+	int b = wk->cand[i] >> 2;
+	return lv->goal[lv->nb[b * 4 + (wk->cand[i] & 3)]];
+}
+
+/* Move the pushes onto a goal (sok_onto_goal) to the end of the n of
+ * wk->cand, their walks (wk->cwalk) with them, each group kept in its
+ * order (an insertion sort: n is small).  The engine pops children of
+ * equal keys last pushed first, so within a layer of equal f A* tries
+ * the pushes onto goals first: on Microban 153 push-optimal, whose
+ * last layer is nine tenths of the search, that halves the expansions
+ * (docs/sokoban.md, Heuristics). */
+static void sok_goals_last(const sok_level *lv, sok_work *wk, int n)
+{
+	for (int i = 1; i < n; i++) {
+		int c = wk->cand[i], w = wk->cwalk[i], j = i;
+		if (sok_onto_goal(lv, wk, i))
+			continue;
+		for (; j > 0 && sok_onto_goal(lv, wk, j - 1); j--) {
+			wk->cand[j] = wk->cand[j - 1];
+			wk->cwalk[j] = wk->cwalk[j - 1];
+		}
+		wk->cand[j] = c;
+		wk->cwalk[j] = w;
+	}
+}
+
 /* The push models: one successor per push the player can reach; a push
  * that starts a macro gives the macro instead, or as well for a
- * goal-room macro. */
+ * goal-room macro.  Under `matching` the pushes onto goals come last
+ * (sok_goals_last). */
 static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
                                   sok_work *wk, const unsigned char *st,
                                   sd_succ *succ, unsigned char *states,
@@ -496,6 +526,8 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 	int off = sok_off_goal_packed(lv, st), n = sok_list_pushes(lv, wk, r);
 	if (pi)
 		n = sok_pi_corral(lv, wk, r, n, ncorral);
+	if (cf->heur == SOK_H_MATCHING)
+		sok_goals_last(lv, wk, n);
 	if (cf->heur != SD_NO_HEURISTIC)
 		sok_box_bound(lv, cf->heur, wk, player);
 	if (cf->heur == SOK_H_PACKING) {

@@ -1103,8 +1103,8 @@ static void plan_text_kept(void **unused)
 		{ 1, "dlUrrrdLullddrUluRuulDrddrruLdlUU" },
 		{ 2, "rddLruulDuullddR" },
 		{ 3, "ruuLLLulDrrrrddlUruLLLddllluurRDrdLuuurDD" },
-		{ 4, "ullDullddrRuLurrrdLLrrddlUruL" },
-		{ 5, "LulDuurrrdLrrddlUlldRdllluR" },
+		{ 4, "ullDLurrrdLLulllddrrRurrddlUruL" },
+		{ 5, "LuurrdLrrddlUlldRuuulldDrddlluR" },
 		{ 26, "drddlUdrddlUUlldRurrddlUruLruuulldRurDDulD" },
 	};
 	run opt = { .alg = SD_ASTAR, .cost = "pushes", .heur = "matching" };
@@ -1113,8 +1113,8 @@ static void plan_text_kept(void **unused)
 	char *plan;
 	sd_cost c;
 	assert_int_equal(solve_file(BLOG, &opt, &plan, &c), SD_SOLVED);
-	assert_string_equal(plan, "RurrddddlDRuuuuLLLrrrddddlLdllURlUdrRurrdd"
-	                    "LLrruLuruuulldRD");
+	assert_string_equal(plan, "RurrddddlDRuuuuLLLrrrddddlLdllURlUdrRurrdL"
+	                    "uruuulldRDrdddLL");
 	free(plan);
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char *lv = level_from(MICROBAN, want[i].level), tmp[4096];
