@@ -509,11 +509,12 @@ int sok_out_of_plan(const sok_level *lv, const unsigned char *occ);
 /* sok_heur.c: bounds of the position.  player is a cell of the
  * player's area (after the push, for sok_moved_bound): `matching`'s
  * cost of a box on a cut cell depends on the side the player is on
- * (sok_box_dist); `packing` takes every side's least (lv->pdist).  sok_moved_bound() needs sok_box_bound() of the
- * position before the push just before it, and parent, that
- * position's fill (NULL in the step model); under `packing` it sets
- * *live (if live is not NULL) to the child's live areas when it
- * counted them, and leaves it as it was otherwise. */
+ * (sok_box_dist); `packing` takes every side's least (lv->pdist).
+ * sok_moved_bound() needs sok_box_bound() of the position before the
+ * push just before it, and parent, that position's fill (NULL in the
+ * step model); under `packing` it sets *live (if live is not NULL) to
+ * the child's live areas when it counted them, and leaves it as it was
+ * otherwise. */
 sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk,
                       int player);
 sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,

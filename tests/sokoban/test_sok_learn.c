@@ -12,7 +12,8 @@
  * same walks, the live areas the memo keeps for features(), the
  * boxes the corral search keeps for each corral it proves dead, and
  * the children's matching bounds are checked against the computation
- * from scratch.
+ * from scratch, and the order of the children under `matching` (pushes
+ * onto goals last), on Microban walks too.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -174,11 +175,11 @@ static void check_goals_last(sok *s, const unsigned char *st,
 		assert_false(succ[i].action & SOK_ACT_MACRO);
 		int b = (int)(succ[i].action >> 2), d = (int)(succ[i].action & 3);
 		assert_true(s->wk.occ[b]);
-		int gain = lv->goal[lv->nb[b * 4 + d]];
-		assert_true(gain >= last);
-		last = gain;
-		onto += gain;
-		other += !gain;
+		int on_goal = lv->goal[lv->nb[b * 4 + d]];
+		assert_true(on_goal >= last);
+		last = on_goal;
+		onto += on_goal;
+		other += !on_goal;
 	}
 	mixed += onto && other;
 }
