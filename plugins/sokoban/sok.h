@@ -278,21 +278,31 @@ typedef struct sok {
  * floor indices. */
 
 /* sok_board.c: the compiled level, packed states, fills and areas. */
-/* Pushes a lone box on cell c needs to reach goal number j (walls
+/* The pushes a lone box on cell c needs to reach each goal (walls
  * respected, the player walking round it), the player standing on
  * cell p (p != c; any cell of its area will do), or anywhere if p < 0:
- * SOK_INF if it cannot.  On a cut cell the player stays in its area of
- * the floor without c for as long as the box stays there (it walks
- * and pushes other boxes on other cells), so only the box's sides in
- * that area count (lv->cut_dist); elsewhere, or for p < 0, every side
- * does (lv->pdist). */
-static inline int sok_box_dist(const sok_level *lv, int j, int c, int p)
+ * goal number j's at [j * *stride], SOK_INF if it cannot.  On a cut
+ * cell the player stays in its area of the floor without c for as long
+ * as the box stays there (it walks and pushes other boxes on other
+ * cells), so only the box's sides in that area count (lv->cut_dist);
+ * elsewhere, or for p < 0, every side does (lv->pdist). */
+static inline const int *sok_box_dists(const sok_level *lv, int c, int p,
+                                       size_t *stride)
 {
 	int k = lv->cut[c];
-	if (k < 0 || p < 0)
-		return lv->pdist[(size_t)j * lv->nfloor + c];
-	int e = lv->cut_side[(size_t)k * lv->nfloor + p];
-	return lv->cut_dist[((size_t)j * lv->ncut + k) * 4 + e];
+	if (k < 0 || p < 0) {
+		*stride = (size_t)lv->nfloor;
+		return lv->pdist + c;
+	}
+	*stride = (size_t)lv->ncut * 4;
+	return lv->cut_dist + (size_t)k * 4 +
+	       lv->cut_side[(size_t)k * lv->nfloor + p];
+}
+/* The same for goal number j alone. */
+static inline int sok_box_dist(const sok_level *lv, int j, int c, int p)
+{
+	size_t stride;
+	return sok_box_dists(lv, c, p, &stride)[(size_t)j * stride];
 }
 /* Fill s->lv from g and allocate s->wk (s zeroed); at create(). */
 int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,

@@ -39,22 +39,57 @@ static int sok_grid_fill(const sok_grid *g, int p, int *fi, int *queue)
 	return open ? -1 : n;
 }
 
+/* Make cell c the next cut cell: lv->cut[c] its number, and its row of
+ * lv->cut_side the area of every floor cell with a box on c, named by
+ * the side that started its fill.  The fills from c's sides left
+ * mark[p] = first + k on the cells of the k-th, started from side
+ * starts[k] (c itself holds the last: never asked).  The rows grow by
+ * doubling.  0, or -1 if out of memory. */
+static int sok_add_cut(sok_level *lv, int c, const unsigned *mark,
+                       unsigned first, const unsigned char *starts)
+{
+	int n = lv->nfloor, k = lv->ncut;
+	if ((k & (k - 1)) == 0) {  /* 0, 1, 2, 4...: full */
+		unsigned char *rows = realloc(lv->cut_side,
+		                              (size_t)(k ? 2 * k : 1) * n);
+		if (!rows)
+			return -1;
+		lv->cut_side = rows;
+	}
+	unsigned char *row = lv->cut_side + (size_t)k * n;
+	for (int p = 0; p < n; p++)
+		row[p] = starts[mark[p] - first];
+	lv->cut[c] = lv->ncut++;
+	return 0;
+}
+
 /* For every floor cell c and side e (nb[c][e] a floor cell), write
  * into side[c * 4 + e] a label such that two sides of c have the same
  * label iff the player can walk from one to the other around c, when c
- * is blocked and there are no boxes.  queue and mark hold nfloor. */
-static void sok_side_areas(const sok_level *lv, int *side, int *queue,
-                           unsigned *mark)
+ * is blocked and there are no boxes: the side that started the fill
+ * reaching it.  A cell whose sides lie in two or more areas is a cut
+ * cell (sok_add_cut); lv->cut is -1 for the others.  queue and mark
+ * hold nfloor.  0, or -1 if out of memory. */
+static int sok_side_areas(sok_level *lv, int *side, int *queue,
+                          unsigned *mark)
 {
 	unsigned st = 0;
+	lv->ncut = 0;
+	lv->cut = malloc(sizeof(int) * (size_t)lv->nfloor);
+	if (!lv->cut)
+		return -1;
 	memset(mark, 0, sizeof(unsigned) * (size_t)lv->nfloor);
 	for (int c = 0; c < lv->nfloor; c++) {
+		unsigned char starts[4];
+		unsigned first = st + 1;
+		int parts = 0;
 		for (int e = 0; e < 4; e++)
 			side[c * 4 + e] = -1;
 		for (int e = 0; e < 4; e++) {
 			int from = lv->nb[c * 4 + e], head = 0, tail = 0;
 			if (from < 0 || side[c * 4 + e] >= 0)
 				continue;
+			starts[parts++] = (unsigned char)e;
 			mark[c] = ++st;
 			mark[from] = st;
 			queue[tail++] = from;
@@ -75,7 +110,11 @@ static void sok_side_areas(const sok_level *lv, int *side, int *queue,
 			}
 			side[c * 4 + e] = e;
 		}
+		lv->cut[c] = -1;
+		if (parts > 1 && sok_add_cut(lv, c, mark, first, starts))
+			return -1;
 	}
+	return 0;
 }
 
 /* Pushes a lone box needs from every cell to goal g, the player having
@@ -111,60 +150,6 @@ static void sok_goal_distances(const sok_level *lv, int g, const int *side,
 	}
 }
 
-/* Number the cut cells of the level (lv->cut, lv->ncut): those whose
- * sides (side, from sok_side_areas) lie in two or more areas of the
- * floor without the cell.  0 or -1 (no memory). */
-static int sok_find_cuts(sok_level *lv, const int *side)
-{
-	int n = lv->nfloor;
-	lv->cut = malloc(sizeof(int) * (size_t)n);
-	if (!lv->cut)
-		return -1;
-	lv->ncut = 0;
-	for (int c = 0; c < n; c++) {
-		int parts = 0;
-		for (int e = 0; e < 4; e++)
-			parts += side[c * 4 + e] == e;
-		lv->cut[c] = parts > 1 ? lv->ncut++ : -1;
-	}
-	return 0;
-}
-
-/* For every cut cell c, label each floor cell with the side of c (its
- * label in side) whose area it lies in, the box standing on c: a
- * breadth-first fill from each side that starts an area.  queue holds
- * nfloor. */
-static void sok_label_cut_sides(sok_level *lv, const int *side, int *queue)
-{
-	int n = lv->nfloor;
-	for (int c = 0; c < n; c++) {
-		if (lv->cut[c] < 0)
-			continue;
-		unsigned char *lab = lv->cut_side + (size_t)lv->cut[c] * n;
-		memset(lab, 0xff, (size_t)n);
-		for (int e = 3; e >= 0; e--)
-			if (side[c * 4 + e] == e)
-				lab[c] = (unsigned char)e;  /* never asked */
-		for (int e = 0; e < 4; e++) {
-			int from = lv->nb[c * 4 + e], head = 0, tail = 0;
-			if (from < 0 || side[c * 4 + e] != e)
-				continue;
-			lab[from] = (unsigned char)e;
-			queue[tail++] = from;
-			while (head < tail) {
-				int q = queue[head++];
-				for (int d = 0; d < 4; d++) {
-					int r = lv->nb[q * 4 + d];
-					if (r >= 0 && r != c && lab[r] == 0xff) {
-						lab[r] = (unsigned char)e;
-						queue[tail++] = r;
-					}
-				}
-			}
-		}
-	}
-}
-
 /* The pushes of goal number gi from each cut cell and area of the
  * player (the least over the sides in that area), into lv->cut_dist,
  * from dist4 (sok_goal_distances). */
@@ -191,31 +176,17 @@ static void sok_cut_distances(sok_level *lv, const int *side,
  * (no memory). */
 static int sok_push_distances(sok_level *lv, unsigned *mark, int ngoal)
 {
-	int n = lv->nfloor;
+	int n = lv->nfloor, rc = -1;
 	int *side = malloc(sizeof(int) * 4 * (size_t)n);
 	int *dist4 = malloc(sizeof(int) * 4 * (size_t)n);
 	int *queue = malloc(sizeof(int) * 4 * (size_t)n);
-	if (!side || !dist4 || !queue) {
-		free(side);
-		free(dist4);
-		free(queue);
-		return -1;
-	}
-	sok_side_areas(lv, side, queue, mark);
-	int rc = sok_find_cuts(lv, side);
-	if (!rc) {  /* (+ 1: no malloc of 0 bytes on a level without cuts) */
-		lv->cut_side = malloc((size_t)lv->ncut * (size_t)n + 1);
-		lv->cut_dist = malloc(sizeof(int) * 4 * (size_t)lv->ncut *
-		                      (size_t)ngoal + 1);
-		rc = lv->cut_side && lv->cut_dist ? 0 : -1;
-	}
-	if (rc) {
-		free(side);
-		free(dist4);
-		free(queue);
-		return -1;
-	}
-	sok_label_cut_sides(lv, side, queue);
+	if (!side || !dist4 || !queue || sok_side_areas(lv, side, queue, mark))
+		goto out;
+	/* (+ 1: no malloc of 0 bytes on a level without cut cells) */
+	lv->cut_dist = malloc(sizeof(int) * 4 * (size_t)lv->ncut *
+	                      (size_t)ngoal + 1);
+	if (!lv->cut_dist)
+		goto out;
 	for (int c = 0; c < n; c++)
 		lv->mindist[c] = SOK_INF;
 	for (int gi = 0; gi < ngoal; gi++) {
@@ -234,10 +205,12 @@ static int sok_push_distances(sok_level *lv, unsigned *mark, int ngoal)
 	for (int c = 0; c < n; c++)
 		lv->dead[c] = lv->mindist[c] == SOK_INF;
 	memset(mark, 0, sizeof(unsigned) * (size_t)n);
+	rc = 0;
+out:
 	free(side);
 	free(dist4);
 	free(queue);
-	return 0;
+	return rc;
 }
 
 /* Allocate the arrays of a fill of n floor cells.  0 or -1. */

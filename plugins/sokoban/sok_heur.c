@@ -98,15 +98,15 @@ static sd_cost sok_nearest(const sok_level *lv, const unsigned char *occ)
 }
 
 /* Fill row i of hcost with the push distances of a box at cell c, the
- * player at cell p (sok_box_dist). */
+ * player at cell p (sok_box_dists). */
 static void sok_cost_row(const sok_level *lv, int *hcost, int i, int c,
                          int p)
 {
 	int N = lv->nboxes;
-	for (int j = 0; j < N; j++) {
-		int d = sok_box_dist(lv, j, c, p);
-		hcost[i * N + j] = d == SOK_INF ? SOK_UNREACH : d;
-	}
+	size_t stride;
+	const int *d = sok_box_dists(lv, c, p, &stride);
+	for (int j = 0; j < N; j++, d += stride)
+		hcost[i * N + j] = *d == SOK_INF ? SOK_UNREACH : *d;
 }
 
 /* Minimum-cost matching of the boxes of wk->occ to the goals on push
