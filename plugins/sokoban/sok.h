@@ -480,10 +480,12 @@ struct sok_learn {
  * wk->learn (made on the first call, kept until sok_learn_free() at
  * destroy()).  Called after each push no other rule prunes, wk->occ
  * holding the child, the box just pushed to c, the player at `player`
- * (any cell of its area).  wk->occ, wk->cand and wk->cwalk are kept;
- * wk->scratch and the area labels are not. */
+ * (any cell of its area); fold holds at least the SOK_FOLD_BIT of every
+ * box of wk->occ (~0 will do; fewer extra bits, a faster lookup).
+ * wk->occ, wk->cand and wk->cwalk are kept; wk->scratch and the area
+ * labels are not. */
 int sok_learned_dead(const sok_level *lv, unsigned rules, sok_work *wk, int c,
-                     int player);
+                     int player, uint64_t fold);
 /* After sok_corral_deadlock() proved the position in wk->occ dead (the
  * player at `player`, any cell of its area): learn a pattern from its
  * knot (sok_corral_knot), if the budget allows.  wk->occ is kept. */

@@ -285,19 +285,21 @@ static int sok_lrn_budget(const struct sok_learn *l)
 
 /* True iff the position in wk->occ, whose box was just pushed to c and
  * whose player stands at `player` (its cell, or any cell of its area),
- * holds a learned pattern dead for that player, or, while the budget
- * lasts, a new one is learned around c (see the top of the file).
+ * holds a learned pattern dead for that player (looked up through fold,
+ * a superset of the fold of wk->occ's boxes: sok_learn_holds()), or,
+ * while the budget lasts, a new one is learned around c (see the top of
+ * the file).
  * rules: the SOK_DL_* bits the small searches judge pushes by.  wk->occ,
  * wk->cand and wk->cwalk are left as they were; wk->scratch and the area
  * labels (wk->clab, wk->cinfo) are not. */
 int sok_learned_dead(const sok_level *lv, unsigned rules, sok_work *wk, int c,
-                     int player)
+                     int player, uint64_t fold)
 {
 	if (!wk->learn && sok_learn_alloc(lv, wk))
 		return 0;
 	struct sok_learn *l = wk->learn;
 	l->judged++;
-	if (sok_learn_holds(lv, wk, c, player, ~(uint64_t)0))
+	if (sok_learn_holds(lv, wk, c, player, fold))
 		return 1;
 	if (!sok_lrn_budget(l))
 		return 0;

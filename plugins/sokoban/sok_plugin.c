@@ -350,15 +350,17 @@ static sd_cost sok_heuristic(void *self, const void *state)
  * child, the player at `player`, its cell or any of its area) leaves a
  * deadlock under the rules: the local rules, then the deadlock tables,
  * then the learned patterns (which may learn one; wk->scratch and the
- * area labels are then overwritten). */
+ * area labels are then overwritten), looked up through fold, the fold
+ * of the boxes before the push (sok_fold_boxes; ~0 will do). */
 static int sok_push_dead(const sok_level *lv, unsigned rules, sok_work *wk,
-                         int t, int player)
+                         int t, int player, uint64_t fold)
 {
 	return sok_deadlocked(lv, rules, wk, t) ||
 	       ((rules & SOK_DL_TABLES) &&
 	        sok_dltab_dead(lv, wk->occ, t, player)) ||
 	       ((rules & SOK_DL_LEARN) &&
-	        sok_learned_dead(lv, rules, wk, t, player));
+	        sok_learned_dead(lv, rules, wk, t, player,
+	                         fold | SOK_FOLD_BIT(t)));
 }
 
 /* Apply the push of the box at b to t in wk->occ and judge it (the
@@ -366,18 +368,19 @@ static int sok_push_dead(const sok_level *lv, unsigned rules, sok_work *wk,
  * any of its area): fills the successor's h and goal fields.  off =
  * boxes off goal before the push; sok_box_bound() must have been run
  * on the position before the push, whose fill is parent (NULL in the
- * step model).  *live (live may be NULL) gets the child's live areas
- * when the bound counted them (sok_moved_bound); it is left as it was
- * otherwise (a dead push, another heuristic). */
+ * step model); fold is the fold of its boxes (sok_push_dead).  *live
+ * (live may be NULL) gets the child's live areas when the bound counted
+ * them (sok_moved_bound); it is left as it was otherwise (a dead push,
+ * another heuristic). */
 static void sok_judge_push(const sok_level *lv, const sok_config *cf,
                            sok_work *wk, const sok_reach *parent, int b,
-                           int t, int player, int off, sd_succ *o,
-                           int *live)
+                           int t, int player, int off, uint64_t fold,
+                           sd_succ *o, int *live)
 {
 	wk->occ[b] = 0;
 	wk->occ[t] = 1;
 	o->goal = off - !lv->goal[b] + !lv->goal[t] == 0;
-	if (sok_push_dead(lv, cf->deadlocks, wk, t, player))
+	if (sok_push_dead(lv, cf->deadlocks, wk, t, player, fold))
 		o->h = SD_DEAD_END;
 	else
 		o->h = cf->heur == SD_NO_HEURISTIC ? 0
@@ -407,8 +410,8 @@ static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
 			t = lv->nb[n * 4 + d];
 			if (t < 0 || wk->occ[t])
 				continue;
-			sok_judge_push(lv, cf, wk, NULL, n, t, n, off, o,
-			               NULL);
+			sok_judge_push(lv, cf, wk, NULL, n, t, n, off,
+			               sok_fold_boxes(lv, st), o, NULL);
 		} else {
 			o->h = hb;
 			o->goal = off == 0;
@@ -460,7 +463,8 @@ static void sok_push_child(const sok_level *lv, const sok_config *cf,
                            unsigned char *out)
 {
 	int live = -1;
-	sok_judge_push(lv, cf, wk, &wk->parent, b, t, p, off, o, &live);
+	sok_judge_push(lv, cf, wk, &wk->parent, b, t, p, off,
+	               sok_fold_boxes(lv, st), o, &live);
 	if (cf->model == SOK_PUSHES && o->h != SD_DEAD_END)
 		p = d < 0 ? sok_min_reached(lv, wk, p)
 		          : sok_pushed_player(lv, wk, &wk->parent, b, t,
