@@ -16,6 +16,9 @@ Options: --searchd PATH (default build/bin/searchd, then build-sok/bin),
 --time-limit S, --levels 1-20,33, --set section.key=value (repeatable),
 --quiet (summary only).  Needs only python3.
 
+The push-optimal suite adds the deadlock tables (deadlocks = all
+tables): --set problem.deadlocks=all runs it without them.
+
 The fast mode: fess (both cell orders: advisors = both) + packing +
 macros + learned deadlock patterns (deadlocks = all learn); --set
 problem.deadlocks=all runs it without them, --set search.advisors=no
@@ -40,7 +43,7 @@ FESS = ["search.algorithm=fess", "search.heuristic=packing",
 SUITES = {
     "microban-opt": ("microban.xsb", 155, 60,
                      ["search.algorithm=astar", "search.heuristic=matching",
-                      "problem.cost=pushes"]),
+                      "problem.cost=pushes", "problem.deadlocks=all tables"]),
     "microban-moves": ("microban.xsb", 155, 60,
                        ["search.algorithm=astar", "search.heuristic=matching",
                         "problem.cost=moves", "problem.actions=pushes"]),
