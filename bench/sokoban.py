@@ -16,8 +16,8 @@ Options: --searchd PATH (default build/bin/searchd, then build-sok/bin),
 --time-limit S, --levels 1-20,33, --set section.key=value (repeatable),
 --quiet (summary only).  Needs only python3.
 
-The push-optimal suite adds the deadlock tables (deadlocks = all
-tables): --set problem.deadlocks=all runs it without them.
+The two optimal suites add the deadlock tables (deadlocks = all
+tables): --set problem.deadlocks=all runs them without.
 
 The fast mode: fess (both cell orders: advisors = both) + packing +
 macros + learned deadlock patterns (deadlocks = all learn); --set
@@ -46,7 +46,8 @@ SUITES = {
                       "problem.cost=pushes", "problem.deadlocks=all tables"]),
     "microban-moves": ("microban.xsb", 155, 60,
                        ["search.algorithm=astar", "search.heuristic=matching",
-                        "problem.cost=moves", "problem.actions=pushes"]),
+                        "problem.cost=moves", "problem.actions=pushes",
+                        "problem.deadlocks=all tables"]),
     "microban-fast": ("microban.xsb", 155, 60, FESS),
     "xsokoban-fast": ("xsokoban90.xsb", 90, 60, FESS),
     "boxoban-fast": ("boxoban-medium-valid-000.txt", 1000, 60, FAST),
