@@ -400,6 +400,7 @@ static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
 	sok_decode(lv, wk->occ, st, &player);
 	int off = sok_off_goal(lv, wk->occ);
 	int heur = cf->heur != SD_NO_HEURISTIC;
+	uint64_t fold = sok_fold_boxes(lv, st);
 	sd_cost hb = heur ? sok_box_bound(lv, cf->heur, wk, player) : 0;
 	for (int d = 0; d < 4; d++) {
 		int n = lv->nb[player * 4 + d], t = -1;
@@ -410,8 +411,8 @@ static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
 			t = lv->nb[n * 4 + d];
 			if (t < 0 || wk->occ[t])
 				continue;
-			sok_judge_push(lv, cf, wk, NULL, n, t, n, off,
-			               sok_fold_boxes(lv, st), o, NULL);
+			sok_judge_push(lv, cf, wk, NULL, n, t, n, off, fold, o,
+			               NULL);
 		} else {
 			o->h = hb;
 			o->goal = off == 0;
@@ -456,15 +457,15 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 /* One successor of the push models: the box at b taken to t, the
  * player left at cell p (normalised to its area in the push model);
  * d is the direction of a single push, or -1 for a macro.  wk->occ and
- * wk->parent hold the expanded position and its fill. */
+ * wk->parent hold the expanded position and its fill; off and fold are
+ * its boxes off goal and the fold of its boxes (sok_judge_push). */
 static void sok_push_child(const sok_level *lv, const sok_config *cf,
                            sok_work *wk, const unsigned char *st, int b,
-                           int t, int p, int d, int off, sd_succ *o,
-                           unsigned char *out)
+                           int t, int p, int d, int off, uint64_t fold,
+                           sd_succ *o, unsigned char *out)
 {
 	int live = -1;
-	sok_judge_push(lv, cf, wk, &wk->parent, b, t, p, off,
-	               sok_fold_boxes(lv, st), o, &live);
+	sok_judge_push(lv, cf, wk, &wk->parent, b, t, p, off, fold, o, &live);
 	if (cf->model == SOK_PUSHES && o->h != SD_DEAD_END)
 		p = d < 0 ? sok_min_reached(lv, wk, p)
 		          : sok_pushed_player(lv, wk, &wk->parent, b, t,
@@ -528,6 +529,7 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 		return 0;
 	}
 	int off = sok_off_goal_packed(lv, st), n = sok_list_pushes(lv, wk, r);
+	uint64_t fold = sok_fold_boxes(lv, st);
 	if (pi)
 		n = sok_pi_corral(lv, wk, r, n, ncorral);
 	if (cf->heur == SOK_H_MATCHING)
@@ -549,7 +551,7 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 			succ[k].action = (uint32_t)wk->cand[i] | SOK_ACT_MACRO;
 			succ[k].cost = cf->model == SOK_PUSHES ? (sd_cost)pushes
 			               : (sd_cost)(wk->cwalk[i] + 1 + moves);
-			sok_push_child(lv, cf, wk, st, b, to, p, -1, off,
+			sok_push_child(lv, cf, wk, st, b, to, p, -1, off, fold,
 			               &succ[k], states + (size_t)k * stride);
 			k++;
 		}
@@ -559,7 +561,7 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 		succ[k].cost = cf->model == SOK_PUSHES ? 1
 		               : (sd_cost)(wk->cwalk[i] + 1);
 		sok_push_child(lv, cf, wk, st, b, lv->nb[b * 4 + d], b, d, off,
-		               &succ[k], states + (size_t)k * stride);
+		               fold, &succ[k], states + (size_t)k * stride);
 		k++;
 	}
 	return k;
