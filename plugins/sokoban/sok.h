@@ -116,6 +116,7 @@ typedef struct sok_area {
 	int flags;      /* SOK_AREA_* */
 	int pushes_in;  /* pushes of its fence boxes into it, open now */
 	int failed;     /* a fence box breaks the PI conditions */
+	int first;      /* its smallest cell */
 } sok_area;
 
 /* The instance is three parts, each with its own writers:

@@ -698,7 +698,8 @@ static int sok_label_area(const sok_level *lv, sok_work *wk, int c, int k)
 
 /* Label the areas of free cells (only those fill `outside` did not
  * reach, unless it is NULL) 0, 1, ... in wk->clab (-1 elsewhere) and give each
- * area k a record wk->cinfo[k] = { its SOK_AREA_* flags, 0, 0 }.
+ * area k a record wk->cinfo[k] = { its SOK_AREA_* flags, 0, 0, its
+ * smallest cell }.
  * Returns the number of areas. */
 int sok_label_areas(const sok_level *lv, sok_work *wk,
                     const sok_reach *outside)
@@ -710,7 +711,7 @@ int sok_label_areas(const sok_level *lv, sok_work *wk,
 		if (wk->occ[c] || wk->clab[c] >= 0 ||
 		    (outside && sok_reached(outside, c)))
 			continue;
-		wk->cinfo[k] = (sok_area){ sok_label_area(lv, wk, c, k), 0, 0 };
+		wk->cinfo[k] = (sok_area){ sok_label_area(lv, wk, c, k), 0, 0, c };
 		k++;
 	}
 	return k;

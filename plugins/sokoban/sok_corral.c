@@ -147,6 +147,9 @@ struct sok_rx {
 	                         corral's smallest cell for one that needs a
 	                         box, else 0xffff (2 bytes), and the verdict
 	                         (0 unused, 1 open, 2 dead) */
+	unsigned char *quick; /* the same, keyed by the player's cell as
+	                         the caller gave it, not the small problem's
+	                         (sok_rx_search) */
 };
 
 /* Allocate wk->rx.  0, or -1 (and wk->rx NULL) if out of memory. */
@@ -162,10 +165,11 @@ static int sok_rx_alloc(const sok_level *lv, sok_work *wk)
 	rx->adj = malloc(sizeof(uint64_t) * (size_t)lv->nfloor);
 	rx->near = calloc((size_t)lv->nfloor, 1);
 	rx->cache = calloc(SOK_CORRAL_CACHE, lv->state_size + 3);
+	rx->quick = calloc(SOK_CORRAL_CACHE, lv->state_size + 3);
 	rx->cap = SOK_CORRAL_NODES;
 	wk->rx = rx;
 	if (rx->pos && rx->save && rx->keep && rx->box && rx->adj &&
-	    rx->near && rx->cache)
+	    rx->near && rx->cache && rx->quick)
 		return 0;
 	sok_corral_free(wk);
 	return -1;
@@ -183,6 +187,7 @@ void sok_corral_free(sok_work *wk)
 	free(wk->rx->adj);
 	free(wk->rx->near);
 	free(wk->rx->cache);
+	free(wk->rx->quick);
 	free(wk->rx);
 	wk->rx = NULL;
 }
@@ -320,35 +325,69 @@ int sok_small_dead(const sok_level *lv, unsigned rules, sok_work *wk,
 	return dead;
 }
 
-/* sok_rx_run() from the boxes in wk->occ and the player at `player`
- * (any cell of its real area), unless the verdict is remembered.  The
- * search starts, and the verdict is keyed, with the player at the
- * smallest cell of its area in the small problem (which holds the real
- * area and often more), as every position the search stores is: so
- * one small problem is searched once, whatever real area the player
- * had around it, and the search never stores its start twice.  For a
- * corral that needs no box the verdict depends on the start alone; for
- * one that needs a box, on the corral too (named by its smallest cell).
- * Entries are overwritten on collision. */
+/* The entry of a verdict table (SOK_CORRAL_CACHE entries of n + 3
+ * bytes) where the key in buf (n + 2 bytes) belongs. */
+static unsigned char *sok_rx_entry(unsigned char *table,
+                                   const unsigned char *buf, size_t n)
+{
+	return table + (size_t)(sok_fnv1a(buf, n + 2) &
+	                        (SOK_CORRAL_CACHE - 1)) * (n + 3);
+}
+
+/* Pack into buf the key of a verdict: the nk boxes of `keep` alone and
+ * the player at cell `player` (sok_encode()'s layout: state_size
+ * bytes), then `tag` (2 bytes). */
+static void sok_rx_key(const sok_level *lv, const int *keep, int nk,
+                       int player, int tag, unsigned char *buf)
+{
+	size_t n = lv->state_size;
+	memset(buf, 0, n);
+	buf[0] = (unsigned char)(player & 0xff);
+	buf[1] = (unsigned char)(player >> 8);
+	for (int i = 0; i < nk; i++)
+		buf[2 + (keep[i] >> 3)] |= (unsigned char)(1u << (keep[i] & 7));
+	buf[n] = (unsigned char)(tag & 0xff);
+	buf[n + 1] = (unsigned char)(tag >> 8);
+}
+
+/* 1 iff the nk boxes of rx->keep alone, the player at `player` (any
+ * cell of its real area), are a corral deadlock of corral k: by
+ * sok_rx_run(), unless the verdict is remembered.  The search starts,
+ * and the verdict is keyed, with the player at the smallest cell of its
+ * area in the small problem (which holds the real area and often
+ * more), as every position the search stores is: so one small problem
+ * is searched once, whatever real area the player had around it, and
+ * the search never stores its start twice.  For a corral that needs no
+ * box the verdict depends on the start alone; for one that needs a
+ * box, on the corral too (named by its smallest cell).  A second table
+ * keys the same verdicts by `player` as given, which finds most of them
+ * without the fill that finds the small problem's start.  Entries are
+ * overwritten on collision.  wk->occ is left as rx->save holds it. */
 static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
-                         int player, int k, int needs_box)
+                         int player, int k, int nk, int needs_box)
 {
 	struct sok_rx *rx = wk->rx;
 	unsigned char buf[SOK_MAX_FLOOR / 8 + 4];
 	size_t n = lv->state_size;
-	int tag = needs_box ? 0 : 0xffff;
-	while (tag < lv->nfloor && wk->clab[tag] != k)
-		tag++;
-	sok_encode(lv, wk->occ, sok_min_reached(lv, wk, player), buf);
-	buf[n] = (unsigned char)(tag & 0xff);
-	buf[n + 1] = (unsigned char)(tag >> 8);
-	unsigned char *e = rx->cache + (size_t)(sok_fnv1a(buf, n + 2) &
-	                   (SOK_CORRAL_CACHE - 1)) * (n + 3);
+	int tag = needs_box ? wk->cinfo[k].first : 0xffff;
+	sok_rx_key(lv, rx->keep, nk, player, tag, buf);
+	unsigned char *q = sok_rx_entry(rx->quick, buf, n);
+	if (q[n + 2] && !memcmp(q, buf, n + 2))
+		return q[n + 2] == 2;
+	memcpy(q, buf, n + 2);
+	memset(wk->occ, 0, (size_t)lv->nfloor);
+	for (int i = 0; i < nk; i++)
+		wk->occ[rx->keep[i]] = 1;
+	sok_rx_key(lv, rx->keep, nk, sok_min_reached(lv, wk, player), tag,
+	           buf);
+	unsigned char *e = sok_rx_entry(rx->cache, buf, n);
 	if (!e[n + 2] || memcmp(e, buf, n + 2)) {
 		memcpy(e, buf, n + 2);
 		e[n + 2] = (unsigned char)(1 + sok_rx_run(lv, rules, wk, k,
 		                    needs_box ? SOK_RX_ENTER : SOK_RX_GOALS, buf));
 	}
+	q[n + 2] = e[n + 2];
+	memcpy(wk->occ, rx->save, (size_t)lv->nfloor);
 	return e[n + 2] == 2;
 }
 
@@ -446,12 +485,8 @@ int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
 		int n = sok_rx_keep(lv, wk, k, &needs_box);
 		if (!n)
 			continue;
-		memset(wk->occ, 0, (size_t)lv->nfloor);
-		for (int i = 0; i < n; i++)
-			wk->occ[rx->keep[i]] = 1;
-		dead = sok_rx_search(lv, rules, wk, player, k, needs_box);
+		dead = sok_rx_search(lv, rules, wk, player, k, n, needs_box);
 		rx->nkeep = dead ? n : 0;
-		memcpy(wk->occ, rx->save, (size_t)lv->nfloor);
 	}
 	return dead;
 }

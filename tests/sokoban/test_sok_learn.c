@@ -12,7 +12,8 @@
  * same walks, the live areas the memo keeps for features(), the
  * boxes the corral search keeps for each corral it proves dead, and
  * the children's matching bounds are checked against the computation
- * from scratch, and the order of the children under `matching` (pushes
+ * from scratch, the corral search's remembered verdicts against none,
+ * and the order of the children under `matching` (pushes
  * onto goals last), on Microban walks too; and the learned patterns
  * looked up through the folded boxes find what the lookup without the
  * filter finds.
@@ -293,6 +294,85 @@ static void corral_knots_agree(void **unused)
 	assert_true(corner_knots >= 1);
 }
 
+/* The second instance check_verdict() judges each position with,
+ * from no remembered verdict; the positions judged, the dead ones. */
+static sok *fresh;
+static long judged, judged_dead;
+
+/* The corral search's verdict for st in the walk's own instance s (its
+ * tables of verdicts warm from the walk) against fresh's after
+ * sok_corral_free() dropped all it remembered: the same verdict, and
+ * for a dead position the same knot; and each corral's smallest cell
+ * as sok_label_areas() gave it. */
+static void check_verdict(sok *s, const unsigned char *st,
+                          const sd_succ *succ, const unsigned char *kids,
+                          unsigned n_kids, size_t ss)
+{
+	(void)succ;
+	(void)kids;
+	(void)n_kids;
+	(void)ss;
+	int dead[2], n[2];
+	const int *cells[2];
+	sok *in[2] = { s, fresh };
+	sok_corral_free(&fresh->wk);
+	for (int i = 0; i < 2; i++) {
+		const sok_level *lv = &in[i]->lv;
+		sok_work *wk = &in[i]->wk;
+		int player;
+		sok_decode(lv, wk->occ, st, &player);
+		sok_fill(lv, wk, &wk->parent, player);
+		int ncorral = sok_label_areas(lv, wk, &wk->parent);
+		dead[i] = sok_corral_deadlock(lv, in[i]->cf.deadlocks, wk,
+		                              &wk->parent, ncorral);
+		n[i] = sok_corral_knot(wk, &cells[i]);
+		for (int k = 0; k < ncorral; k++) {
+			int c = 0;
+			while (wk->clab[c] != k)
+				c++;
+			assert_int_equal(wk->cinfo[k].first, c);
+		}
+	}
+	assert_int_equal(dead[0], dead[1]);
+	assert_int_equal(n[0], n[1]);
+	if (n[0])
+		assert_memory_equal(cells[0], cells[1],
+		                    sizeof(int) * (size_t)n[0]);
+	judged++;
+	judged_dead += dead[0];
+}
+
+/* The corral search remembers its verdicts, keyed by the kept boxes
+ * with the player at the smallest cell of its area in the small
+ * problem, and again with the player's cell as given: on walks through
+ * XSokoban 1, 2, 4 and 6 (EXPANSIONS positions each) and every Microban
+ * level (400 each), every position judged with the walk's remembered
+ * verdicts is judged as without any.  Keys without the player, or
+ * without the corral, fail here. */
+static void corral_verdicts_remembered(void **unused)
+{
+	(void)unused;
+	const char *const xs[] = { "1", "2", "4", "6" };
+	for (int n = -4; n <= 155; n++) {
+		char num[8];
+		sd_instance inst, second;
+		if (n == 0)
+			continue;
+		snprintf(num, sizeof num, "%d", n);
+		const char *file = n > 0 ? MICROBAN : XSOKOBAN;
+		const char *level = n > 0 ? num : xs[n + 4];
+		open_level(file, level, "deadlocks", "all", SOK_H_MATCHING,
+		           &second);
+		fresh = second.self;
+		walk_file(file, level, "all", n > 0 ? 400 : EXPANSIONS,
+		          check_verdict, &inst);
+		searchd_plugin()->destroy(inst.self);
+		searchd_plugin()->destroy(second.self);
+	}
+	printf("positions judged %ld, dead %ld\n", judged, judged_dead);
+	assert_true(judged_dead >= 10);
+}
+
 /* The features of every child of a breadth-first walk through XSokoban
  * 4 under `packing` (the fast mode's heuristic), as features() gives
  * them right after expand() (its live areas from the memo that
@@ -424,6 +504,7 @@ int main(void)
 		cmocka_unit_test(budget_respected),
 		cmocka_unit_test(live_memo_agrees),
 		cmocka_unit_test(corral_knots_agree),
+		cmocka_unit_test(corral_verdicts_remembered),
 		cmocka_unit_test(matching_repair_agrees),
 		cmocka_unit_test(goals_last),
 		cmocka_unit_test(learned_lookup_folded),
