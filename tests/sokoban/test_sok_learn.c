@@ -247,6 +247,20 @@ static int knot_of(const sok_level *lv, const sok_work *wk, int k,
 	return n;
 }
 
+/* Judge the position st by s's corral search, as expand() does: the
+ * player's fill, the areas labelled (*ncorral corrals), the verdict. */
+static int judge(sok *s, const unsigned char *st, int *ncorral)
+{
+	const sok_level *lv = &s->lv;
+	sok_work *wk = &s->wk;
+	int player;
+	sok_decode(lv, wk->occ, st, &player);
+	sok_fill(lv, wk, &wk->parent, player);
+	*ncorral = sok_label_areas(lv, wk, &wk->parent);
+	return sok_corral_deadlock(lv, s->cf.deadlocks, wk, &wk->parent,
+	                           *ncorral);
+}
+
 /* Judge the position st by the corral search; when it is dead, the
  * boxes it kept (sok_corral_knot) must be those knot_of() lists for
  * one of the corrals.  Its children are not looked at. */
@@ -260,12 +274,8 @@ static void check_knot(sok *s, const unsigned char *st,
 	(void)ss;
 	const sok_level *lv = &s->lv;
 	sok_work *wk = &s->wk;
-	int player, keep[SOK_CORRAL_BOXES], corner = 0, found = 0;
-	sok_decode(lv, wk->occ, st, &player);
-	sok_fill(lv, wk, &wk->parent, player);
-	int ncorral = sok_label_areas(lv, wk, &wk->parent);
-	if (!sok_corral_deadlock(lv, s->cf.deadlocks, wk, &wk->parent,
-	                         ncorral))
+	int keep[SOK_CORRAL_BOXES], corner = 0, found = 0, ncorral;
+	if (!judge(s, st, &ncorral))
 		return;
 	const int *cells;
 	int n = sok_corral_knot(wk, &cells);
@@ -308,23 +318,15 @@ static void check_verdict(sok *s, const unsigned char *st,
                           const sd_succ *succ, const unsigned char *kids,
                           unsigned n_kids, size_t ss)
 {
-	(void)succ;
-	(void)kids;
-	(void)n_kids;
-	(void)ss;
+	(void)succ, (void)kids, (void)n_kids, (void)ss; /* st alone */
 	int dead[2], n[2];
 	const int *cells[2];
 	sok *in[2] = { s, fresh };
 	sok_corral_free(&fresh->wk);
 	for (int i = 0; i < 2; i++) {
-		const sok_level *lv = &in[i]->lv;
 		sok_work *wk = &in[i]->wk;
-		int player;
-		sok_decode(lv, wk->occ, st, &player);
-		sok_fill(lv, wk, &wk->parent, player);
-		int ncorral = sok_label_areas(lv, wk, &wk->parent);
-		dead[i] = sok_corral_deadlock(lv, in[i]->cf.deadlocks, wk,
-		                              &wk->parent, ncorral);
+		int ncorral;
+		dead[i] = judge(in[i], st, &ncorral);
 		n[i] = sok_corral_knot(wk, &cells[i]);
 		for (int k = 0; k < ncorral; k++) {
 			int c = 0;
