@@ -131,17 +131,26 @@ static inline void group_set(unsigned char *grp, unsigned k, uint32_t id,
 	memcpy(grp + SD_GROUP + 4 * k, &id, 4);
 }
 
-/* Are the n bytes at a and b equal?  Inline for the common 8-byte
- * state, where a call to memcmp would cost more than the comparison. */
+/* The 8 bytes at p as one word. */
+static inline uint64_t word_at(const unsigned char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, 8);
+	return w;
+}
+
+/* Are the n bytes at a and b equal?  Inline, by 8-byte words, for
+ * states of 8 to 32 bytes (the last word may overlap the one before),
+ * where a call to memcmp would cost more than the comparison. */
 static inline int same_bytes(const void *a, const void *b, size_t n)
 {
-	if (n == 8) {
-		uint64_t x, y;
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		return x == y;
-	}
-	return !memcmp(a, b, n);
+	const unsigned char *x = a, *y = b;
+	if (n < 8 || n > 32)
+		return !memcmp(a, b, n);
+	for (size_t i = 0; i + 8 < n; i += 8)
+		if (word_at(x + i) != word_at(y + i))
+			return 0;
+	return word_at(x + n - 8) == word_at(y + n - 8);
 }
 
 /* Look for state, whose hash is h, from its home group on.  Returns 1

@@ -89,6 +89,43 @@ static void colliding_hash(void **unused)
 	sd_registry_free(&r);
 }
 
+/* States of 1 to 40 bytes, all with the same hash, that differ from
+ * the zero state in one byte each: every one is new, gets its own id
+ * and is found again, whatever the byte (the first, one inside a word,
+ * the last, the last word's overlap with the one before). */
+static uint64_t one_hash(void *ctx, const void *state)
+{
+	(void)ctx;
+	(void)state;
+	return 7;
+}
+
+static void every_byte_compared(void **unused)
+{
+	(void)unused;
+	for (size_t n = 1; n <= 40; n++) {
+		sd_registry r;
+		unsigned char s[40] = { 0 };
+		int is_new;
+		assert_int_equal(sd_registry_init(&r, n, one_hash, NULL), 0);
+		assert_int_equal(sd_registry_insert(&r, s, &is_new), 0);
+		for (size_t j = 0; j < n; j++) {
+			s[j] = 1;
+			assert_int_equal(sd_registry_insert(&r, s, &is_new),
+			                 j + 1);
+			assert_true(is_new);
+			s[j] = 0;
+		}
+		for (size_t j = 0; j < n; j++) {
+			s[j] = 1;
+			assert_int_equal(sd_registry_find(&r, s), j + 1);
+			s[j] = 0;
+		}
+		assert_int_equal(sd_registry_find(&r, s), 0);
+		sd_registry_free(&r);
+	}
+}
+
 /* Does the mapping that holds address a carry the huge-page request
  * ("hg" among its VmFlags)?  -1 if that cannot be told here: no
  * /proc/self/smaps, or no transparent huge pages (the sysfs file), or a
@@ -155,6 +192,7 @@ int main(void)
 		cmocka_unit_test(insert_and_find),
 		cmocka_unit_test(growth_past_millions),
 		cmocka_unit_test(colliding_hash),
+		cmocka_unit_test(every_byte_compared),
 		cmocka_unit_test(pages_alloc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

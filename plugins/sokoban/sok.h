@@ -385,6 +385,9 @@ int sok_corral_knot(const sok_work *wk, const int **cells);
 #define SOK_CORRAL_NODES 256 /* positions one small search may visit */
 #define SOK_CORRAL_BOXES 10  /* boxes one corral search may keep */
 void sok_corral_free(sok_work *wk);
+/* Forget the corral search's remembered verdicts (the tests judge
+ * positions afresh with it). */
+void sok_corral_forget(const sok_level *lv, sok_work *wk);
 /* What ends a small search without a proof (sok_small_dead). */
 enum { SOK_RX_GOALS, SOK_RX_ENTER, SOK_RX_APART };
 int sok_small_dead(const sok_level *lv, unsigned rules, sok_work *wk,

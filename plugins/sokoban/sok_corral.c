@@ -192,6 +192,15 @@ void sok_corral_free(sok_work *wk)
 	wk->rx = NULL;
 }
 
+/* Forget every verdict remembered in wk->rx's two tables. */
+void sok_corral_forget(const sok_level *lv, sok_work *wk)
+{
+	if (!wk->rx)
+		return;
+	memset(wk->rx->cache, 0, SOK_CORRAL_CACHE * (lv->state_size + 3));
+	memset(wk->rx->quick, 0, SOK_CORRAL_CACHE * (lv->state_size + 3));
+}
+
 /* Store position p unless already seen.  1 if new, 0 if seen, -1 if
  * the store is full. */
 static int sok_rx_add(const sok_level *lv, struct sok_rx *rx,

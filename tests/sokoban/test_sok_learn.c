@@ -304,14 +304,14 @@ static void corral_knots_agree(void **unused)
 	assert_true(corner_knots >= 1);
 }
 
-/* The second instance check_verdict() judges each position with,
- * from no remembered verdict; the positions judged, the dead ones. */
+/* The second instance check_verdict() judges each position with; the
+ * positions judged, the dead ones. */
 static sok *fresh;
 static long judged, judged_dead;
 
 /* The corral search's verdict for st in the walk's own instance s (its
  * tables of verdicts warm from the walk) against fresh's after
- * sok_corral_free() dropped all it remembered: the same verdict, and
+ * sok_corral_forget() dropped all it remembered: the same verdict, and
  * for a dead position the same knot; and each corral's smallest cell
  * as sok_label_areas() gave it. */
 static void check_verdict(sok *s, const unsigned char *st,
@@ -322,7 +322,7 @@ static void check_verdict(sok *s, const unsigned char *st,
 	int dead[2], n[2];
 	const int *cells[2];
 	sok *in[2] = { s, fresh };
-	sok_corral_free(&fresh->wk);
+	sok_corral_forget(&fresh->lv, &fresh->wk);
 	for (int i = 0; i < 2; i++) {
 		sok_work *wk = &in[i]->wk;
 		int ncorral;
@@ -347,8 +347,8 @@ static void check_verdict(sok *s, const unsigned char *st,
 /* The corral search remembers its verdicts, keyed by the kept boxes
  * with the player at the smallest cell of its area in the small
  * problem, and again with the player's cell as given: on walks through
- * XSokoban 1, 2, 4 and 6 (EXPANSIONS positions each) and every Microban
- * level (400 each), every position judged with the walk's remembered
+ * XSokoban 1, 2, 4 and 6 (300 positions each) and every Microban level
+ * (400 each), every position judged with the walk's remembered
  * verdicts is judged as without any.  Keys without the player, or
  * without the corral, fail here. */
 static void corral_verdicts_remembered(void **unused)
@@ -366,7 +366,7 @@ static void corral_verdicts_remembered(void **unused)
 		open_level(file, level, "deadlocks", "all", SOK_H_MATCHING,
 		           &second);
 		fresh = second.self;
-		walk_file(file, level, "all", n > 0 ? 400 : EXPANSIONS,
+		walk_file(file, level, "all", n > 0 ? 400 : 300,
 		          check_verdict, &inst);
 		searchd_plugin()->destroy(inst.self);
 		searchd_plugin()->destroy(second.self);
