@@ -370,8 +370,13 @@ static void sok_rx_key(const sok_level *lv, const int *keep, int nk,
  * box the verdict depends on the start alone; for one that needs a
  * box, on the corral too (named by its smallest cell).  A second table
  * keys the same verdicts by `player` as given, which finds most of them
- * without the fill that finds the small problem's start.  Entries are
- * overwritten on collision.  wk->occ is left as rx->save holds it. */
+ * without the fill that finds the small problem's start.  Under
+ * SOK_DL_LEARN only its "dead" verdicts are taken: an "open" one goes
+ * to the first table, as before the second existed, where an entry
+ * overwritten makes the search run again, with the patterns learned
+ * since (the second table, which keeps entries longer, would change
+ * which positions the learning runs prune).  Entries are overwritten on
+ * collision.  wk->occ is left as rx->save holds it. */
 static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
                          int player, int k, int nk, int needs_box)
 {
@@ -381,7 +386,8 @@ static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
 	int tag = needs_box ? wk->cinfo[k].first : 0xffff;
 	sok_rx_key(lv, rx->keep, nk, player, tag, buf);
 	unsigned char *q = sok_rx_entry(rx->quick, buf, n);
-	if (q[n + 2] && !memcmp(q, buf, n + 2))
+	if (q[n + 2] && !memcmp(q, buf, n + 2) &&
+	    (q[n + 2] == 2 || !(rules & SOK_DL_LEARN)))
 		return q[n + 2] == 2;
 	memcpy(q, buf, n + 2);
 	memset(wk->occ, 0, (size_t)lv->nfloor);
