@@ -351,7 +351,8 @@ static sd_cost sok_heuristic(void *self, const void *state)
  * deadlock under the rules: the local rules, then the deadlock tables,
  * then the learned patterns (which may learn one; wk->scratch and the
  * area labels are then overwritten), looked up through fold, the fold
- * of the boxes before the push (sok_fold_boxes; ~0 will do). */
+ * of the boxes before the push (sok_fold_boxes; ~0 will do; read only
+ * under SOK_DL_LEARN). */
 static int sok_push_dead(const sok_level *lv, unsigned rules, sok_work *wk,
                          int t, int player, uint64_t fold)
 {
@@ -363,12 +364,20 @@ static int sok_push_dead(const sok_level *lv, unsigned rules, sok_work *wk,
 	                         fold | SOK_FOLD_BIT(t)));
 }
 
+/* The fold an expansion of st passes to sok_push_dead(): that of st's
+ * boxes when the learned patterns are looked up, else 0 (unread). */
+static uint64_t sok_expand_fold(const sok_level *lv, const sok_config *cf,
+                                const unsigned char *st)
+{
+	return cf->deadlocks & SOK_DL_LEARN ? sok_fold_boxes(lv, st) : 0;
+}
+
 /* Apply the push of the box at b to t in wk->occ and judge it (the
  * caller undoes it), the player ending at `player` (its real cell, or
  * any of its area): fills the successor's h and goal fields.  off =
  * boxes off goal before the push; sok_box_bound() must have been run
  * on the position before the push, whose fill is parent (NULL in the
- * step model); fold is the fold of its boxes (sok_push_dead).  *live
+ * step model); fold is sok_expand_fold() of it.  *live
  * (live may be NULL) gets the child's live areas when the bound counted
  * them (sok_moved_bound); it is left as it was otherwise (a dead push,
  * another heuristic). */
@@ -400,7 +409,7 @@ static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
 	sok_decode(lv, wk->occ, st, &player);
 	int off = sok_off_goal(lv, wk->occ);
 	int heur = cf->heur != SD_NO_HEURISTIC;
-	uint64_t fold = sok_fold_boxes(lv, st);
+	uint64_t fold = sok_expand_fold(lv, cf, st);
 	sd_cost hb = heur ? sok_box_bound(lv, cf->heur, wk, player) : 0;
 	for (int d = 0; d < 4; d++) {
 		int n = lv->nb[player * 4 + d], t = -1;
@@ -529,7 +538,7 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 		return 0;
 	}
 	int off = sok_off_goal_packed(lv, st), n = sok_list_pushes(lv, wk, r);
-	uint64_t fold = sok_fold_boxes(lv, st);
+	uint64_t fold = sok_expand_fold(lv, cf, st);
 	if (pi)
 		n = sok_pi_corral(lv, wk, r, n, ncorral);
 	if (cf->heur == SOK_H_MATCHING)
