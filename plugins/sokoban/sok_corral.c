@@ -16,8 +16,9 @@
  * frees the player and the boxes, so every real sequence of pushes of
  * the kept boxes is also possible in the small problem; if no sequence
  * there puts all kept boxes on goals, the real position is dead.  The
- * search gives up (and proves nothing) after SOK_CORRAL_NODES
- * positions.
+ * search gives up (and proves nothing) after SOK_CORRAL_FIRST
+ * positions the first time a small problem is met, and after more,
+ * up to SOK_CORRAL_NODES, each time it is met again (sok_rx_settle).
  *
  * A corral with an empty goal inside needs more: some box must get in,
  * and nothing gets in before a fence box moves.  With every fence box
@@ -31,6 +32,19 @@
 
 #define SOK_CORRAL_SLOTS 1024 /* hash slots, a power of 2 > 2 * NODES */
 #define SOK_CORRAL_CACHE 65536 /* remembered verdicts, a power of 2 */
+#define SOK_CORRAL_FIRST 64   /* positions of a small problem's first
+                                 search */
+#define SOK_CORRAL_GROW 2     /* each search again has 2^this times as
+                                 many, up to SOK_CORRAL_NODES */
+
+/* The verdict byte of an entry of the verdict tables. */
+enum {
+	SOK_RX_NONE,   /* the entry is unused */
+	SOK_RX_WAY,    /* a way through was found, or the search gave up
+	                  at SOK_CORRAL_NODES positions */
+	SOK_RX_DEAD,   /* proved dead */
+	SOK_RX_RETRY   /* + i: the (i + 1)-th search gave up */
+};
 
 /* True iff the box at f touches corral k. */
 static int sok_fences(const sok_level *lv, const int *clab, int f, int k)
@@ -146,7 +160,7 @@ struct sok_rx {
 	                         bytes: a small problem's start position, the
 	                         corral's smallest cell for one that needs a
 	                         box, else 0xffff (2 bytes), and the verdict
-	                         (0 unused, 1 open, 2 dead) */
+	                         (SOK_RX_NONE ...) */
 	unsigned char *quick; /* the same, keyed by the player's cell as
 	                         the caller gave it, not the small problem's
 	                         (sok_rx_search) */
@@ -290,9 +304,10 @@ static int sok_rx_open(const sok_level *lv, const sok_work *wk,
 }
 
 /* Breadth-first search of the pushes of the boxes in wk->occ (the kept
- * ones) from the packed position in buf (which it reuses).  1 iff it
- * exhausts every position without meeting one that sok_rx_open() says
- * would let a solution through (k: the corral, for SOK_RX_ENTER). */
+ * ones) from the packed position in buf (which it reuses), of at most
+ * rx->cap positions.  1 iff it exhausts every position without meeting
+ * one that sok_rx_open() says would let a solution through (k: the
+ * corral, for SOK_RX_ENTER); 0 if it meets one; -1 if it gives up. */
 static int sok_rx_run(const sok_level *lv, unsigned rules, sok_work *wk,
                       int k, int mode, unsigned char *buf)
 {
@@ -305,9 +320,10 @@ static int sok_rx_run(const sok_level *lv, unsigned rules, sok_work *wk,
 		const unsigned char *at = rx->pos + (size_t)i * lv->state_size;
 		sok_decode(lv, wk->occ, at, &pl);
 		int n = sok_small_candidates(lv, wk, &wk->scratch, pl, at);
-		if (sok_rx_open(lv, wk, at, &wk->scratch, k, mode) ||
-		    sok_rx_expand(lv, rules, wk, &wk->scratch, n, at, buf) < 0)
+		if (sok_rx_open(lv, wk, at, &wk->scratch, k, mode))
 			return 0;
+		if (sok_rx_expand(lv, rules, wk, &wk->scratch, n, at, buf) < 0)
+			return -1;
 	}
 	return 1;
 }
@@ -327,7 +343,7 @@ int sok_small_dead(const sok_level *lv, unsigned rules, sok_work *wk,
 	memcpy(wk->rx->save, wk->occ, (size_t)lv->nfloor);
 	sok_encode(lv, wk->occ, player, buf);
 	wk->rx->cap = cap < SOK_CORRAL_NODES ? cap : SOK_CORRAL_NODES;
-	int dead = sok_rx_run(lv, rules, wk, -1, mode, buf);
+	int dead = sok_rx_run(lv, rules, wk, -1, mode, buf) == 1;
 	wk->rx->cap = SOK_CORRAL_NODES;
 	*positions += wk->rx->n;
 	memcpy(wk->occ, wk->rx->save, (size_t)lv->nfloor);
@@ -359,6 +375,28 @@ static void sok_rx_key(const sok_level *lv, const int *keep, int nk,
 	buf[n + 1] = (unsigned char)(tag >> 8);
 }
 
+/* Search the small problem in wk->occ from buf (sok_rx_run; k and mode
+ * as there) and write its verdict to *v, which holds the verdict of
+ * the searches of it so far: none, or SOK_RX_RETRY + i.  Most small
+ * problems are settled in a few positions, either way; one that is
+ * not gets SOK_CORRAL_FIRST positions, and more each time it is asked
+ * about again, up to SOK_CORRAL_NODES.  So the problems met once cost
+ * little, and those met often get the full search. */
+static void sok_rx_settle(const sok_level *lv, unsigned rules, sok_work *wk,
+                          int k, int mode, unsigned char *buf,
+                          unsigned char *v)
+{
+	struct sok_rx *rx = wk->rx;
+	int tries = *v >= SOK_RX_RETRY ? *v - SOK_RX_RETRY + 1 : 0;
+	long cap = (long)SOK_CORRAL_FIRST << (SOK_CORRAL_GROW * tries);
+	rx->cap = cap < SOK_CORRAL_NODES ? (int)cap : SOK_CORRAL_NODES;
+	int rc = sok_rx_run(lv, rules, wk, k, mode, buf);
+	*v = rc == 1 ? SOK_RX_DEAD
+	     : rc == 0 || rx->cap >= SOK_CORRAL_NODES ? SOK_RX_WAY
+	     : (unsigned char)(SOK_RX_RETRY + tries);
+	rx->cap = SOK_CORRAL_NODES;
+}
+
 /* 1 iff the nk boxes of rx->keep alone, the player at `player` (any
  * cell of its real area), are a corral deadlock of corral k: by
  * sok_rx_run(), unless the verdict is remembered.  The search starts,
@@ -375,8 +413,10 @@ static void sok_rx_key(const sok_level *lv, const int *keep, int nk,
  * to the first table, as before the second existed, where an entry
  * overwritten makes the search run again, with the patterns learned
  * since (the second table, which keeps entries longer, would change
- * which positions the learning runs prune).  Entries are overwritten on
- * collision.  wk->occ is left as rx->save holds it. */
+ * which positions the learning runs prune).  A search that gave up
+ * leaves no verdict, only its count of tries (sok_rx_settle).  Entries
+ * are overwritten on collision.  wk->occ is left as rx->save holds
+ * it. */
 static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
                          int player, int k, int nk, int needs_box)
 {
@@ -386,9 +426,10 @@ static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
 	int tag = needs_box ? wk->cinfo[k].first : 0xffff;
 	sok_rx_key(lv, rx->keep, nk, player, tag, buf);
 	unsigned char *q = sok_rx_entry(rx->quick, buf, n);
-	if (q[n + 2] && !memcmp(q, buf, n + 2) &&
-	    (q[n + 2] == 2 || !(rules & SOK_DL_LEARN)))
-		return q[n + 2] == 2;
+	if ((q[n + 2] == SOK_RX_DEAD ||
+	     (q[n + 2] == SOK_RX_WAY && !(rules & SOK_DL_LEARN))) &&
+	    !memcmp(q, buf, n + 2))
+		return q[n + 2] == SOK_RX_DEAD;
 	memcpy(q, buf, n + 2);
 	memset(wk->occ, 0, (size_t)lv->nfloor);
 	for (int i = 0; i < nk; i++)
@@ -396,14 +437,17 @@ static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
 	sok_rx_key(lv, rx->keep, nk, sok_min_reached(lv, wk, player), tag,
 	           buf);
 	unsigned char *e = sok_rx_entry(rx->cache, buf, n);
-	if (!e[n + 2] || memcmp(e, buf, n + 2)) {
+	if (memcmp(e, buf, n + 2))
+		e[n + 2] = SOK_RX_NONE;
+	if (e[n + 2] != SOK_RX_WAY && e[n + 2] != SOK_RX_DEAD) {
 		memcpy(e, buf, n + 2);
-		e[n + 2] = (unsigned char)(1 + sok_rx_run(lv, rules, wk, k,
-		                    needs_box ? SOK_RX_ENTER : SOK_RX_GOALS, buf));
+		sok_rx_settle(lv, rules, wk, k,
+		              needs_box ? SOK_RX_ENTER : SOK_RX_GOALS, buf,
+		              &e[n + 2]);
 	}
 	q[n + 2] = e[n + 2];
 	memcpy(wk->occ, rx->save, (size_t)lv->nfloor);
-	return e[n + 2] == 2;
+	return e[n + 2] == SOK_RX_DEAD;
 }
 
 /* Mark in rx->near the eight cells about each of the first `fence`
