@@ -381,14 +381,18 @@ static void sok_rx_key(const sok_level *lv, const int *keep, int nk,
  * problems are settled in a few positions, either way; one that is
  * not gets SOK_CORRAL_FIRST positions, and more each time it is asked
  * about again, up to SOK_CORRAL_NODES.  So the problems met once cost
- * little, and those met often get the full search. */
+ * little, and those met often get the full search.  Under SOK_DL_LEARN
+ * (the fast mode) the first search has SOK_CORRAL_NODES already: there
+ * a dead end not proved when first met is searched deep, and XSokoban
+ * 85 and 87 were lost at 60 s (docs/sokoban.md, Deadlocks). */
 static void sok_rx_settle(const sok_level *lv, unsigned rules, sok_work *wk,
                           int k, int mode, unsigned char *buf,
                           unsigned char *v)
 {
 	struct sok_rx *rx = wk->rx;
 	int tries = *v >= SOK_RX_RETRY ? *v - SOK_RX_RETRY + 1 : 0;
-	long cap = (long)SOK_CORRAL_FIRST << (SOK_CORRAL_GROW * tries);
+	long first = rules & SOK_DL_LEARN ? SOK_CORRAL_NODES : SOK_CORRAL_FIRST;
+	long cap = first << (SOK_CORRAL_GROW * tries);
 	rx->cap = cap < SOK_CORRAL_NODES ? (int)cap : SOK_CORRAL_NODES;
 	int rc = sok_rx_run(lv, rules, wk, k, mode, buf);
 	*v = rc == 1 ? SOK_RX_DEAD
