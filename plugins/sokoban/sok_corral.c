@@ -145,7 +145,9 @@ struct sok_rx {
 	int slot[SOK_CORRAL_SLOTS]; /* index into pos + 1, 0 = empty */
 	int n;                /* positions stored */
 	int cap;              /* positions the search in progress may
-	                         store (SOK_CORRAL_NODES at most) */
+	                         store (SOK_CORRAL_NODES at most): set
+	                         before each sok_rx_run() by its caller
+	                         (sok_rx_settle, sok_small_dead) */
 	unsigned char *save;  /* the real wk->occ while searching */
 	int *box;             /* its boxes, in increasing cell order */
 	int nbox;             /* how many (sok_corral_deadlock) */
@@ -180,7 +182,6 @@ static int sok_rx_alloc(const sok_level *lv, sok_work *wk)
 	rx->near = calloc((size_t)lv->nfloor, 1);
 	rx->cache = calloc(SOK_CORRAL_CACHE, lv->state_size + 3);
 	rx->quick = calloc(SOK_CORRAL_CACHE, lv->state_size + 3);
-	rx->cap = SOK_CORRAL_NODES;
 	wk->rx = rx;
 	if (rx->pos && rx->save && rx->keep && rx->box && rx->adj &&
 	    rx->near && rx->cache && rx->quick)
@@ -344,7 +345,6 @@ int sok_small_dead(const sok_level *lv, unsigned rules, sok_work *wk,
 	sok_encode(lv, wk->occ, player, buf);
 	wk->rx->cap = cap < SOK_CORRAL_NODES ? cap : SOK_CORRAL_NODES;
 	int dead = sok_rx_run(lv, rules, wk, -1, mode, buf) == 1;
-	wk->rx->cap = SOK_CORRAL_NODES;
 	*positions += wk->rx->n;
 	memcpy(wk->occ, wk->rx->save, (size_t)lv->nfloor);
 	return dead;
@@ -398,7 +398,6 @@ static void sok_rx_settle(const sok_level *lv, unsigned rules, sok_work *wk,
 	*v = rc == 1 ? SOK_RX_DEAD
 	     : rc == 0 || rx->cap >= SOK_CORRAL_NODES ? SOK_RX_WAY
 	     : (unsigned char)(SOK_RX_RETRY + tries);
-	rx->cap = SOK_CORRAL_NODES;
 }
 
 /* 1 iff the nk boxes of rx->keep alone, the player at `player` (any
