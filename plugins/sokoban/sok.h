@@ -100,14 +100,18 @@ enum { SOK_H_MATCHING, SOK_H_NEAREST, SOK_H_PACKING, SOK_H_COUNT };
  * walks that come and go in between (corral searches, macros, plan
  * text) fill wk->scratch. */
 typedef struct sok_reach {
-	unsigned *mark;   /* per floor index: == stamp iff reached */
-	unsigned stamp;
+	unsigned *mark;   /* per floor index: == stamp iff reached; stamp + 1
+	                     on the boxes of the fill, and UINT_MAX at index
+	                     nfloor (the walls of lv->nbs) */
+	unsigned stamp;   /* even, grows by 2 a fill */
 	int *dist;        /* per reached cell: steps from the start cell */
 	int *from;        /* per reached cell: direction that entered it,
 	                     -1 at the start cell */
 	int min, min2;    /* smallest and second smallest reached cell
 	                     (min2 = nfloor if only one) */
 	int goals;        /* goals among the reached cells */
+	int others;       /* free cells not reached: those of the areas
+	                     the player is walled off from */
 } sok_reach;
 
 /* What sok_label_areas() and the PI-corral test learn of one area of
@@ -193,6 +197,8 @@ typedef struct sok_level {
 	int *cut_dist;         /* ngoal * ncut * 4: pushes from cut cell k to
 	                          goal j with the player in the area named
 	                          by side e (sok_box_dist) */
+	int *nbs;              /* nfloor * 4: as nb, but a wall is nfloor, a
+	                          cell no fill enters (sok_fill) */
 } sok_level;
 
 /* Offsets of the cells of sok_level.ring: above, above right, right,
@@ -229,7 +235,8 @@ typedef struct sok_work {
 	unsigned stamp2;
 	int *queue;            /* fill queue */
 	int *cand, *cwalk;     /* push candidates: box * 4 + dir, walk */
-	int *clab, *cq;        /* area labels (or -1) and their fill queue */
+	int *clab, *cq;        /* area labels (or a negative SOK_CLAB_*:
+	                          nfloor + 1 entries) and their fill queue */
 	sok_area *cinfo;       /* per area of sok_label_areas() */
 	unsigned char *frz;    /* freeze test: boxes treated as walls */
 	char *path;            /* nfloor + 2 bytes for walks */
@@ -362,6 +369,9 @@ int sok_off_goal_packed(const sok_level *lv, const unsigned char *st);
 int sok_label_areas(const sok_level *lv, sok_work *wk,
                     const sok_reach *outside);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
+/* wk->clab of a cell in no area: a free cell not labelled (outside's
+ * reach), a box, and the walls (index nfloor, as lv->nbs names them). */
+enum { SOK_CLAB_FREE = -1, SOK_CLAB_BOX = -2, SOK_CLAB_WALL = -3 };
 
 /* sok_deadlock.c: the rules judged after each push (rules: the SOK_DL_*
  * bits of the configuration). */

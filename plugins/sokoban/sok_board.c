@@ -2,6 +2,7 @@
  * sok_board.c -- the level compiled to floor-index tables; packed
  * states; the player's flood fill and the areas of free cells.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,10 +214,13 @@ out:
 	return rc;
 }
 
-/* Allocate the arrays of a fill of n floor cells.  0 or -1. */
+/* Allocate the arrays of a fill of n floor cells (and the walls'
+ * mark, index n, that blocks every fill).  0 or -1. */
 static int sok_reach_alloc(sok_reach *r, int n)
 {
-	r->mark = calloc((size_t)n, sizeof(unsigned));
+	r->mark = calloc((size_t)n + 1, sizeof(unsigned));
+	if (r->mark)
+		r->mark[n] = UINT_MAX;
 	r->dist = malloc(sizeof(int) * (size_t)n);
 	r->from = malloc(sizeof(int) * (size_t)n);
 	r->stamp = 0;
@@ -234,6 +238,7 @@ static int sok_alloc(sok *s, int n, int nbox)
 	lv->x = malloc(sizeof(int) * (size_t)n);
 	lv->y = malloc(sizeof(int) * (size_t)n);
 	lv->nb = malloc(sizeof(int) * 4 * (size_t)n);
+	lv->nbs = malloc(sizeof(int) * 4 * (size_t)n);
 	lv->goal = calloc((size_t)n, 1);
 	lv->dead = calloc((size_t)n, 1);
 	lv->goals = malloc(sizeof(int) * (size_t)nbox);
@@ -256,7 +261,9 @@ static int sok_alloc(sok *s, int n, int nbox)
 	wk->bp = malloc(sizeof(int) * ((size_t)nbox + 1));
 	wk->hsave = malloc(sizeof(int) * ((size_t)nbox + 1));
 	wk->box_at = malloc(sizeof(int) * (size_t)n);
-	wk->clab = malloc(sizeof(int) * (size_t)n);
+	wk->clab = malloc(sizeof(int) * ((size_t)n + 1));
+	if (wk->clab)
+		wk->clab[n] = SOK_CLAB_WALL;
 	wk->cq = malloc(sizeof(int) * (size_t)n);
 	wk->cinfo = malloc(sizeof *wk->cinfo * (size_t)n);
 	wk->cand = malloc(sizeof(int) * 4 * (size_t)nbox);
@@ -264,7 +271,8 @@ static int sok_alloc(sok *s, int n, int nbox)
 	wk->path = malloc((size_t)n + 2);
 	lv->goalbits = calloc(2 + ((size_t)n + 7) / 8, 1);
 	lv->ring = malloc(sizeof(int) * 8 * (size_t)n);
-	return lv->ring && lv->cell_of && lv->x && lv->y && lv->nb && lv->goal && lv->dead &&
+	return lv->ring && lv->cell_of && lv->x && lv->y && lv->nb && lv->nbs &&
+	       lv->goal && lv->dead &&
 	       lv->goals && lv->pdist && lv->mindist && wk->occ && wk->frz &&
 	       wk->mark2 && wk->queue && !fills &&
 	       wk->boxes && wk->hcost && wk->hu && wk->hv && wk->hp && wk->hway &&
@@ -321,6 +329,8 @@ static void sok_number_floor(sok *s, const sok_grid *g, int *fi)
 			    y = lv->y[i] + (d == SOK_UP ? -1 : d == SOK_DOWN);
 			int inside = x >= 0 && y >= 0 && x < g->w && y < g->h;
 			lv->nb[i * 4 + d] = inside ? fi[y * g->w + x] : -1;
+			lv->nbs[i * 4 + d] = lv->nb[i * 4 + d] < 0 ? n
+			                     : lv->nb[i * 4 + d];
 		}
 }
 
@@ -439,7 +449,7 @@ void sok_board_free(sok *s)
 	              wk->cand, wk->cwalk, wk->path, lv->goalbits,
 	              wk->bu, wk->bv, wk->bp, wk->hsave, wk->box_at,
 	              wk->clab, wk->cq, wk->cinfo, lv->ring, lv->cut,
-	              lv->cut_side, lv->cut_dist };
+	              lv->cut_side, lv->cut_dist, lv->nbs };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 }
@@ -533,6 +543,35 @@ void sok_moved_state(const sok_level *lv, const unsigned char *from, int b,
 	}
 }
 
+/* A new stamp for a fill into r around the boxes of occ: r->stamp grown
+ * by 2 (the marks cleared when it nears UINT_MAX), and the boxes' cells
+ * marked r->stamp + 1, so that the fill tells a cell it may enter by one
+ * comparison, mark < stamp (mark[nfloor], the walls of lv->nbs, is
+ * UINT_MAX).  Returns how many boxes it marked. */
+static int sok_fill_stamp(const sok_level *lv, const unsigned char *occ,
+                          sok_reach *r)
+{
+	r->stamp += 2;
+	if (r->stamp >= UINT_MAX - 2) {
+		memset(r->mark, 0, sizeof(unsigned) * (size_t)lv->nfloor);
+		r->stamp = 2;
+	}
+	unsigned box = r->stamp + 1, *mark = r->mark;
+	int n = lv->nfloor, c = 0, boxes = 0;
+	for (; c + 8 <= n; c += 8) { /* boxes are few: 8 cells a word */
+		uint64_t w;
+		memcpy(&w, occ + c, 8);
+		for (; w; w &= w - 1, boxes++)
+			mark[c + __builtin_ctzll(w) / 8] = box;
+	}
+	for (; c < n; c++)
+		if (occ[c]) {
+			mark[c] = box;
+			boxes++;
+		}
+	return boxes;
+}
+
 /* Breadth-first fill of the player from cell `from` around the boxes of
  * wk->occ into r: afterwards sok_reached(r, c) tells the reached cells,
  * r->dist their distance, r->from the direction that entered them (the
@@ -540,23 +579,20 @@ void sok_moved_state(const sok_level *lv, const unsigned char *from, int b,
  * reached cells and r->goals the goals reached.  Returns r->min. */
 int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from)
 {
-	if (++r->stamp == 0) {
-		memset(r->mark, 0, sizeof(unsigned) * (size_t)lv->nfloor);
-		r->stamp = 1;
-	}
+	int boxes = sok_fill_stamp(lv, wk->occ, r);
+	unsigned st = r->stamp;
 	int head = 0, tail = 0, min = from, min2 = lv->nfloor;
 	int goals = lv->goal[from];
-	unsigned st = r->stamp;
 	r->mark[from] = st;
 	r->dist[from] = 0;
 	r->from[from] = -1;
 	wk->queue[tail++] = from;
 	while (head < tail) {
 		int c = wk->queue[head++];
-		const int *nb = lv->nb + c * 4;
+		const int *nb = lv->nbs + c * 4;
 		for (int d = 0; d < 4; d++) {
 			int q = nb[d];
-			if (q < 0 || r->mark[q] == st || wk->occ[q])
+			if (r->mark[q] >= st) /* reached, a box or a wall */
 				continue;
 			r->mark[q] = st;
 			r->dist[q] = r->dist[c] + 1;
@@ -574,6 +610,7 @@ int sok_fill(const sok_level *lv, sok_work *wk, sok_reach *r, int from)
 	r->min = min;
 	r->min2 = min2;
 	r->goals = goals;
+	r->others = lv->nfloor - tail - boxes;
 	return min;
 }
 
@@ -668,9 +705,9 @@ int sok_sides_reached(const sok_level *lv, sok_work *wk, int c, int from)
 }
 
 /* Label with k the free cells connected to cell c (in wk->clab, which
- * must hold -1 for cells not yet labelled).  Returns SOK_AREA_GOAL if
- * one of them is a goal, | SOK_AREA_BOX if a box off its goal borders
- * them. */
+ * must hold SOK_CLAB_FREE for free cells not yet labelled and
+ * SOK_CLAB_BOX for boxes).  Returns SOK_AREA_GOAL if one of them is a
+ * goal, | SOK_AREA_BOX if a box off its goal borders them. */
 static int sok_label_area(const sok_level *lv, sok_work *wk, int c, int k)
 {
 	int head = 0, tail = 0, what = 0;
@@ -681,34 +718,33 @@ static int sok_label_area(const sok_level *lv, sok_work *wk, int c, int k)
 		if (lv->goal[q])
 			what |= SOK_AREA_GOAL;
 		for (int d = 0; d < 4; d++) {
-			int n = lv->nb[q * 4 + d];
-			if (n < 0)
-				continue;
-			if (wk->occ[n]) {
-				if (!lv->goal[n])
-					what |= SOK_AREA_BOX;
-			} else if (wk->clab[n] < 0) {
+			int n = lv->nbs[q * 4 + d], l = wk->clab[n];
+			if (l == SOK_CLAB_FREE) {
 				wk->clab[n] = k;
 				wk->cq[tail++] = n;
+			} else if (l == SOK_CLAB_BOX && !lv->goal[n]) {
+				what |= SOK_AREA_BOX;
 			}
 		}
 	}
 	return what;
 }
 
-/* Label the areas of free cells (only those fill `outside` did not
- * reach, unless it is NULL) 0, 1, ... in wk->clab (-1 elsewhere) and give each
- * area k a record wk->cinfo[k] = { its SOK_AREA_* flags, 0, 0, its
- * smallest cell }.
- * Returns the number of areas. */
+/* Label the areas of free cells (only those fill `outside`, made around
+ * the boxes of wk->occ as they are now, did not reach, unless it is
+ * NULL) 0, 1, ... in wk->clab (a negative SOK_CLAB_* elsewhere) and
+ * give each area k a record wk->cinfo[k] = { its SOK_AREA_* flags, 0,
+ * 0, its smallest cell }.  Returns the number of areas. */
 int sok_label_areas(const sok_level *lv, sok_work *wk,
                     const sok_reach *outside)
 {
 	int k = 0;
 	for (int c = 0; c < lv->nfloor; c++)
-		wk->clab[c] = -1;
+		wk->clab[c] = SOK_CLAB_FREE - (wk->occ[c] != 0);
+	if (outside && outside->others == 0)
+		return 0;
 	for (int c = 0; c < lv->nfloor; c++) {
-		if (wk->occ[c] || wk->clab[c] >= 0 ||
+		if (wk->clab[c] != SOK_CLAB_FREE ||
 		    (outside && sok_reached(outside, c)))
 			continue;
 		wk->cinfo[k] = (sok_area){ sok_label_area(lv, wk, c, k), 0, 0, c };

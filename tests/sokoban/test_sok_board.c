@@ -6,12 +6,15 @@
  * The expand path takes short cuts (a packed state changed by two bits,
  * the player's normalised cell read off the parent's fill, a fill that
  * stops early, counts from the packed bits, the ring of eight cells made
- * once, and its table of which free cells stay joined).  Each must agree with the computation from scratch; here they
- * are compared on every position of random push sequences through the
- * Microban and XSokoban levels.  And the matching's cost of a box
+ * once, and its table of which free cells stay joined, the fill's one
+ * comparison per cell and its count of the cells left out).  Each must
+ * agree with the computation from scratch; here they are compared on
+ * every position of random push sequences through the Microban and
+ * XSokoban levels.  And the matching's cost of a box
  * (sok_box_dist, its tables made once) against a search over box and
  * player cells.
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -125,6 +128,108 @@ static void check_packing(const sok_level *lv, sok_work *wk, int p,
 	free(back);
 }
 
+/* The labels sok_label_areas(lv, wk, NULL) wrote, k areas: as many as
+ * the `pieces` of free cells; every free cell labelled, its free
+ * neighbours alike, boxes negative; each area's flags those of its
+ * cells (a goal) and of the boxes beside them (one off its goal). */
+static void check_labels(const sok_level *lv, const sok_work *wk, int k,
+                         int pieces)
+{
+	int *flags = calloc((size_t)k + 1, sizeof(int));
+	assert_non_null(flags);
+	assert_int_equal(k, pieces);
+	for (int c = 0; c < lv->nfloor; c++) {
+		int l = wk->clab[c];
+		if (wk->occ[c]) {
+			assert_true(l < 0);
+			continue;
+		}
+		assert_true(l >= 0 && l < k);
+		flags[l] |= lv->goal[c] ? SOK_AREA_GOAL : 0;
+		for (int d = 0; d < 4; d++) {
+			int n = lv->nb[c * 4 + d];
+			if (n >= 0 && !wk->occ[n])
+				assert_int_equal(wk->clab[n], l);
+			if (n >= 0 && wk->occ[n] && !lv->goal[n])
+				flags[l] |= SOK_AREA_BOX;
+		}
+	}
+	for (int i = 0; i < k; i++)
+		assert_int_equal(wk->cinfo[i].flags, flags[i]);
+	free(flags);
+}
+
+/* sok_fill() from the player against a plain breadth-first search round
+ * the boxes of wk->occ: the cells reached (never a box), their
+ * distances, the two smallest, the goals among them and the free cells
+ * left out; then sok_label_areas() with that fill as `outside` against
+ * a plain count of the pieces of the free cells it left out.  With
+ * `wrap`, the fill's stamp is first set where the next fill must clear
+ * its marks. */
+static void check_fill(const sok_level *lv, sok_work *wk, int player,
+                       int wrap)
+{
+	int n = lv->nfloor, *dist = malloc(sizeof(int) * (size_t)n);
+	int *queue = malloc(sizeof(int) * (size_t)n);
+	assert_true(dist && queue);
+	for (int c = 0; c < n; c++)
+		dist[c] = -1;
+	int head = 0, tail = 0, goals = 0;
+	dist[player] = 0;
+	queue[tail++] = player;
+	while (head < tail) {
+		int c = queue[head++];
+		goals += lv->goal[c];
+		for (int d = 0; d < 4; d++) {
+			int q = lv->nb[c * 4 + d];
+			if (q >= 0 && dist[q] < 0 && !wk->occ[q]) {
+				dist[q] = dist[c] + 1;
+				queue[tail++] = q;
+			}
+		}
+	}
+	sok_reach *r = &wk->scratch;
+	if (wrap)
+		r->stamp = UINT_MAX - 4;
+	sok_fill(lv, wk, r, player);
+	int min = n, min2 = n, others = 0, pieces = 0;
+	for (int c = 0; c < n; c++) {
+		assert_int_equal(sok_reached(r, c), dist[c] >= 0);
+		if (dist[c] >= 0) {
+			assert_int_equal(r->dist[c], dist[c]);
+			min2 = c < min ? min : c < min2 ? c : min2;
+			min = c < min ? c : min;
+		}
+		others += dist[c] < 0 && !wk->occ[c];
+	}
+	assert_int_equal(r->min, min);
+	assert_int_equal(r->min2, min2);
+	assert_int_equal(r->goals, goals);
+	assert_int_equal(r->others, others);
+	for (int c = 0; c < n; c++) {  /* the pieces left out, plainly */
+		if (dist[c] >= 0 || wk->occ[c])
+			continue;
+		pieces++;
+		head = tail = 0;
+		dist[c] = 0;
+		queue[tail++] = c;
+		while (head < tail) {
+			int q = queue[head++];
+			for (int d = 0; d < 4; d++) {
+				int m = lv->nb[q * 4 + d];
+				if (m >= 0 && dist[m] < 0 && !wk->occ[m]) {
+					dist[m] = 0;
+					queue[tail++] = m;
+				}
+			}
+		}
+	}
+	assert_int_equal(sok_label_areas(lv, wk, r), pieces);
+	check_labels(lv, wk, sok_label_areas(lv, wk, NULL), pieces + 1);
+	free(dist);
+	free(queue);
+}
+
 /* The sides of every box that a fill from the player (fill r) reaches,
  * against sok_sides_reached() from the same cell; wk->occ unchanged. */
 static void check_sides(const sok_level *lv, sok_work *wk, int player)
@@ -213,6 +318,10 @@ static void check_small(const sok_level *lv, sok_work *wk, int player,
 	free(want);
 }
 
+/* Positions of the walks below that have free cells the player does
+ * not reach (so sok_label_areas() labels some). */
+static long corralled;
+
 /* Random push sequences through level n: `walks` walks of up to 60
  * pushes from the start, every position checked. */
 static void random_walks(const char *text, int n, int walks, unsigned *seed)
@@ -232,6 +341,8 @@ static void random_walks(const char *text, int n, int walks, unsigned *seed)
 		memcpy(wk->occ, start, (size_t)lv->nfloor);
 		for (int k = 0; k < 60; k++) {
 			check_packing(lv, wk, player, st);
+			check_fill(lv, wk, player, k == 30);
+			corralled += wk->scratch.others > 0;
 			check_sides(lv, wk, player);
 			int nc = sok_candidates(lv, wk, &wk->parent, player);
 			if (nc == 0)
@@ -261,6 +372,7 @@ static void incremental_agrees(void **unused)
 	for (int n = 1; n <= 20; n++)
 		random_walks(xs, n, 2, &seed);
 	assert_true(tree_locals >= 1000);  /* 3,078 on these walks */
+	assert_true(corralled >= 1000);
 	free(mb);
 	free(xs);
 }
