@@ -365,7 +365,8 @@ int sok_off_goal(const sok_level *lv, const unsigned char *occ);
 /* The same, counted from a packed state. */
 int sok_off_goal_packed(const sok_level *lv, const unsigned char *st);
 /* Areas of free cells of the position into wk->clab and wk->cinfo: all,
- * or (outside not NULL) those its fill did not reach. */
+ * or (outside not NULL) those its fill, made around the boxes of wk->occ
+ * as they are now, did not reach. */
 int sok_label_areas(const sok_level *lv, sok_work *wk,
                     const sok_reach *outside);
 enum { SOK_AREA_GOAL = 1, SOK_AREA_BOX = 2 };
