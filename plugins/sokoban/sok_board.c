@@ -328,9 +328,9 @@ static void sok_number_floor(sok *s, const sok_grid *g, int *fi)
 			int x = lv->x[i] + (d == SOK_LEFT ? -1 : d == SOK_RIGHT),
 			    y = lv->y[i] + (d == SOK_UP ? -1 : d == SOK_DOWN);
 			int inside = x >= 0 && y >= 0 && x < g->w && y < g->h;
-			lv->nb[i * 4 + d] = inside ? fi[y * g->w + x] : -1;
-			lv->nbs[i * 4 + d] = lv->nb[i * 4 + d] < 0 ? n
-			                     : lv->nb[i * 4 + d];
+			int f = inside ? fi[y * g->w + x] : -1;
+			lv->nb[i * 4 + d] = f;
+			lv->nbs[i * 4 + d] = f < 0 ? n : f;
 		}
 }
 
