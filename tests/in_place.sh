@@ -6,7 +6,7 @@
 # when a node limit stops the search part way.  npuzzle (8-puzzle,
 # 15-puzzles of Korf's 100 with manhattan, linear-conflict and swap,
 # misplaced tiles, a blind search, a 5x5 board in byte form (also under
-# pattern databases), a pattern
+# pattern databases, in Korf's order and by h), a pattern
 # database on the 8-puzzle) and pancake.
 # The test plugin kline (a line, tests/plugins/kline.c): a kernel whose
 # stack grows, one that declines, one that returns nonsense, and one
@@ -121,6 +121,16 @@ same '"limit"' --config config/npuzzle.ini --set search.heuristic=pdb \
 	--set problem.goal=blank-last --set problem.tiles="$b55" \
 	--set problem.pdb_dir="$pdb" --set problem.pdb_partition="$p55" \
 	--set search.node_limit=500
+# ... and its children smallest h first (order = h), which the pdb
+# kernel sorts itself.
+same '"length":40' --config config/npuzzle.ini --set search.heuristic=pdb \
+	--set problem.goal=blank-last --set problem.tiles="$b55" \
+	--set problem.pdb_dir="$pdb" --set problem.pdb_partition="$p55" \
+	--set problem.order=h
+same '"limit"' --config config/npuzzle.ini --set search.heuristic=pdb \
+	--set problem.goal=blank-last --set problem.tiles="$b55" \
+	--set problem.pdb_dir="$pdb" --set problem.pdb_partition="$p55" \
+	--set problem.order=h --set search.node_limit=500
 # Pancakes: gap and blind, and a limit.
 same '"status":"solved"' --config config/pancake.ini
 same '"status":"solved"' --config config/pancake.ini --set search.heuristic=zero \

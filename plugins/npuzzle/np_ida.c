@@ -2,7 +2,7 @@
  * np_ida.c -- IDA*'s kernel (ABI 1.5): the engine's iteration of
  * searchd/ida_kernel.h compiled with the sliding-tile puzzle's own moves.
  *
- * Six instantiations, each for the instances it is fastest on, each
+ * Seven instantiations, each for the instances it is fastest on, each
  * with the moves, h values and goal flags of np_moves() in the same
  * order (tests/in_place.sh checks that every count and plan is the same):
  *   - np_ida_15: the 15-puzzle with Manhattan distance; the state is
@@ -17,9 +17,10 @@
  *   - np_ida_pdb: boards of 25 or more cells with pattern databases;
  *     the state adds each group's table index and entry (and the
  *     reflected board's), so that a move looks up one group only;
+ *     np_ida_pdb_h, the same with the children sorted by h (order = h);
  *   - np_ida_any: the rest (pattern databases on up to 16 cells, other
- *     heuristics on 25 or more, order = h): the packed state, and
- *     np_moves() and np_apply() called directly.
+ *     heuristics on 25 or more, order = h on up to 16 cells): the
+ *     packed state, and np_moves() and np_apply() called directly.
  */
 #include <string.h>
 #include "np_internal.h"
@@ -247,12 +248,27 @@ static void np_kpdb_load(const np_inst *I, const void *packed, np_kpdb *k)
 	np_pdb_fill(I, k->pos, &k->e);
 }
 
+/* Sort the n move records by h, smallest first, equals in the order
+ * given: np_order_children()'s order (order = h), so that every path
+ * counts the same. */
+static inline void np_kpdb_sort(np_kpmove *succ, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++) {
+		np_kpmove m = succ[i];
+		unsigned j = i;
+		for (; j > 0 && succ[j - 1].h > m.h; j--)
+			succ[j] = succ[j - 1];
+		succ[j] = m;
+	}
+}
+
 /* SD_IDA_MOVES: np_moves() of a byte board under pdb.  The children's
  * entries are located and prefetched first, then read, so that their
- * cache misses overlap; h is np_pdb_child()'s. */
+ * cache misses overlap; h is np_pdb_child()'s.  `sorted` (a constant in
+ * each kernel): the moves then sorted by h (np_kpdb_sort). */
 static inline unsigned np_kpdb_moves(const np_inst *I, const np_kpdb *k,
                                      sd_cost h, const np_kpdb *back,
-                                     np_kpmove *succ)
+                                     np_kpmove *succ, int sorted)
 {
 	const int b = (int)k->blank, bk = back ? (int)back->blank : NP_NO_CELL;
 	const uint8_t *ea[4], *er[4];
@@ -285,6 +301,8 @@ static inline unsigned np_kpdb_moves(const np_inst *I, const np_kpdb *k,
 		}
 		succ[i].h = (uint16_t)(a > r ? a : r);
 	}
+	if (sorted)
+		np_kpdb_sort(succ, j);
 	return j;
 }
 
@@ -312,19 +330,23 @@ static inline void np_kpdb_apply(const np_inst *I, const np_kpdb *k,
 	child->e.ridx[rg] = m->ir;
 }
 
-#define SD_IDA_NAME np_ida_pdb
-#define SD_IDA_STATE np_kpdb
-#define SD_IDA_MAX_MOVES 4
-#define SD_IDA_LOAD(self, packed, k) np_kpdb_load(self, packed, k)
-#define SD_IDA_MOVES(self, k, h, back, succ) \
-	np_kpdb_moves(self, k, h, back, succ)
-#define SD_IDA_APPLY(self, k, m, child) np_kpdb_apply(self, k, m, child)
-#define SD_IDA_MOVE np_kpmove
-#define SD_IDA_ACTION(m) ((uint32_t)(m)->action & 3)
-#define SD_IDA_COST(m) ((sd_cost)1)
-#define SD_IDA_H(m) ((sd_cost)(m)->h)
-#define SD_IDA_GOAL(m) ((m)->h == 0)
-#include "searchd/ida_kernel.h"
+/* The two kernels of these boards (np_kpdb_kernel.h): the moves in
+ * Korf's order, and sorted by h (order = h). */
+#define NP_KPDB_NAME np_ida_pdb
+#define NP_KPDB_SORTED 0
+#include "np_kpdb_kernel.h"
+
+#define NP_KPDB_NAME np_ida_pdb_h
+#define NP_KPDB_SORTED 1
+#include "np_kpdb_kernel.h"
+
+/* np_ida_pdb_h() compiled apart from np_ida_iterate(), into which the
+ * other kernels are inlined: so their code is as it was without it. */
+__attribute__((noinline))
+static int np_ida_pdb_sorted(void *self, const void *start, sd_ida_iter *it)
+{
+	return np_ida_pdb_h(self, start, it);
+}
 
 /* ---- every other instance: the plugin's moves() and apply() ------------- */
 
@@ -352,11 +374,14 @@ static inline unsigned np_kany_moves(void *self, const np_kany *k, sd_cost h,
 #include "searchd/ida_kernel.h"
 
 /* The plugin's ida_iterate() (ABI 1.5): the kernel of the instance's
- * board and heuristic.  Under order = h only the general kernel sorts
- * the children (by np_moves()), so it takes every such instance. */
+ * board and heuristic.  Under order = h the large boards' pattern
+ * databases have a kernel that sorts the children, np_ida_pdb_h; the
+ * general kernel takes every other such instance (np_moves() sorts). */
 int np_ida_iterate(void *self, const void *start, sd_ida_iter *it)
 {
 	const np_inst *I = self;
+	if (I->order_h && !I->nibble && I->heur == NP_H_PDB)
+		return np_ida_pdb_sorted(self, start, it);
 	if (I->order_h)
 		return np_ida_any(self, start, it);
 	if (I->fast == 2 && I->heur == NP_H_MANHATTAN)
