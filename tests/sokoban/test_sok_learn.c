@@ -14,9 +14,11 @@
  * the children's matching bounds are checked against the computation
  * from scratch, the corral search's remembered verdicts against none,
  * and the order of the children under `matching` (pushes
- * onto goals last), on Microban walks too; and the learned patterns
+ * onto goals last), on Microban walks too; the learned patterns
  * looked up through the folded boxes find what the lookup without the
- * filter finds.
+ * filter finds; the matching from scratch (sok_matching) finds the
+ * least cost of every permutation, with duals its repair can use; and
+ * the small searches' verdicts are a plain breadth-first search's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -157,6 +159,89 @@ static void matching_repair_agrees(void **unused)
 	const char *levels[] = { "1", "6", "7", "13", NULL };
 	walk_levels(levels, check_children);
 	assert_true(children > 10000);
+}
+
+/* A small deterministic random generator (xorshift32). */
+static unsigned next_rand(unsigned *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/* The least cost of a perfect matching of the n x n matrix cost, by
+ * trying every permutation (row i takes column perm[i]; rows from i on
+ * are still to place). */
+static int64_t least_by_permutations(int n, const int *cost, int *perm,
+                                     int i)
+{
+	if (i == n) {
+		int64_t sum = 0;
+		for (int r = 0; r < n; r++)
+			sum += cost[r * n + perm[r]];
+		return sum;
+	}
+	int64_t best = INT64_MAX;
+	for (int k = i; k < n; k++) {
+		int t = perm[i];
+		perm[i] = perm[k];
+		perm[k] = t;
+		int64_t m = least_by_permutations(n, cost, perm, i + 1);
+		best = m < best ? m : best;
+		perm[k] = perm[i];
+		perm[i] = t;
+	}
+	return best;
+}
+
+/* sok_matching() on random matrices of 1 to 7 rows, with many equal
+ * costs and entries at sok_heur.c's "no way there" (1 << 28): its cost
+ * is the least of every permutation, p is a matching of that cost, and
+ * u, v are duals that sok_match_moved() can repair from (no reduced
+ * cost below 0, the matched pairs' 0).  Most matrices' least matching
+ * costs more than the sum of their rows' least costs (rows compete for
+ * columns). */
+static void matching_exact(void **unused)
+{
+	(void)unused;
+	enum { N = 7 };
+	int cost[N * N], perm[N], p[N + 1], way[N + 1];
+	int64_t u[N + 1], v[N + 1], minv[N + 1];
+	unsigned char used[N + 1];
+	unsigned x = 12345, competed = 0;
+	for (int run = 0; run < 4000; run++) {
+		int n = 1 + (int)(next_rand(&x) % N);
+		for (int k = 0; k < n * n; k++)
+			cost[k] = next_rand(&x) % 7 == 0 ? 1 << 28
+			          : (int)(next_rand(&x) % 5);
+		for (int k = 0; k < n; k++)
+			perm[k] = k;
+		int64_t m = sok_matching(n, cost, u, v, p, way, minv, used);
+		assert_int_equal(m, least_by_permutations(n, cost, perm, 0));
+		int64_t sum = 0;
+		unsigned rows = 0;
+		for (int j = 1; j <= n; j++) {
+			assert_true(p[j] >= 1 && p[j] <= n);
+			rows |= 1u << p[j];
+			sum += cost[(p[j] - 1) * n + j - 1];
+			assert_true(u[p[j]] + v[j] == cost[(p[j] - 1) * n + j - 1]);
+			for (int i = 1; i <= n; i++)
+				assert_true(u[i] + v[j] <= cost[(i - 1) * n + j - 1]);
+		}
+		assert_int_equal(rows, ((1u << n) - 1) << 1);
+		assert_int_equal(sum, m);
+		/* above the sum of the rows' least costs: rows competed */
+		int64_t least_sum = 0;
+		for (int i = 0; i < n; i++) {
+			int least = cost[i * n];
+			for (int j = 1; j < n; j++)
+				least = cost[i * n + j] < least ? cost[i * n + j] : least;
+			least_sum += least;
+		}
+		competed += m > least_sum;
+	}
+	assert_true(competed > 1000);
 }
 
 /* The expansions that goals_last() saw with pushes onto a goal and
@@ -502,6 +587,177 @@ static void learned_lookup_folded(void **unused)
 	assert_true(hits > 100);
 }
 
+/* The plain search small_search_plain() checks the plugin's against:
+ * breadth-first over the same pushes, pruned by the same rules, its
+ * positions in a table of at most PLAIN_MAX. */
+#define PLAIN_MAX 4096
+static unsigned char *plain_pos;
+static int plain_slot[2 * PLAIN_MAX], plain_n;
+
+/* Store packed position p (state_size n) in the plain search's table
+ * unless there: 1 if new, 0 if seen, -1 if the table is full. */
+static int plain_add(const unsigned char *p, size_t n)
+{
+	uint32_t i = sok_fnv1a(p, n) & (2 * PLAIN_MAX - 1);
+	for (; plain_slot[i]; i = (i + 1) & (2 * PLAIN_MAX - 1))
+		if (!memcmp(plain_pos + (size_t)(plain_slot[i] - 1) * n, p, n))
+			return 0;
+	if (plain_n == PLAIN_MAX)
+		return -1;
+	memcpy(plain_pos + (size_t)plain_n * n, p, n);
+	plain_slot[i] = ++plain_n;
+	return 1;
+}
+
+/* True iff the boxes of wk->occ (packed: st) end a small search of
+ * kind `mode` without a proof: all on goals, or (SOK_RX_APART) no two
+ * of them touch, diagonals included. */
+static int plain_open(const sok_level *lv, const sok_work *wk,
+                      const unsigned char *st, int mode)
+{
+	if (sok_off_goal_packed(lv, st) == 0)
+		return 1;
+	for (int c = 0; c < lv->nfloor && mode == SOK_RX_APART; c++)
+		for (int i = 0; i < 8 && wk->occ[c]; i++) {
+			int q = lv->ring[c * 8 + i];
+			if (q >= 0 && wk->occ[q])
+				return 0;
+		}
+	return mode == SOK_RX_APART;
+}
+
+/* Breadth-first search of the pushes of the boxes of wk->occ alone,
+ * the player at `player`, under `rules`, with no cap but the table's.
+ * Returns 1 if it met a position that plain_open() accepts (*stored:
+ * the positions stored when it did), 0 if it stored every position
+ * reachable (*stored: how many) without meeting one, -1 if the table
+ * ran out.  wk->occ is left as it was. */
+static int plain_search(const sok_level *lv, unsigned rules, sok_work *wk,
+                        int player, int mode, int *stored)
+{
+	size_t n = lv->state_size;
+	unsigned char save[SOK_MAX_FLOOR], child[SOK_MAX_FLOOR / 8 + 4];
+	int rc = 0;
+	memcpy(save, wk->occ, (size_t)lv->nfloor);
+	memset(plain_slot, 0, sizeof plain_slot);
+	plain_n = 0;
+	sok_encode(lv, wk->occ, player, child);
+	plain_add(child, n);
+	for (int i = 0; i < plain_n && !rc; i++) {
+		const unsigned char *at = plain_pos + (size_t)i * n;
+		int pl;
+		sok_decode(lv, wk->occ, at, &pl);
+		int k = sok_small_candidates(lv, wk, &wk->scratch, pl, at);
+		if (plain_open(lv, wk, at, mode)) {
+			rc = 1;
+			break;
+		}
+		for (int j = 0; j < k && !rc; j++) {
+			int b = wk->cand[j] >> 2, d = wk->cand[j] & 3;
+			int t = lv->nb[b * 4 + d];
+			wk->occ[b] = 0;
+			wk->occ[t] = 1;
+			if (!sok_deadlocked(lv, rules, wk, t)) {
+				int p = sok_pushed_player(lv, wk, &wk->scratch, b,
+				                          t, d);
+				sok_moved_state(lv, at, b, t, p, child);
+				rc = plain_add(child, n) < 0 ? -1 : 0;
+			}
+			wk->occ[t] = 0;
+			wk->occ[b] = 1;
+		}
+	}
+	*stored = plain_n;
+	memcpy(wk->occ, save, (size_t)lv->nfloor);
+	return rc;
+}
+
+/* The small searches checked by check_small(): how many, those proved
+ * dead, and those that met an open position. */
+static long small_searches, small_dead, small_open;
+
+/* For each box off its goal in st, the small problem of that box and
+ * the boxes about it (the ring of eight cells), the player where it
+ * stands: sok_small_dead() in both kinds of search (SOK_RX_GOALS and
+ * SOK_RX_APART) against plain_search().  Dead iff the plain search
+ * stored every reachable position, at most the cap of
+ * SOK_CORRAL_NODES, without an open one; and the plugin's search,
+ * breadth-first too, stores what the plain one stores, up to the
+ * cap. */
+static void check_small(sok *s, const unsigned char *st,
+                        const sd_succ *succ, const unsigned char *kids,
+                        unsigned n_kids, size_t ss)
+{
+	(void)succ, (void)kids, (void)n_kids, (void)ss; /* st alone */
+	const sok_level *lv = &s->lv;
+	sok_work *wk = &s->wk;
+	unsigned rules = s->cf.deadlocks;
+	unsigned char occ[SOK_MAX_FLOOR];
+	int player;
+	sok_decode(lv, occ, st, &player);
+	for (int c = 0; c < lv->nfloor; c++) {
+		if (!occ[c] || lv->goal[c])
+			continue;
+		int kept = 1;
+		memset(wk->occ, 0, (size_t)lv->nfloor);
+		wk->occ[c] = 1;
+		for (int i = 0; i < 8; i++) {
+			int q = lv->ring[c * 8 + i];
+			if (q >= 0 && occ[q]) {
+				wk->occ[q] = 1;
+				kept++;
+			}
+		}
+		if (kept < 2)
+			continue;
+		for (int mode = SOK_RX_GOALS; mode <= SOK_RX_APART;
+		     mode += SOK_RX_APART - SOK_RX_GOALS) {
+			long spent = 0;
+			int stored;
+			int dead = sok_small_dead(lv, rules, wk, player, mode,
+			                          SOK_CORRAL_NODES, &spent);
+			int plain = plain_search(lv, rules, wk, player, mode,
+			                         &stored);
+			assert_int_equal(dead, plain == 0 &&
+			                       stored <= SOK_CORRAL_NODES);
+			assert_int_equal(spent, stored < SOK_CORRAL_NODES
+			                        ? stored : SOK_CORRAL_NODES);
+			small_open += plain == 1;
+			small_searches++;
+			small_dead += dead;
+		}
+	}
+}
+
+/* The small searches (sok_small_dead) give the verdicts of a plain
+ * breadth-first search written here: on walks through XSokoban 4 and 6
+ * and Microban 93, 122 and 153 (WALK positions each), every small
+ * problem of a box off its goal and its neighbours.  Some are proved
+ * dead, some meet an open position. */
+static void small_search_plain(void **unused)
+{
+	(void)unused;
+	enum { WALK = 60 };
+	const struct { const char *file, *level; } runs[] = {
+		{ XSOKOBAN, "4" }, { XSOKOBAN, "6" }, { MICROBAN, "93" },
+		{ MICROBAN, "122" }, { MICROBAN, "153" },
+	};
+	sd_instance inst;
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		plain_pos = malloc((size_t)PLAIN_MAX * (SOK_MAX_FLOOR / 8 + 4));
+		assert_non_null(plain_pos);
+		walk_file(runs[i].file, runs[i].level, "all", WALK, check_small,
+		          &inst);
+		searchd_plugin()->destroy(inst.self);
+		free(plain_pos);
+	}
+	printf("small searches %ld: dead %ld, open %ld\n", small_searches,
+	       small_dead, small_open);
+	assert_true(small_dead >= 10);
+	assert_true(small_open >= 100);
+}
+
+
 /* The small searches stay within their budget, use it, learn, and
  * count the same every time. */
 static void budget_respected(void **unused)
@@ -530,8 +786,10 @@ int main(void)
 		cmocka_unit_test(corral_knots_agree),
 		cmocka_unit_test(corral_verdicts_remembered),
 		cmocka_unit_test(matching_repair_agrees),
+		cmocka_unit_test(matching_exact),
 		cmocka_unit_test(goals_last),
 		cmocka_unit_test(learned_lookup_folded),
+		cmocka_unit_test(small_search_plain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
