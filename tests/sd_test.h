@@ -18,4 +18,14 @@ static inline int sd_test_load(const char *path, sd_loaded *out)
 	return -1;
 }
 
+/* The next value of a small deterministic random generator
+ * (xorshift32) whose state is *x (never 0). */
+static inline unsigned sd_test_rand(unsigned *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
 #endif

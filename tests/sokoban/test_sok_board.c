@@ -24,6 +24,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sd_test.h"
 #include "sok.h"
 
 #define MICROBAN SD_DATA_DIR "/microban.xsb"
@@ -43,15 +44,6 @@ static char *slurp(const char *path)
 	buf[n] = 0;
 	fclose(f);
 	return buf;
-}
-
-/* A small deterministic random generator (xorshift32). */
-static unsigned next_rand(unsigned *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 17;
-	*x ^= *x << 5;
-	return *x;
 }
 
 /* Level n of the collection text, compiled into s (zeroed first). */
@@ -344,7 +336,7 @@ static void random_walks(const char *text, int n, int walks, unsigned *seed)
 				break;
 			check_small(lv, wk, player, st, nc);
 			check_local(lv, wk, nc);
-			int i = (int)(next_rand(seed) % (unsigned)nc);
+			int i = (int)(sd_test_rand(seed) % (unsigned)nc);
 			int b = wk->cand[i] >> 2, d = wk->cand[i] & 3;
 			check_push(lv, wk, st, fresh, b, d);
 			player = b;

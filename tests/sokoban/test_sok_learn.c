@@ -29,6 +29,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sd_test.h"
 #include "sok.h"
 
 #define XSOKOBAN SD_DATA_DIR "/xsokoban90.xsb"
@@ -161,15 +162,6 @@ static void matching_repair_agrees(void **unused)
 	assert_true(children > 10000);
 }
 
-/* A small deterministic random generator (xorshift32). */
-static unsigned next_rand(unsigned *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 17;
-	*x ^= *x << 5;
-	return *x;
-}
-
 /* The least cost of a perfect matching of the n x n matrix cost, by
  * trying every permutation (row i takes column perm[i]; rows from i on
  * are still to place). */
@@ -211,10 +203,10 @@ static void matching_exact(void **unused)
 	unsigned char used[N + 1];
 	unsigned x = 12345, competed = 0;
 	for (int run = 0; run < 4000; run++) {
-		int n = 1 + (int)(next_rand(&x) % N);
+		int n = 1 + (int)(sd_test_rand(&x) % N);
 		for (int k = 0; k < n * n; k++)
-			cost[k] = next_rand(&x) % 7 == 0 ? 1 << 28
-			          : (int)(next_rand(&x) % 5);
+			cost[k] = sd_test_rand(&x) % 7 == 0 ? 1 << 28
+			          : (int)(sd_test_rand(&x) % 5);
 		for (int k = 0; k < n; k++)
 			perm[k] = k;
 		int64_t m = sok_matching(n, cost, u, v, p, way, minv, used);
