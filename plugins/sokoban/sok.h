@@ -264,6 +264,10 @@ typedef struct sok_work {
 	                          level's frame (sok_unfold.c), or NULL */
 	unsigned char *occ2;   /* a position's image, while sok_macro()
 	                          works in its least frame, or NULL */
+	int64_t *wv;           /* where sok_match() starts: the goals'
+	                          potentials (nboxes + 1, first all 0) */
+	int *wcol;             /* ... and per floor cell, the goal (1-based)
+	                          the last box there was matched to, or 0 */
 } sok_work;
 
 /* One instance, in three parts. */
@@ -563,8 +567,12 @@ int sok_memo_get(const sok_work *wk, const unsigned char *st);
 void sok_progress_of(const sok_level *lv, sok_work *wk,
                      const unsigned char *st, int *p);
 void sok_memo_free(sok_work *wk);
-int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
-                     int *p, int *way, int64_t *minv, unsigned char *used);
+/* Least cost of a perfect matching of the n x n matrix cost, started
+ * from the column potentials v and the preferred columns hint (see
+ * sok_heur.c); on return p, u, v hold an optimal matching and duals. */
+int64_t sok_matching_from(int n, const int *cost, int *hint, int64_t *u,
+                          int64_t *v, int *p, int *way, int64_t *minv,
+                          unsigned char *used);
 
 /* sok_sym.c: symmetries of the board, found once at create() (when the
  * configuration allows them): expand() writes each live child as its

@@ -261,6 +261,8 @@ static int sok_alloc(sok *s, int n, int nbox)
 	wk->bp = malloc(sizeof(int) * ((size_t)nbox + 1));
 	wk->hsave = malloc(sizeof(int) * ((size_t)nbox + 1));
 	wk->box_at = malloc(sizeof(int) * (size_t)n);
+	wk->wv = calloc((size_t)nbox + 1, sizeof(int64_t));
+	wk->wcol = calloc((size_t)n, sizeof(int));
 	wk->clab = malloc(sizeof(int) * ((size_t)n + 1));
 	if (wk->clab)
 		wk->clab[n] = SOK_CLAB_WALL;
@@ -278,7 +280,8 @@ static int sok_alloc(sok *s, int n, int nbox)
 	       wk->boxes && wk->hcost && wk->hu && wk->hv && wk->hp && wk->hway &&
 	       wk->hminv && wk->hused && wk->cand && wk->cwalk && wk->path &&
 	       lv->goalbits && wk->clab && wk->cq && wk->cinfo && wk->bu &&
-	       wk->bv && wk->bp && wk->hsave && wk->box_at ? 0 : -1;
+	       wk->bv && wk->bp && wk->hsave && wk->box_at && wk->wv &&
+	       wk->wcol ? 0 : -1;
 }
 
 /* Check that every box and goal lies in the player's area (a box on a
@@ -449,7 +452,7 @@ void sok_board_free(sok *s)
 	              wk->cand, wk->cwalk, wk->path, lv->goalbits,
 	              wk->bu, wk->bv, wk->bp, wk->hsave, wk->box_at,
 	              wk->clab, wk->cq, wk->cinfo, lv->ring, lv->cut,
-	              lv->cut_side, lv->cut_dist, lv->nbs };
+	              lv->cut_side, lv->cut_dist, lv->nbs, wk->wv, wk->wcol };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 }

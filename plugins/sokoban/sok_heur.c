@@ -68,17 +68,45 @@ static int64_t sok_assignment_cost(int n, const int *cost, const int *p)
 
 /* Minimum cost of a perfect matching of the n x n matrix cost (row i,
  * column j at cost[i * n + j]) by the Hungarian algorithm with
- * potentials, O(n^3).  The arrays hold n + 1 entries; on return p[j]
- * is the row matched to column j (1-based) and u, v are optimal duals. */
-int64_t sok_matching(int n, const int *cost, int64_t *u, int64_t *v,
-                     int *p, int *way, int64_t *minv, unsigned char *used)
+ * potentials, started from the column potentials v[1..n] given (any
+ * values; those of a similar matrix save phases).  Each row gets the
+ * least potential u that keeps every reduced cost at 0 or more and
+ * takes the column hint[i - 1] (1-based; 0 for none) if that pair is
+ * tight and the column free; then each row left takes the first tight
+ * free column, or is added by a phase, O(n^2).  hint (n entries) is
+ * overwritten; the other arrays hold n + 1 entries.  On return p[j] is
+ * the row matched to column j (1-based) and u, v are optimal duals. */
+int64_t sok_matching_from(int n, const int *cost, int *hint, int64_t *u,
+                          int64_t *v, int *p, int *way, int64_t *minv,
+                          unsigned char *used)
 {
-	for (int j = 0; j <= n; j++) {
-		u[j] = v[j] = 0;
+	u[0] = v[0] = 0;
+	for (int j = 0; j <= n; j++)
 		p[j] = way[j] = 0;
+	for (int i = 1; i <= n; i++) {
+		const int *row = cost + (size_t)(i - 1) * n;
+		int64_t least = SOK_BIG * 4;
+		for (int j = 1; j <= n; j++)
+			least = row[j - 1] - v[j] < least ? row[j - 1] - v[j] : least;
+		u[i] = least;
+		int j = hint[i - 1];
+		int take = j >= 1 && j <= n && !p[j] && row[j - 1] - v[j] == least;
+		if (take)
+			p[j] = i;
+		hint[i - 1] = take; /* from here on: 1 if row i is matched */
 	}
-	for (int i = 1; i <= n; i++)
-		sok_phase(n, cost, i, u, v, p, way, minv, used);
+	for (int i = 1; i <= n; i++) {
+		if (hint[i - 1])
+			continue;
+		const int *row = cost + (size_t)(i - 1) * n;
+		int j = 1;
+		while (j <= n && (p[j] || row[j - 1] - v[j] != u[i]))
+			j++;
+		if (j <= n)
+			p[j] = i;
+		else
+			sok_phase(n, cost, i, u, v, p, way, minv, used);
+	}
 	return sok_assignment_cost(n, cost, p);
 }
 
@@ -109,10 +137,34 @@ static void sok_cost_row(const sok_level *lv, int *hcost, int i, int c,
 		hcost[i * N + j] = *d == SOK_INF ? SOK_UNREACH : *d;
 }
 
+/* Keep the goals' potentials of the matching just solved (bv, shifted
+ * so that the least is 0) and the goal each box was matched to (by its
+ * cell) in wk->wv and wk->wcol, where the next sok_match() starts:
+ * positions looked at one after the other often share most boxes, and
+ * then most rows are matched at once.  Potentials of a position without
+ * a matching of finite cost are not kept (they may be huge). */
+static void sok_keep_warm(const sok_level *lv, sok_work *wk)
+{
+	int N = lv->nboxes;
+	int64_t lo = wk->bv[1], hi = wk->bv[1];
+	for (int j = 1; j <= N; j++) {
+		lo = wk->bv[j] < lo ? wk->bv[j] : lo;
+		hi = wk->bv[j] > hi ? wk->bv[j] : hi;
+	}
+	if (wk->base_h == SD_DEAD_END || hi - lo > SOK_UNREACH)
+		return;
+	for (int j = 1; j <= N; j++) {
+		wk->wv[j] = wk->bv[j] - lo;
+		wk->wcol[wk->boxes[wk->bp[j] - 1]] = j;
+	}
+}
+
 /* Minimum-cost matching of the boxes of wk->occ to the goals on push
  * distances, or SD_DEAD_END if no matching with finite cost exists.
  * Leaves the box list, cost matrix and optimal duals and matching in
- * wk (boxes, hcost, bu, bv, bp) for sok_match_moved(). */
+ * wk (boxes, hcost, bu, bv, bp) for sok_match_moved().  Starts from
+ * the potentials and goals of the last matching solved (sok_keep_warm):
+ * the bound is the same from any start, the work is less. */
 static sd_cost sok_match(const sok_level *lv, sok_work *wk, int player)
 {
 	int n = 0, N = lv->nboxes;
@@ -122,11 +174,15 @@ static sd_cost sok_match(const sok_level *lv, sok_work *wk, int player)
 		wk->box_at[c] = n;
 		wk->boxes[n++] = c;
 	}
-	for (int i = 0; i < N; i++)
+	for (int i = 0; i < N; i++) {
 		sok_cost_row(lv, wk->hcost, i, wk->boxes[i], player);
-	int64_t m = sok_matching(N, wk->hcost, wk->bu, wk->bv, wk->bp, wk->hway,
-	                         wk->hminv, wk->hused);
+		wk->hsave[i] = wk->wcol[wk->boxes[i]];
+	}
+	memcpy(wk->bv, wk->wv, sizeof(int64_t) * ((size_t)N + 1));
+	int64_t m = sok_matching_from(N, wk->hcost, wk->hsave, wk->bu, wk->bv,
+	                              wk->bp, wk->hway, wk->hminv, wk->hused);
 	wk->base_h = m >= SOK_UNREACH ? SD_DEAD_END : (sd_cost)m;
+	sok_keep_warm(lv, wk);
 	return wk->base_h;
 }
 

@@ -16,8 +16,9 @@
  * and the order of the children under `matching` (pushes
  * onto goals last), on Microban walks too; the learned patterns
  * looked up through the folded boxes find what the lookup without the
- * filter finds; the matching from scratch (sok_matching) finds the
- * least cost of every permutation, with duals its repair can use; and
+ * filter finds; the matching (sok_matching_from), from scratch and from
+ * random potentials and hints, finds the least cost of every
+ * permutation, with duals its repair can use; and
  * the small searches' verdicts are a plain breadth-first search's.
  */
 #include <setjmp.h>
@@ -187,21 +188,42 @@ static int64_t least_by_permutations(int n, const int *cost, int *perm,
 	return best;
 }
 
-/* sok_matching() on random matrices of 1 to 7 rows, with many equal
- * costs and entries at sok_heur.c's "no way there" (1 << 28): its cost
- * is the least of every permutation, p is a matching of that cost, and
- * u, v are duals that sok_match_moved() can repair from (no reduced
- * cost below 0, the matched pairs' 0).  Most matrices' least matching
- * costs more than the sum of their rows' least costs (rows compete for
- * columns). */
+/* Check that p, u, v (1-based, n + 1 entries) are a perfect matching of
+ * cost m on the n x n matrix cost and duals that sok_match_moved() can
+ * repair from: no reduced cost below 0, the matched pairs' 0. */
+static void check_matching(int n, const int *cost, const int64_t *u,
+                           const int64_t *v, const int *p, int64_t m)
+{
+	int64_t sum = 0;
+	unsigned rows = 0;
+	for (int j = 1; j <= n; j++) {
+		assert_true(p[j] >= 1 && p[j] <= n);
+		rows |= 1u << p[j];
+		sum += cost[(p[j] - 1) * n + j - 1];
+		assert_true(u[p[j]] + v[j] == cost[(p[j] - 1) * n + j - 1]);
+		for (int i = 1; i <= n; i++)
+			assert_true(u[i] + v[j] <= cost[(i - 1) * n + j - 1]);
+	}
+	assert_int_equal(rows, ((1u << n) - 1) << 1);
+	assert_int_equal(sum, m);
+}
+
+/* sok_matching_from() on random matrices of 1 to 7 rows, with many
+ * equal costs and entries at sok_heur.c's "no way there" (1 << 28),
+ * started from nothing (potentials 0, no hints) and from random
+ * potentials (some far apart) and random hints, in or out of range:
+ * both costs are the least of every permutation, with a matching and
+ * duals check_matching() accepts.  Most matrices' least matching costs
+ * more than the sum of their rows' least costs (rows compete for
+ * columns), and most warm starts take some of their hints. */
 static void matching_exact(void **unused)
 {
 	(void)unused;
 	enum { N = 7 };
-	int cost[N * N], perm[N], p[N + 1], way[N + 1];
+	int cost[N * N], perm[N], p[N + 1], way[N + 1], hint[N];
 	int64_t u[N + 1], v[N + 1], minv[N + 1];
 	unsigned char used[N + 1];
-	unsigned x = 12345, competed = 0;
+	unsigned x = 12345, competed = 0, hinted = 0;
 	for (int run = 0; run < 4000; run++) {
 		int n = 1 + (int)(sd_test_rand(&x) % N);
 		for (int k = 0; k < n * n; k++)
@@ -209,31 +231,35 @@ static void matching_exact(void **unused)
 			          : (int)(sd_test_rand(&x) % 5);
 		for (int k = 0; k < n; k++)
 			perm[k] = k;
-		int64_t m = sok_matching(n, cost, u, v, p, way, minv, used);
-		assert_int_equal(m, least_by_permutations(n, cost, perm, 0));
-		int64_t sum = 0;
-		unsigned rows = 0;
-		for (int j = 1; j <= n; j++) {
-			assert_true(p[j] >= 1 && p[j] <= n);
-			rows |= 1u << p[j];
-			sum += cost[(p[j] - 1) * n + j - 1];
-			assert_true(u[p[j]] + v[j] == cost[(p[j] - 1) * n + j - 1]);
-			for (int i = 1; i <= n; i++)
-				assert_true(u[i] + v[j] <= cost[(i - 1) * n + j - 1]);
-		}
-		assert_int_equal(rows, ((1u << n) - 1) << 1);
-		assert_int_equal(sum, m);
-		/* above the sum of the rows' least costs: rows competed */
+		int64_t least = least_by_permutations(n, cost, perm, 0);
+		memset(v, 0, sizeof v);
+		memset(hint, 0, sizeof hint);
+		int64_t m = sok_matching_from(n, cost, hint, u, v, p, way, minv,
+		                              used);
+		assert_int_equal(m, least);
+		check_matching(n, cost, u, v, p, m);
+		for (int j = 0; j <= n; j++)
+			v[j] = sd_test_rand(&x) % 5 == 0
+			       ? (int64_t)(sd_test_rand(&x) % 3) << 28
+			       : (int64_t)(sd_test_rand(&x) % 9) - 4;
+		for (int i = 0; i < n; i++)
+			hint[i] = (int)(sd_test_rand(&x) % (unsigned)(n + 2));
+		m = sok_matching_from(n, cost, hint, u, v, p, way, minv, used);
+		assert_int_equal(m, least);
+		check_matching(n, cost, u, v, p, m);
+		for (int i = 0; i < n; i++)
+			hinted += (unsigned)hint[i];
 		int64_t least_sum = 0;
 		for (int i = 0; i < n; i++) {
-			int least = cost[i * n];
+			int lo = cost[i * n];
 			for (int j = 1; j < n; j++)
-				least = cost[i * n + j] < least ? cost[i * n + j] : least;
-			least_sum += least;
+				lo = cost[i * n + j] < lo ? cost[i * n + j] : lo;
+			least_sum += lo;
 		}
 		competed += m > least_sum;
 	}
 	assert_true(competed > 1000);
+	assert_true(hinted > 1000);
 }
 
 /* The expansions that goals_last() saw with pushes onto a goal and
