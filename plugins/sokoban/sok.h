@@ -246,7 +246,8 @@ typedef struct sok_work {
 	int64_t *hu, *hv, *hminv; /* Hungarian work arrays */
 	int *hp, *hway;
 	unsigned char *hused;
-	int64_t *bu, *bv;      /* the matching of the expanded position */
+	int64_t *bu, *bv;      /* the matching of the expanded position (bv
+	                          also where the next sok_match() starts) */
 	int *bp, *box_at, *hsave;
 	sd_cost base_h;
 	/* caches of the module that made them */
@@ -264,10 +265,9 @@ typedef struct sok_work {
 	                          level's frame (sok_unfold.c), or NULL */
 	unsigned char *occ2;   /* a position's image, while sok_macro()
 	                          works in its least frame, or NULL */
-	int64_t *wv;           /* where sok_match() starts: the goals'
-	                          potentials (nboxes + 1, first all 0) */
-	int *wcol;             /* ... and per floor cell, the goal (1-based)
-	                          the last box there was matched to, or 0 */
+	int *wcol;             /* per floor cell, the goal (1-based) the
+	                          last box there was matched to by
+	                          sok_match(), or 0: where it starts */
 } sok_work;
 
 /* One instance, in three parts. */

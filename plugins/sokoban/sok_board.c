@@ -257,11 +257,10 @@ static int sok_alloc(sok *s, int n, int nbox)
 	wk->hminv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
 	wk->hused = malloc((size_t)nbox + 1);
 	wk->bu = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
-	wk->bv = malloc(sizeof(int64_t) * ((size_t)nbox + 1));
+	wk->bv = calloc((size_t)nbox + 1, sizeof(int64_t));
 	wk->bp = malloc(sizeof(int) * ((size_t)nbox + 1));
 	wk->hsave = malloc(sizeof(int) * ((size_t)nbox + 1));
 	wk->box_at = malloc(sizeof(int) * (size_t)n);
-	wk->wv = calloc((size_t)nbox + 1, sizeof(int64_t));
 	wk->wcol = calloc((size_t)n, sizeof(int));
 	wk->clab = malloc(sizeof(int) * ((size_t)n + 1));
 	if (wk->clab)
@@ -280,8 +279,7 @@ static int sok_alloc(sok *s, int n, int nbox)
 	       wk->boxes && wk->hcost && wk->hu && wk->hv && wk->hp && wk->hway &&
 	       wk->hminv && wk->hused && wk->cand && wk->cwalk && wk->path &&
 	       lv->goalbits && wk->clab && wk->cq && wk->cinfo && wk->bu &&
-	       wk->bv && wk->bp && wk->hsave && wk->box_at && wk->wv &&
-	       wk->wcol ? 0 : -1;
+	       wk->bv && wk->bp && wk->hsave && wk->box_at && wk->wcol ? 0 : -1;
 }
 
 /* Check that every box and goal lies in the player's area (a box on a
@@ -452,7 +450,7 @@ void sok_board_free(sok *s)
 	              wk->cand, wk->cwalk, wk->path, lv->goalbits,
 	              wk->bu, wk->bv, wk->bp, wk->hsave, wk->box_at,
 	              wk->clab, wk->cq, wk->cinfo, lv->ring, lv->cut,
-	              lv->cut_side, lv->cut_dist, lv->nbs, wk->wv, wk->wcol };
+	              lv->cut_side, lv->cut_dist, lv->nbs, wk->wcol };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 }

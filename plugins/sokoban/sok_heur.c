@@ -137,13 +137,13 @@ static void sok_cost_row(const sok_level *lv, int *hcost, int i, int c,
 		hcost[i * N + j] = *d == SOK_INF ? SOK_UNREACH : *d;
 }
 
-/* Keep the goals' potentials of the matching just solved (bv, shifted
- * so that the least is 0) and the goal each box was matched to (by its
- * cell) in wk->wv and wk->wcol, where the next sok_match() starts:
- * positions looked at one after the other often share most boxes, and
- * then most rows are matched at once.  Potentials of a position without
- * a matching of finite cost are not kept (they may be huge). */
-static void sok_keep_warm(const sok_level *lv, sok_work *wk)
+/* Make the goals' potentials of the last matching solved (wk->bv,
+ * which sok_match() leaves there) the start of the next: shifted so
+ * that the least is 0 (positions looked at one after the other often
+ * share most boxes, and then most rows are matched at once), or all 0
+ * if that matching had no finite cost or its potentials lie far apart
+ * (they may be huge).  bv starts all 0 (calloc). */
+static void sok_warm_potentials(const sok_level *lv, sok_work *wk)
 {
 	int N = lv->nboxes;
 	int64_t lo = wk->bv[1], hi = wk->bv[1];
@@ -151,20 +151,18 @@ static void sok_keep_warm(const sok_level *lv, sok_work *wk)
 		lo = wk->bv[j] < lo ? wk->bv[j] : lo;
 		hi = wk->bv[j] > hi ? wk->bv[j] : hi;
 	}
-	if (wk->base_h == SD_DEAD_END || hi - lo > SOK_UNREACH)
-		return;
-	for (int j = 1; j <= N; j++) {
-		wk->wv[j] = wk->bv[j] - lo;
-		wk->wcol[wk->boxes[wk->bp[j] - 1]] = j;
-	}
+	int keep = wk->base_h != SD_DEAD_END && hi - lo <= SOK_UNREACH;
+	for (int j = 0; j <= N; j++)
+		wk->bv[j] = keep ? wk->bv[j] - lo : 0;
 }
 
 /* Minimum-cost matching of the boxes of wk->occ to the goals on push
  * distances, or SD_DEAD_END if no matching with finite cost exists.
  * Leaves the box list, cost matrix and optimal duals and matching in
  * wk (boxes, hcost, bu, bv, bp) for sok_match_moved().  Starts from
- * the potentials and goals of the last matching solved (sok_keep_warm):
- * the bound is the same from any start, the work is less. */
+ * the potentials of the last matching solved (sok_warm_potentials) and
+ * the goal each box's cell was last matched to (wk->wcol): the bound is
+ * the same from any start, the work is less. */
 static sd_cost sok_match(const sok_level *lv, sok_work *wk, int player)
 {
 	int n = 0, N = lv->nboxes;
@@ -178,11 +176,12 @@ static sd_cost sok_match(const sok_level *lv, sok_work *wk, int player)
 		sok_cost_row(lv, wk->hcost, i, wk->boxes[i], player);
 		wk->hsave[i] = wk->wcol[wk->boxes[i]];
 	}
-	memcpy(wk->bv, wk->wv, sizeof(int64_t) * ((size_t)N + 1));
+	sok_warm_potentials(lv, wk);
 	int64_t m = sok_matching_from(N, wk->hcost, wk->hsave, wk->bu, wk->bv,
 	                              wk->bp, wk->hway, wk->hminv, wk->hused);
 	wk->base_h = m >= SOK_UNREACH ? SD_DEAD_END : (sd_cost)m;
-	sok_keep_warm(lv, wk);
+	for (int j = 1; j <= N && wk->base_h != SD_DEAD_END; j++)
+		wk->wcol[wk->boxes[wk->bp[j] - 1]] = j;
 	return wk->base_h;
 }
 
