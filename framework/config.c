@@ -539,7 +539,7 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 bad:;
 	static const struct { const char *key, *want; } wants[] = {
 		{ "algorithm", "bfs, ucs, astar, wastar, greedy, idastar, fess, "
-		  "dfs, dfs-tree, dls, iddfs, beam or rbfs" },
+		  "dfs, dfs-tree, dls, iddfs, beam, rbfs or bidirectional" },
 		{ "beam_width", "a whole number of states, at least 1" },
 		{ "depth_limit", "a whole number of actions, 0 for none" },
 		{ "improve_plan", "auto, yes or no" },

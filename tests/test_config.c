@@ -193,6 +193,45 @@ static void bad_numbers(void **unused)
 	           "2: bad value 'all' for advisors: expected yes, no or both");
 }
 
+/* Each algorithm name is taken, and the message for a bad one lists
+ * them all (it once left out bidirectional). */
+static void bad_algorithm_lists_all(void **unused)
+{
+	(void)unused;
+	static const char *const names[] = {
+		"bfs", "ucs", "astar", "wastar", "greedy", "idastar", "fess",
+		"dfs", "dfs-tree", "dls", "iddfs", "beam", "rbfs",
+		"bidirectional"
+	};
+	char text[200], err[1024], bad[1024] = "";
+	for (size_t i = 0; i <= sizeof names / sizeof *names; i++) {
+		int last = i == sizeof names / sizeof *names;
+		sd_config c = SD_CONFIG_INIT;
+		snprintf(text, sizeof text, "[search]\nalgorithm = %s\n"
+		         "depth_limit = 9\n[plugin]\nname = g\n",
+		         last ? "dfz" : names[i]);
+		const char *file = write_config(text);
+		int rc = sd_config_read(&c, file, err, sizeof err);
+		if (!rc)
+			rc = sd_config_finish(&c, err, sizeof err);
+		assert_int_equal(rc, last ? -1 : 0);
+		if (last)
+			snprintf(bad, sizeof bad, "%s", err);
+		sd_config_free(&c);
+		unlink(file);
+	}
+	const char *list = strstr(bad, "for algorithm: expected ");
+	assert_non_null(list);
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		char word[40];
+		snprintf(word, sizeof word, " %s", names[i]);
+		const char *at = strstr(list, word);
+		if (!at || (at[strlen(word)] != ',' && at[strlen(word)] != ' ' &&
+		            at[strlen(word)] != 0))
+			fail_msg("'%s' does not list %s", bad, names[i]);
+	}
+}
+
 static void structure_errors(void **unused)
 {
 	(void)unused;
@@ -242,6 +281,7 @@ int main(void)
 		cmocka_unit_test(unknown_key),
 		cmocka_unit_test(unknown_section),
 		cmocka_unit_test(bad_numbers),
+		cmocka_unit_test(bad_algorithm_lists_all),
 		cmocka_unit_test(structure_errors),
 		cmocka_unit_test(bad_overrides),
 		cmocka_unit_test(missing_config),
