@@ -67,8 +67,8 @@ static const char usage[] =
 "best-first: optimal, memory linear in the depth), bidirectional (uniform\n"
 "cost from both ends; the plugin must offer goal_state and predecessors,\n"
 "as npuzzle and pancake do).  [search] heuristic\n"
-"picks one of the plugin's heuristics by name (default: its first;\n"
-"\"zero\" searches blind);\n"
+"picks one of the plugin's heuristics by name (default: its first, but\n"
+"\"zero\" for bfs and ucs; \"zero\" searches blind);\n"
 "time_limit (seconds), node_limit (expansions) and memory_limit (bytes,\n"
 "K/M/G suffixes; default 3/4 of physical memory) end a search cleanly.\n"
 "improve_plan (auto, yes, no): let the plugin offer a better plan of no\n"
@@ -103,8 +103,8 @@ SEARCHD_INSTALL_PLUGIN_DIR ".\n"
 "  1  no solution: the search space was exhausted (batch: some)\n"
 "  2  usage, config or problem error (batch: some problem refused), a\n"
 "     plugin that broke its contract, or output that could not be written\n"
-"  3  limit reached (time, nodes, memory) or interrupted by Ctrl-C or\n"
-"     SIGTERM (batch: some; an interrupt also ends the batch)\n";
+"  3  limit reached (time, nodes, memory, depth, beam) or interrupted by\n"
+"     Ctrl-C or SIGTERM (batch: some; an interrupt also ends the batch)\n";
 
 /* The directory this program is in (from /proc/self/exe; "" if that
  * cannot be read). */
