@@ -91,7 +91,7 @@ static const char usage[] =
 "the states (docs/mpi.md).\n"
 "\n"
 "Plugins are looked up by [plugin] name in $SEARCHD_PLUGIN_PATH (colon-\n"
-"separated), then next to this program (../lib/searchd/plugins), then in\n"
+"separated), then next to this program (../" SEARCHD_PLUGIN_SUBDIR "), then in\n"
 SEARCHD_INSTALL_PLUGIN_DIR ".\n"
 "\n"
 "A bare config name (--config sokoban.ini) that is not a file in the current\n"
