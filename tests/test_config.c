@@ -47,22 +47,29 @@ static const char *write_config(const char *text)
 	return path;
 }
 
+/* Write text to the config file, read and finish it: 0, or -1 with the
+ * message in err. */
+static int read_text(const char *text, char *err, size_t len)
+{
+	sd_config c = SD_CONFIG_INIT;
+	const char *file = write_config(text);
+	int rc = sd_config_read(&c, file, err, len);
+	if (!rc)
+		rc = sd_config_finish(&c, err, len);
+	sd_config_free(&c);
+	unlink(file);
+	return rc;
+}
+
 /* Reading and finishing text must fail with a message containing want
  * (after "file:" when line_prefix). */
 static void fails_with(const char *text, const char *want)
 {
-	sd_config c = SD_CONFIG_INIT;
 	char err[1024], full[2400];
-	const char *file = write_config(text);
-	int rc = sd_config_read(&c, file, err, sizeof err);
-	if (!rc)
-		rc = sd_config_finish(&c, err, sizeof err);
-	assert_int_equal(rc, -1);
-	snprintf(full, sizeof full, "%s:%s", file, want);
+	assert_int_equal(read_text(text, err, sizeof err), -1);
+	snprintf(full, sizeof full, "%s:%s", path, want);
 	if (!strstr(err, full))
 		fail_msg("message '%s' lacks '%s'", err, full);
-	sd_config_free(&c);
-	unlink(file);
 }
 
 static void good_config(void **unused)
@@ -203,32 +210,24 @@ static void bad_algorithm_lists_all(void **unused)
 		"dfs", "dfs-tree", "dls", "iddfs", "beam", "rbfs",
 		"bidirectional"
 	};
-	char text[200], err[1024], bad[1024] = "";
-	for (size_t i = 0; i <= sizeof names / sizeof *names; i++) {
-		int last = i == sizeof names / sizeof *names;
-		sd_config c = SD_CONFIG_INIT;
+	size_t n = sizeof names / sizeof *names;
+	char text[200], err[1024];
+	for (size_t i = 0; i < n; i++) {
 		snprintf(text, sizeof text, "[search]\nalgorithm = %s\n"
-		         "depth_limit = 9\n[plugin]\nname = g\n",
-		         last ? "dfz" : names[i]);
-		const char *file = write_config(text);
-		int rc = sd_config_read(&c, file, err, sizeof err);
-		if (!rc)
-			rc = sd_config_finish(&c, err, sizeof err);
-		assert_int_equal(rc, last ? -1 : 0);
-		if (last)
-			snprintf(bad, sizeof bad, "%s", err);
-		sd_config_free(&c);
-		unlink(file);
+		         "depth_limit = 9\n[plugin]\nname = g\n", names[i]);
+		assert_int_equal(read_text(text, err, sizeof err), 0);
 	}
-	const char *list = strstr(bad, "for algorithm: expected ");
+	assert_int_equal(read_text("[search]\nalgorithm = dfz\n"
+	                           "[plugin]\nname = g\n", err, sizeof err),
+	                 -1);
+	const char *list = strstr(err, "for algorithm: expected ");
 	assert_non_null(list);
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+	for (size_t i = 0; i < n; i++) {
 		char word[40];
-		snprintf(word, sizeof word, " %s", names[i]);
+		size_t w = (size_t)snprintf(word, sizeof word, " %s", names[i]);
 		const char *at = strstr(list, word);
-		if (!at || (at[strlen(word)] != ',' && at[strlen(word)] != ' ' &&
-		            at[strlen(word)] != 0))
-			fail_msg("'%s' does not list %s", bad, names[i]);
+		if (!at || (at[w] != ',' && at[w] != ' ' && at[w] != 0))
+			fail_msg("'%s' does not list %s", err, names[i]);
 	}
 }
 
