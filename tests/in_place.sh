@@ -6,7 +6,9 @@
 # when a node limit stops the search part way.  npuzzle (8-puzzle,
 # 15-puzzles of Korf's 100 with manhattan, linear-conflict and swap,
 # misplaced tiles, a blind search, a 5x5 board in byte form (also under
-# pattern databases, in Korf's order and by h), a pattern
+# pattern databases, in Korf's order and by h: there with fsm_moves = 2,
+# for by default that kernel refuses more duplicate move sequences than
+# moves() does, see docs/npuzzle.md), a pattern
 # database on the 8-puzzle) and pancake.
 # The test plugin kline (a line, tests/plugins/kline.c): a kernel whose
 # stack grows, one that declines, one that returns nonsense, and one
@@ -112,24 +114,29 @@ same '"limit"' --config config/npuzzle.ini --set search.heuristic=manhattan \
 	--set problem.goal=blank-last --set problem.tiles="$b55" \
 	--set search.node_limit=3000
 # The same board under pattern databases of 3 tiles (the 5x5 pdb kernel),
-# to the end and stopped part way.
+# to the end and stopped part way; the kernel refusing only the move back
+# (fsm_moves = 2), as moves() and expand() do.
 p55="1 2 3 / 4 5 6 / 7 8 9 / 10 11 12 / 13 14 15 / 16 17 18 / 19 20 21 / 22 23 24"
 same '"length":40' --config config/npuzzle.ini --set search.heuristic=pdb \
 	--set problem.goal=blank-last --set problem.tiles="$b55" \
-	--set problem.pdb_dir="$pdb" --set problem.pdb_partition="$p55"
+	--set problem.pdb_dir="$pdb" --set problem.pdb_partition="$p55" \
+	--set problem.fsm_moves=2
 same '"limit"' --config config/npuzzle.ini --set search.heuristic=pdb \
 	--set problem.goal=blank-last --set problem.tiles="$b55" \
 	--set problem.pdb_dir="$pdb" --set problem.pdb_partition="$p55" \
+	--set problem.fsm_moves=2 \
 	--set search.node_limit=500
 # ... and its children smallest h first (order = h), which the pdb
 # kernel sorts itself.
 same '"length":40' --config config/npuzzle.ini --set search.heuristic=pdb \
 	--set problem.goal=blank-last --set problem.tiles="$b55" \
 	--set problem.pdb_dir="$pdb" --set problem.pdb_partition="$p55" \
+	--set problem.fsm_moves=2 \
 	--set problem.order=h
 same '"limit"' --config config/npuzzle.ini --set search.heuristic=pdb \
 	--set problem.goal=blank-last --set problem.tiles="$b55" \
 	--set problem.pdb_dir="$pdb" --set problem.pdb_partition="$p55" \
+	--set problem.fsm_moves=2 \
 	--set problem.order=h --set search.node_limit=500
 # Pancakes: gap and blind, and a limit.
 same '"status":"solved"' --config config/pancake.ini

@@ -226,6 +226,7 @@ np_knib_apply(const np_inst *I, const np_knib *k, const np_kmove *m,
 typedef struct np_kpdb {
 	uint8_t cells[NP_MAX_CELLS], pos[NP_MAX_CELLS];
 	unsigned blank;
+	uint32_t fsm;   /* the state of I->fsm, np_fsm.c */
 	np_pdb_entries e;
 } np_kpdb;
 
@@ -243,6 +244,7 @@ static void np_kpdb_load(const np_inst *I, const void *packed, np_kpdb *k)
 {
 	memcpy(k->cells, packed, (size_t)I->n);
 	k->blank = ((const uint8_t *)packed)[I->n];
+	k->fsm = 0;
 	for (int c = 0; c < I->n; c++)
 		k->pos[k->cells[c]] = (uint8_t)c;
 	np_pdb_fill(I, k->pos, &k->e);
@@ -270,13 +272,15 @@ static inline unsigned np_kpdb_moves(const np_inst *I, const np_kpdb *k,
                                      sd_cost h, const np_kpdb *back,
                                      np_kpmove *succ, int sorted)
 {
-	const int b = (int)k->blank, bk = back ? (int)back->blank : NP_NO_CELL;
+	const int b = (int)k->blank;
+	const uint32_t *fsm = I->fsm + (size_t)k->fsm * 4;
 	const uint8_t *ea[4], *er[4];
 	unsigned j = 0;
 	(void)h;
+	(void)back;
 	for (unsigned m = 0; m < I->nmoves[b]; m++) {
 		int from = I->move_to[b][m], t = k->cells[from];
-		if (from == bk)
+		if (fsm[I->move_act[b][m]] == NP_FSM_DEAD)
 			continue;
 		int g = I->group_of[t], rt = I->rtile[t], rg = I->group_of[rt];
 		const np_pdb_group *G = &I->groups[g], *R = &I->groups[rg];
@@ -318,6 +322,7 @@ static inline void np_kpdb_apply(const np_inst *I, const np_kpdb *k,
 	child->pos[t] = (uint8_t)to;
 	child->pos[0] = (uint8_t)from;
 	child->blank = (unsigned)from;
+	child->fsm = I->fsm[(size_t)k->fsm * 4 + (m->action & 3)];
 	int g = I->group_of[t];
 	child->e.gsum += m->va - k->e.gval[g];
 	child->e.gval[g] = m->va;

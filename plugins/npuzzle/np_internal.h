@@ -116,6 +116,16 @@ typedef struct np_inst {
 	int fast; /* nibble board with Manhattan or no heuristic */
 	int order_h; /* children in the order of their h (order = h) */
 	int quiet;   /* the host said -q: no progress lines or bar */
+
+	/* IDA*'s duplicate move sequences (np_fsm.c): the machine's next
+	 * state of each state and blank move ([state * 4 + action]; state
+	 * 0 at the root), NP_FSM_DEAD for a move refused; NULL unless the
+	 * kernel of large boards uses it. */
+	uint32_t *fsm;
+	uint32_t fsm_states;
+	size_t fsm_dups;    /* the duplicates it refuses */
+	int fsm_len;        /* their longest, in moves (fsm_moves) */
+	char fsm_where[1100];  /* "file:line" of fsm_moves, or "" */
 } np_inst;
 
 /* np_board.c */
@@ -128,6 +138,12 @@ void np_init_dmd(np_inst *I, int use_manhattan);
 void np_pack(const np_inst *I, const uint8_t *cells, void *state);
 void np_unpack(const np_inst *I, const void *state, uint8_t *cells);
 void np_random_tiles(int n, uint64_t seed, uint8_t *cells);
+
+/* np_fsm.c */
+#define NP_FSM_DEAD UINT32_MAX
+#define NP_FSM_DEFAULT 12
+#define NP_FSM_MAX_LEN 14
+int np_fsm_build(np_inst *I, int len);
 
 /* np_heur.c */
 int np_init_linear(np_inst *I);

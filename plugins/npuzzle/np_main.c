@@ -16,6 +16,7 @@
 typedef struct np_keys {
 	const sd_param *tiles, *file, *index, *random, *seed, *goal;
 	const sd_param *width, *height, *pdb_dir, *partition, *order;
+	const sd_param *fsm_moves;
 	const sd_param *first; /* for messages about the section as a whole */
 } np_keys;
 
@@ -59,10 +60,10 @@ static int np_read_keys(const sd_param *ps, size_t n, np_keys *K, char *err,
 {
 	static const char *names[] = { "tiles", "file", "index", "random",
 		"seed", "goal", "width", "height", "pdb_dir", "pdb_partition",
-		"order" };
+		"order", "fsm_moves" };
 	const sd_param **slot[] = { &K->tiles, &K->file, &K->index, &K->random,
 		&K->seed, &K->goal, &K->width, &K->height, &K->pdb_dir,
-		&K->partition, &K->order };
+		&K->partition, &K->order, &K->fsm_moves };
 
 	memset(K, 0, sizeof *K);
 	for (size_t i = 0; i < n; i++) {
@@ -75,7 +76,8 @@ static int np_read_keys(const sd_param *ps, size_t n, np_keys *K, char *err,
 			                      "'%s' in [problem] (known: tiles, "
 			                      "file, index, random, seed, goal, "
 			                      "width, height, pdb_dir, "
-			                      "pdb_partition, order)", ps[i].key);
+			                      "pdb_partition, order, fsm_moves)",
+			                      ps[i].key);
 		/* An empty value unsets the key (--set problem.tiles= on the
 		 * command line, to use file or random instead). */
 		int empty = ps[i].value[strspn(ps[i].value, " \t\n")] == 0;
@@ -474,6 +476,24 @@ static int np_read_order(np_inst *I, const np_keys *K, char *err,
 	                      "not '%s'", K->order->value);
 }
 
+/* Read the fsm_moves key: the longest duplicate move sequence IDA*'s
+ * kernel of large boards under pdb refuses (np_fsm.c), NP_FSM_DEFAULT
+ * unless set.  Returns 0, or -1 with a message naming the file and
+ * line. */
+static int np_read_fsm(np_inst *I, const np_keys *K, char *err,
+                       size_t errlen)
+{
+	long len = NP_FSM_DEFAULT;
+	I->fsm_len = NP_FSM_DEFAULT;
+	if (!K->fsm_moves)
+		return 0;
+	if (np_int_key(K->fsm_moves, 2, NP_FSM_MAX_LEN, &len, err, errlen))
+		return -1;
+	I->fsm_len = (int)len;
+	np_where(K->fsm_moves, I->fsm_where, sizeof I->fsm_where);
+	return 0;
+}
+
 /* Set the pattern-database directory: pdb_dir, else
  * $XDG_CACHE_HOME/searchd, else $HOME/.cache/searchd, else /tmp. */
 static void np_read_pdb_dir(np_inst *I, const np_keys *K)
@@ -513,7 +533,8 @@ static int np_create(const sd_param *params, size_t n, sd_instance *inst,
 	    np_read_source(&K, &S, err, errlen) ||
 	    np_board_size(I, &K, &S, err, errlen) ||
 	    np_read_goal(I, &K, err, errlen) ||
-	    np_read_order(I, &K, err, errlen))
+	    np_read_order(I, &K, err, errlen) ||
+	    np_read_fsm(I, &K, err, errlen))
 		goto fail;
 	I->nibble = I->n <= 16;
 	I->state_size = I->nibble ? 8 : (size_t)I->n + 1;
@@ -543,9 +564,30 @@ static void np_destroy(void *self)
 	if (!I)
 		return;
 	np_pdb_free(I);
+	free(I->fsm);
 	free(I->lc_row);
 	free(I->lc_col);
 	free(I);
+}
+
+/* Make the machine of duplicate move sequences (np_fsm.c) when IDA*'s
+ * kernel for large boards under pdb is the one to use it, for heuristic
+ * index; refuse fsm_moves set for any other board or heuristic.
+ * Returns 0, or -1 with a message. */
+static int np_setup_fsm(np_inst *I, int index, char *err, size_t errlen)
+{
+	if (I->nibble || index != NP_H_PDB) {
+		if (!*I->fsm_where)
+			return 0;
+		snprintf(err, errlen, "%s: fsm_moves applies to boards of 25 or "
+		         "more cells under heuristic pdb", I->fsm_where);
+		return -1;
+	}
+	if (I->fsm || !np_fsm_build(I, I->fsm_len))
+		return 0;
+	snprintf(err, errlen, "out of memory for the machine of duplicate "
+	         "move sequences (fsm_moves = %d)", I->fsm_len);
+	return -1;
 }
 
 /* Select heuristic index (building its tables), or none. */
@@ -558,6 +600,8 @@ static int np_select_heuristic(void *self, int index, char *err,
 		return -1;
 	}
 	if (index == NP_H_PDB && np_pdb_setup(I, err, errlen))
+		return -1;
+	if (np_setup_fsm(I, index, err, errlen))
 		return -1;
 	I->heur = index >= 0 && index < NP_H_COUNT ? index : SD_NO_HEURISTIC;
 	I->fast = I->nibble && !I->order_h &&

@@ -114,26 +114,36 @@ typedef struct expect {
 	uint64_t expanded;     /* exact count to check, or 0 */
 } expect;
 
-/* Create the instance P, run algorithm alg with heuristic name heur, and
- * check the plan (optimal length, replay) and, if given, the node count.
- */
-static void solve(problem *P, sd_algorithm alg, const char *heur,
-                  const expect *E)
+/* Create the instance P into *inst and run algorithm alg with heuristic
+ * name heur into *res, which must be a solution. */
+static void run_solved(problem *P, sd_algorithm alg, const char *heur,
+                       sd_instance *inst, sd_result *res)
 {
 	const sd_plugin *pl = plug.plugin;
-	sd_instance inst;
-	sd_result res;
 	char err[512];
 	sd_search_opts o = SD_SEARCH_OPTS_INIT;
 
 	o.algorithm = alg;
 	o.heuristic = sd_heuristic_index(pl, heur);
 	assert_int_not_equal(o.heuristic, -2);
-	if (sd_create_instance(pl, P->p, P->n, &inst, err, sizeof err))
+	if (sd_create_instance(pl, P->p, P->n, inst, err, sizeof err))
 		fail_msg("create: %s", err);
-	if (sd_search(pl, &inst, &o, &res, err, sizeof err))
+	if (sd_search(pl, inst, &o, res, err, sizeof err))
 		fail_msg("search: %s", err);
-	assert_int_equal(res.status, SD_SOLVED);
+	assert_int_equal(res->status, SD_SOLVED);
+}
+
+/* Create the instance P, run algorithm alg with heuristic name heur, and
+ * check the plan (optimal length, replay) and, if given, the node count.
+ * Returns the generated count. */
+static uint64_t solve_count(problem *P, sd_algorithm alg, const char *heur,
+                            const expect *E)
+{
+	const sd_plugin *pl = plug.plugin;
+	sd_instance inst;
+	sd_result res;
+
+	run_solved(P, alg, heur, &inst, &res);
 	char *plan = sd_plan_text(pl, &inst, &res);
 	assert_non_null(plan);
 	if (res.cost != E->length)
@@ -146,9 +156,35 @@ static void solve(problem *P, sd_algorithm alg, const char *heur,
 		assert_int_equal(res.stats.generated, E->generated);
 	if (E->expanded)
 		assert_int_equal(res.stats.expanded, E->expanded);
+	uint64_t generated = res.stats.generated;
 	free(plan);
 	sd_result_free(&res);
 	pl->destroy(inst.self);
+	return generated;
+}
+
+/* solve_count() without the count. */
+static void solve(problem *P, sd_algorithm alg, const char *heur,
+                  const expect *E)
+{
+	(void)solve_count(P, alg, heur, E);
+}
+
+/* The cost algorithm alg with heuristic heur finds for P, which it must
+ * solve: the reference length where the optimal one is not known (the
+ * state size into *state_size unless NULL). */
+static sd_cost reference_cost(problem *P, sd_algorithm alg,
+                              const char *heur, size_t *state_size)
+{
+	sd_instance inst;
+	sd_result res;
+	run_solved(P, alg, heur, &inst, &res);
+	if (state_size)
+		*state_size = inst.state_size;
+	sd_cost cost = res.cost;
+	sd_result_free(&res);
+	plug.plugin->destroy(inst.self);
+	return cost;
 }
 
 /* Every heuristic with A* and IDA* (and the blind searches) on the
@@ -287,48 +323,45 @@ static void test_rectangular(void **state)
 	set(&P, "tiles", "4 1 2 5 0 3");
 	set(&P, "width", "3");
 	/* BFS is optimal by construction: its length is the reference. */
-	const sd_plugin *pl = plug.plugin;
-	sd_instance inst;
-	sd_result res;
-	char err[256];
-	sd_search_opts o = SD_SEARCH_OPTS_INIT;
-	o.algorithm = SD_BFS;
-	assert_int_equal(sd_create_instance(pl, P.p, P.n, &inst, err,
-	                                    sizeof err), 0);
-	assert_int_equal(sd_search(pl, &inst, &o, &res, err, sizeof err), 0);
-	assert_int_equal(res.status, SD_SOLVED);
-	expect E = { start, goal, 3, 2, res.cost, 0, 0 };
-	sd_result_free(&res);
-	pl->destroy(inst.self);
+	expect E = { start, goal, 3, 2,
+	             reference_cost(&P, SD_BFS, "zero", NULL), 0, 0 };
 	solve(&P, SD_BFS, "zero", &E);
 	solve(&P, SD_ASTAR, "linear-conflict", &E);
 	solve(&P, SD_IDASTAR, "manhattan", &E);
 	solve(&P, SD_IDASTAR, "pdb", &E);
 }
 
-/* Scramble the 5x5 goal by a fixed walk of the blank. */
-static void scramble24(int *b, int *goal)
+/* Scramble the w x h goal (tiles 0..n-1, the blank first) by a walk of
+ * the blank of `steps` moves, none straight back, chosen by seed. */
+static void scramble(int w, int h, unsigned seed, int steps, int *b,
+                     int *goal)
 {
-	unsigned s = 12345;
+	unsigned s = seed;
 	int blank = 0, prev = -1;
-	for (int c = 0; c < 25; c++)
+	for (int c = 0; c < w * h; c++)
 		b[c] = goal[c] = c;
-	for (int i = 0; i < 34; i++) {
+	for (int i = 0; i < steps; i++) {
 		int to;
 		do {
 			s = s * 1103515245u + 12345u;
 			int d = (int)((s >> 16) % 4);
-			int r = blank / 5, c = blank % 5;
-			to = d == 0 ? (r ? blank - 5 : -1) :
-			     d == 1 ? (r < 4 ? blank + 5 : -1) :
+			int r = blank / w, c = blank % w;
+			to = d == 0 ? (r ? blank - w : -1) :
+			     d == 1 ? (r < h - 1 ? blank + w : -1) :
 			     d == 2 ? (c ? blank - 1 : -1) :
-			              (c < 4 ? blank + 1 : -1);
+			              (c < w - 1 ? blank + 1 : -1);
 		} while (to < 0 || to == prev);
 		b[blank] = b[to];
 		b[to] = 0;
 		prev = blank;
 		blank = to;
 	}
+}
+
+/* Scramble the 5x5 goal by a fixed walk of the blank. */
+static void scramble24(int *b, int *goal)
+{
+	scramble(5, 5, 12345, 34, b, goal);
 }
 
 /* The 24-puzzle (byte states): all heuristics agree with IDA* and
@@ -348,22 +381,11 @@ static void test_24puzzle(void **state)
 	set(&P, "pdb_dir", PDB_DIR);
 	set(&P, "pdb_partition", "1 2 3 / 4 5 6 / 7 8 9 / 10 11 12 / "
 	    "13 14 15 / 16 17 18 / 19 20 21 / 22 23 24");
-	const sd_plugin *pl = plug.plugin;
-	sd_instance inst;
-	sd_result res;
-	char err[256];
-	sd_search_opts o = SD_SEARCH_OPTS_INIT;
-	o.algorithm = SD_IDASTAR;
-	o.heuristic = sd_heuristic_index(pl, "linear-conflict");
-	assert_int_equal(sd_create_instance(pl, P.p, P.n, &inst, err,
-	                                    sizeof err), 0);
-	assert_int_equal(inst.state_size, 26);
-	assert_int_equal(sd_search(pl, &inst, &o, &res, err, sizeof err), 0);
-	assert_int_equal(res.status, SD_SOLVED);
-	expect E = { start, goal, 5, 5, res.cost, 0, 0 };
-	assert_true(res.cost >= 20);
-	sd_result_free(&res);
-	pl->destroy(inst.self);
+	size_t size;
+	expect E = { start, goal, 5, 5, reference_cost(&P, SD_IDASTAR,
+	             "linear-conflict", &size), 0, 0 };
+	assert_int_equal(size, 26);
+	assert_true(E.length >= 20);
 	solve(&P, SD_IDASTAR, "manhattan", &E);
 	solve(&P, SD_ASTAR, "manhattan", &E);
 	solve(&P, SD_ASTAR, "swap", &E);
@@ -1398,6 +1420,66 @@ static void test_order_h(void **state)
 	refused(&B, "test.ini:3: order must be korf or h, not 'random'");
 }
 
+/* IDA* of boards of 25 or more cells under pdb refuses duplicate move
+ * sequences (fsm_moves; np_fsm.c): on scrambled 5x5 and 6x5 boards it
+ * finds the optimal length A* finds (plans replayed), with fewer nodes
+ * in all than when it refuses only the move back (fsm_moves = 2).  The key is refused where no kernel uses it, and
+ * out of range. */
+static void test_fsm_moves(void **state)
+{
+	static const char *part24 = "1 2 3 / 4 5 6 / 7 8 9 / 10 11 12 / "
+		"13 14 15 / 16 17 18 / 19 20 21 / 22 23 24";
+	static const char *part29 = "1 2 3 / 4 5 6 / 7 8 9 / 10 11 12 / "
+		"13 14 15 / 16 17 18 / 19 20 21 / 22 23 24 / 25 26 27 / 28 29";
+	const sd_plugin *pl = plug.plugin;
+	uint64_t gen[2] = { 0, 0 };
+	(void)state;
+	for (unsigned seed = 1; seed <= 6; seed++) {
+		int w = seed <= 4 ? 5 : 6, h = 5, start[30], goal[30];
+		char tiles[160];
+		size_t len = 0;
+		scramble(w, h, seed, 50, start, goal);
+		for (int c = 0; c < w * h; c++)
+			len += (size_t)snprintf(tiles + len, sizeof tiles - len,
+			                        "%d ", start[c]);
+		problem P = { .n = 0 };
+		set(&P, "tiles", tiles);
+		set(&P, "width", w == 5 ? "5" : "6");
+		set(&P, "height", "5");
+		set(&P, "pdb_dir", PDB_DIR);
+		set(&P, "pdb_partition", w == 5 ? part24 : part29);
+		expect E = { start, goal, w, h,
+		             reference_cost(&P, SD_ASTAR, "pdb", NULL), 0, 0 };
+		for (int k = 0; k < 2; k++) {
+			problem Q = P;
+			if (k)
+				set(&Q, "fsm_moves", "2");
+			gen[k] += solve_count(&Q, SD_IDASTAR, "pdb", &E);
+		}
+	}
+	if (gen[0] >= gen[1])
+		fail_msg("fsm_moves 12: %llu generated, 2: %llu",
+		         (unsigned long long)gen[0], (unsigned long long)gen[1]);
+	problem B = { .n = 0 };
+	set(&B, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&B, "fsm_moves", "15");
+	refused(&B, "test.ini:3: fsm_moves must be a whole number from 2 to "
+	        "14, not '15'");
+	problem C = { .n = 0 };
+	set(&C, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&C, "fsm_moves", "12");
+	sd_instance inst;
+	char err[256] = "";
+	assert_int_equal(sd_create_instance(pl, C.p, C.n, &inst, err,
+	                                    sizeof err), 0);
+	assert_int_equal(pl->select_heuristic(inst.self,
+	                 sd_heuristic_index(pl, "manhattan"), err, sizeof err),
+	                 -1);
+	assert_string_equal(err, "test.ini:3: fsm_moves applies to boards of 25 "
+	                    "or more cells under heuristic pdb");
+	pl->destroy(inst.self);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1423,6 +1505,7 @@ int main(void)
 		cmocka_unit_test(test_korf_short),
 		cmocka_unit_test(test_24puzzle),
 		cmocka_unit_test(test_order_h),
+		cmocka_unit_test(test_fsm_moves),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -31,7 +31,13 @@
  *                     into succ (SD_IDA_MOVE records); returns how many
  *                     (at most
  *                     SD_IDA_MAX_MOVES).  back is the state the search
- *                     came from, in the frame below
+ *                     came from, in the frame below.  It may leave out
+ *                     more successors that the plugin knows to be
+ *                     reached by other paths no longer (a machine of
+ *                     duplicate move sequences kept in the state, as
+ *                     the sliding-tile puzzle's np_fsm.c): every state
+ *                     must keep its distance, and the counts are then
+ *                     the kernel's own
  *   SD_IDA_APPLY(self, state, move, child)    write *child, the state
  *                     reached from *state by move (a record its
  *                     SD_IDA_MOVES wrote)
