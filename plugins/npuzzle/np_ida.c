@@ -4,7 +4,8 @@
  *
  * Seven instantiations, each for the instances it is fastest on, each
  * with the moves, h values and goal flags of np_moves() in the same
- * order (tests/in_place.sh checks that every count and plan is the same):
+ * order (tests/in_place.sh checks that every count and plan is the same;
+ * np_ida_pdb leaves out more, see below):
  *   - np_ida_15: the 15-puzzle with Manhattan distance; the state is
  *     the packed word and the blank's cell, the moves a loop over the
  *     blank's, 4-byte move records (h, action and the moving tile's
@@ -14,12 +15,15 @@
  *     blind; the state adds the linear-conflict keys of its rows and
  *     columns, updated by the move; 4-byte move records (h, and action,
  *     goal flag and the moving tile's cell);
- *   - np_ida_pdb: boards of 25 or more cells with pattern databases;
+ *   - np_ida_pdb: boards of more than 16 cells with pattern databases;
  *     the state adds each group's table index and entry (and the
- *     reflected board's), so that a move looks up one group only;
+ *     reflected board's), so that a move looks up one group only, and
+ *     the state of the machine of duplicate move sequences (np_fsm.c),
+ *     whose refused moves it leaves out (so its counts are those of
+ *     np_moves() only with fsm_moves = 2);
  *     np_ida_pdb_h, the same with the children sorted by h (order = h);
  *   - np_ida_any: the rest (pattern databases on up to 16 cells, other
- *     heuristics on 25 or more, order = h on up to 16 cells): the
+ *     heuristics on more than 16, order = h on up to 16 cells): the
  *     packed state, and np_moves() and np_apply() called directly.
  */
 #include <string.h>
@@ -216,7 +220,7 @@ np_knib_apply(const np_inst *I, const np_knib *k, const np_kmove *m,
 #define NP_KNIB_HEUR(I) ((const np_inst *)(I))->heur
 #include "np_knib_kernel.h"
 
-/* ---- boards of 25 or more cells with pattern databases ------------------ */
+/* ---- boards of more than 16 cells with pattern databases --------------- */
 
 /* The kernel's state of a byte board under pdb: the tiles by cell and
  * the cells by tile, the blank's cell, and each group's table index and

@@ -1,6 +1,6 @@
 /*
  * np_kpdb_kernel.h -- one IDA* kernel (searchd/ida_kernel.h) for the
- * boards of 25 or more cells under pattern databases, included by
+ * boards of more than 16 cells under pattern databases, included by
  * np_ida.c once per order of the moves after it defines
  *   NP_KPDB_NAME    the function to define
  *   NP_KPDB_SORTED  1 to sort each state's moves by h (order = h), 0

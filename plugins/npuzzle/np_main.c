@@ -579,8 +579,8 @@ static int np_setup_fsm(np_inst *I, int index, char *err, size_t errlen)
 	if (I->nibble || index != NP_H_PDB) {
 		if (!*I->fsm_where)
 			return 0;
-		snprintf(err, errlen, "%s: fsm_moves applies to boards of 25 or "
-		         "more cells under heuristic pdb", I->fsm_where);
+		snprintf(err, errlen, "%s: fsm_moves applies to boards of more "
+		         "than 16 cells under heuristic pdb", I->fsm_where);
 		return -1;
 	}
 	if (I->fsm || !np_fsm_build(I, I->fsm_len))

@@ -1420,22 +1420,25 @@ static void test_order_h(void **state)
 	refused(&B, "test.ini:3: order must be korf or h, not 'random'");
 }
 
-/* IDA* of boards of 25 or more cells under pdb refuses duplicate move
- * sequences (fsm_moves; np_fsm.c): on scrambled 5x5 and 6x5 boards it
- * finds the optimal length A* finds (plans replayed), with fewer nodes
- * in all than when it refuses only the move back (fsm_moves = 2).  The key is refused where no kernel uses it, and
- * out of range. */
+/* IDA* of boards of more than 16 cells under pdb refuses duplicate move
+ * sequences (fsm_moves; np_fsm.c): on scrambled 5x5, 6x5 and 4x5 boards
+ * it finds the optimal length A* finds (plans replayed), with fewer
+ * nodes in all than when it refuses only the move back (fsm_moves = 2).
+ * The key is refused where no kernel uses it, and out of range. */
 static void test_fsm_moves(void **state)
 {
 	static const char *part24 = "1 2 3 / 4 5 6 / 7 8 9 / 10 11 12 / "
 		"13 14 15 / 16 17 18 / 19 20 21 / 22 23 24";
 	static const char *part29 = "1 2 3 / 4 5 6 / 7 8 9 / 10 11 12 / "
 		"13 14 15 / 16 17 18 / 19 20 21 / 22 23 24 / 25 26 27 / 28 29";
+	static const char *part19 = "1 2 3 / 4 5 6 / 7 8 9 / 10 11 12 / "
+		"13 14 15 / 16 17 18 / 19";
 	const sd_plugin *pl = plug.plugin;
 	uint64_t gen[2] = { 0, 0 };
 	(void)state;
-	for (unsigned seed = 1; seed <= 6; seed++) {
-		int w = seed <= 4 ? 5 : 6, h = 5, start[30], goal[30];
+	for (unsigned seed = 1; seed <= 7; seed++) {
+		int w = seed <= 4 ? 5 : seed <= 6 ? 6 : 4, h = 5;
+		int start[30], goal[30];
 		char tiles[160];
 		size_t len = 0;
 		scramble(w, h, seed, 50, start, goal);
@@ -1444,10 +1447,11 @@ static void test_fsm_moves(void **state)
 			                        "%d ", start[c]);
 		problem P = { .n = 0 };
 		set(&P, "tiles", tiles);
-		set(&P, "width", w == 5 ? "5" : "6");
+		set(&P, "width", w == 5 ? "5" : w == 6 ? "6" : "4");
 		set(&P, "height", "5");
 		set(&P, "pdb_dir", PDB_DIR);
-		set(&P, "pdb_partition", w == 5 ? part24 : part29);
+		set(&P, "pdb_partition", w == 5 ? part24 : w == 6 ? part29 :
+		    part19);
 		expect E = { start, goal, w, h,
 		             reference_cost(&P, SD_ASTAR, "pdb", NULL), 0, 0 };
 		for (int k = 0; k < 2; k++) {
@@ -1475,8 +1479,8 @@ static void test_fsm_moves(void **state)
 	assert_int_equal(pl->select_heuristic(inst.self,
 	                 sd_heuristic_index(pl, "manhattan"), err, sizeof err),
 	                 -1);
-	assert_string_equal(err, "test.ini:3: fsm_moves applies to boards of 25 "
-	                    "or more cells under heuristic pdb");
+	assert_string_equal(err, "test.ini:3: fsm_moves applies to boards of "
+	                    "more than 16 cells under heuristic pdb");
 	pl->destroy(inst.self);
 }
 
