@@ -126,7 +126,8 @@ static uint64_t fsm_key(uint64_t code, int len)
 static int fsm_is_dup(const fsm_work *W, uint64_t code, int len)
 {
 	uint64_t k = fsm_key(code, len);
-	for (size_t i = fsm_mix(k) & (W->capdup - 1);; i = (i + 1) & (W->capdup - 1)) {
+	size_t mask = W->capdup - 1;
+	for (size_t i = fsm_mix(k) & mask;; i = (i + 1) & mask) {
 		if (!W->dup[i])
 			return 0;
 		if (W->dup[i] == k)

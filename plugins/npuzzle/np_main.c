@@ -76,8 +76,8 @@ static int np_read_keys(const sd_param *ps, size_t n, np_keys *K, char *err,
 			                      "'%s' in [problem] (known: tiles, "
 			                      "file, index, random, seed, goal, "
 			                      "width, height, pdb_dir, "
-			                      "pdb_partition, order, fsm_moves)",
-			                      ps[i].key);
+			                      "pdb_partition, order, "
+			                      "fsm_moves)", ps[i].key);
 		/* An empty value unsets the key (--set problem.tiles= on the
 		 * command line, to use file or random instead). */
 		int empty = ps[i].value[strspn(ps[i].value, " \t\n")] == 0;

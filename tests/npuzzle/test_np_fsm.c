@@ -150,10 +150,11 @@ static void keeps_distances(const np_inst *I, int w, int h, int D,
 		walk(&B, I, start, b0, 0, 0, D);
 		for (size_t i = 0; i < B.cap; i++)
 			if (B.key[i] && B.best[i] != B.dist[i])
-				fail_msg("%dx%d, blank from cell %d, machine of %d "
-				         "moves: a board %d moves away is reached "
-				         "at %d", w, h, b0, I->fsm_len, B.dist[i],
-				         B.best[i] == NOWHERE ? -1 : B.best[i]);
+				fail_msg("%dx%d, blank from cell %d, machine "
+				         "of %d moves: a board %d moves away "
+				         "is reached at %d", w, h, b0,
+				         I->fsm_len, B.dist[i], B.best[i] ==
+				         NOWHERE ? -1 : B.best[i]);
 		*walked += B.walked;
 		free(B.key);
 		free(B.dist);
@@ -285,8 +286,8 @@ static void test_machine_is_the_definition(void **state)
 				machine = s == NP_FSM_DEAD;
 			}
 			if (has != machine)
-				fail_msg("sequence %u of %d moves: %s a duplicate, "
-				         "%s by the machine", k, len,
+				fail_msg("sequence %u of %d moves: %s a "
+				         "duplicate, %s by the machine", k, len,
 				         has ? "holds" : "holds no",
 				         machine ? "refused" : "accepted");
 			refused += has;

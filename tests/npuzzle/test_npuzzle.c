@@ -1463,7 +1463,8 @@ static void test_fsm_moves(void **state)
 	}
 	if (gen[0] >= gen[1])
 		fail_msg("fsm_moves 12: %llu generated, 2: %llu",
-		         (unsigned long long)gen[0], (unsigned long long)gen[1]);
+		         (unsigned long long)gen[0],
+		         (unsigned long long)gen[1]);
 	problem B = { .n = 0 };
 	set(&B, "tiles", "8 0 6 5 4 7 2 3 1");
 	set(&B, "fsm_moves", "15");
