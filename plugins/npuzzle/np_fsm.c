@@ -30,7 +30,7 @@
 /* A sequence of at most NP_FSM_MAX_LEN moves: move i in bits 2i, 2i+1. */
 typedef struct fsm_seq {
 	uint64_t code;
-	uint64_t hash;     /* of its effect (fsm_effect) */
+	uint64_t hash;     /* of its effect (fsm_restore) */
 	uint32_t chain;    /* the next sequence of the same hash bucket + 1 */
 	uint8_t len;
 	int8_t box[4];     /* the blank's rectangle: x0, x1, y0, y1 */
@@ -82,19 +82,23 @@ static void fsm_play(fsm_work *W, uint64_t code, int len, int *b,
 	}
 }
 
-/* The hash of the grid's cells within box that do not hold their own
- * tile, and put them back: the effect of the moves played. */
-static uint64_t fsm_effect(fsm_work *W, const int8_t *box)
+/* Put back the tiles of the grid's cells within box, and say how many
+ * did not hold their own (0: the moves played had no effect), with *hash
+ * the hash of those cells' tiles: the effect of the moves played. */
+static size_t fsm_restore(fsm_work *W, const int8_t *box, uint64_t *hash)
 {
-	uint64_t h = 0;
+	size_t changed = 0;
+	*hash = 0;
 	for (int y = box[2]; y <= box[3]; y++)
 		for (int x = box[0]; x <= box[1]; x++) {
 			int c = W->centre + y * W->side + x;
-			if (W->grid[c] != c)
-				h ^= fsm_mix((uint64_t)c << 16 | W->grid[c]);
+			if (W->grid[c] == c)
+				continue;
+			*hash ^= fsm_mix((uint64_t)c << 16 | W->grid[c]);
 			W->grid[c] = (uint16_t)c;
+			changed++;
 		}
-	return h;
+	return changed;
 }
 
 /* Do A (code, len) and the earlier sequence B have the same effect?  A
@@ -103,17 +107,12 @@ static int fsm_same(fsm_work *W, uint64_t code, int len, const fsm_seq *B)
 {
 	int b = W->centre;
 	int8_t box[4] = { 0, 0, 0, 0 };
+	uint64_t hash;
 	fsm_play(W, code, len, &b, box);
 	for (int i = B->len - 1; i >= 0; i--)
 		fsm_play(W, (uint64_t)(3 - (B->code >> 2 * i & 3)), 1, &b, box);
-	int same = b == W->centre;
-	for (int y = box[2]; y <= box[3]; y++)
-		for (int x = box[0]; x <= box[1]; x++) {
-			int c = W->centre + y * W->side + x;
-			same &= W->grid[c] == c;
-			W->grid[c] = (uint16_t)c;
-		}
-	return same;
+	size_t changed = fsm_restore(W, box, &hash);
+	return b == W->centre && !changed;
 }
 
 /* The key of a sequence in the duplicate set. */
@@ -122,45 +121,41 @@ static uint64_t fsm_key(uint64_t code, int len)
 	return (uint64_t)len << 58 | code;
 }
 
+/* The slot of key k in the duplicate set dup of cap slots: where it
+ * is, or the free slot where it would go. */
+static size_t fsm_dup_slot(const uint64_t *dup, size_t cap, uint64_t k)
+{
+	size_t i = fsm_mix(k) & (cap - 1);
+	while (dup[i] && dup[i] != k)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
 /* Is the sequence a duplicate already found? */
 static int fsm_is_dup(const fsm_work *W, uint64_t code, int len)
 {
 	uint64_t k = fsm_key(code, len);
-	size_t mask = W->capdup - 1;
-	for (size_t i = fsm_mix(k) & mask;; i = (i + 1) & mask) {
-		if (!W->dup[i])
-			return 0;
-		if (W->dup[i] == k)
-			return 1;
-	}
+	return W->dup[fsm_dup_slot(W->dup, W->capdup, k)] == k;
 }
 
-/* Add a duplicate (the set grows at half full).  Returns 0, or -1 out of
- * memory. */
+/* Add a duplicate (the set doubles at half full).  Returns 0, or -1 out
+ * of memory. */
 static int fsm_add_dup(fsm_work *W, uint64_t code, int len)
 {
 	if (2 * (W->ndup + 1) > W->capdup) {
-		size_t cap = W->capdup ? 2 * W->capdup : 1024;
-		uint64_t *d = calloc(cap, sizeof *d), *old = W->dup;
+		size_t cap = 2 * W->capdup;
+		uint64_t *d = calloc(cap, sizeof *d);
 		if (!d)
 			return -1;
-		for (size_t i = 0; i < W->capdup; i++) {
-			if (!old[i])
-				continue;
-			size_t j = fsm_mix(old[i]) & (cap - 1);
-			while (d[j])
-				j = (j + 1) & (cap - 1);
-			d[j] = old[i];
-		}
-		free(old);
+		for (size_t i = 0; i < W->capdup; i++)
+			if (W->dup[i])
+				d[fsm_dup_slot(d, cap, W->dup[i])] = W->dup[i];
+		free(W->dup);
 		W->dup = d;
 		W->capdup = cap;
 	}
 	uint64_t k = fsm_key(code, len);
-	size_t i = fsm_mix(k) & (W->capdup - 1);
-	while (W->dup[i])
-		i = (i + 1) & (W->capdup - 1);
-	W->dup[i] = k;
+	W->dup[fsm_dup_slot(W->dup, W->capdup, k)] = k;
 	W->ndup++;
 	return 0;
 }
@@ -190,7 +185,7 @@ static int fsm_consider(fsm_work *W, uint64_t code, int len)
 	fsm_seq s = { .code = code, .len = (uint8_t)len };
 	int b = W->centre;
 	fsm_play(W, code, len, &b, s.box);
-	s.hash = fsm_effect(W, s.box);
+	fsm_restore(W, s.box, &s.hash);
 	size_t slot = s.hash & (W->nbucket - 1);
 	for (uint32_t i = W->bucket[slot]; i; i = W->seq[i - 1].chain) {
 		const fsm_seq *B = &W->seq[i - 1];
@@ -217,7 +212,6 @@ static int fsm_consider(fsm_work *W, uint64_t code, int len)
  * order, so that the sequences are looked at earliest first. */
 static int fsm_find(fsm_work *W, int len)
 {
-	W->seq = NULL;
 	if (fsm_consider(W, 0, 0))
 		return -1;
 	size_t from = 0;
