@@ -49,11 +49,11 @@ typedef struct np_pdb_group {
 	int compact;
 	uint8_t tiles[NP_MAX_GROUP];
 	uint32_t mult[NP_MAX_GROUP]; /* cells^i */
-	uint8_t *dist;               /* the table: entries bytes */
+	uint8_t *dist;               /* the table: entries bytes, on huge
+	                                pages where the system allows */
 	size_t entries;
-	void *map;                   /* the cache file's mapping, or NULL
-	                                when dist was built (malloc'd) */
-	size_t map_len;
+	uint32_t weight[NP_MAX_GROUP]; /* compact: the rank's place value of
+	                                  tiles[i], (cells-i-1)...(cells-k+1) */
 } np_pdb_group;
 
 /* Each group's table index and entry for one board and for its
@@ -287,6 +287,32 @@ static inline uint32_t np_pdb_rank(const np_inst *I,
 	return G->compact ? np_rank_cells(I->n, G->k, cells) : r;
 }
 
+/* The rank of group G's placement (np_rank_cells()) after its tile
+ * tiles[m] moved from cell a to cell c (of the board reflected if refl),
+ * given the rank idx before, the other tiles where pos puts them.  Tile
+ * m's digit (its cell less the cells of tiles before it below it) moves
+ * by c - a, less one for each tile before it whose cell lies between a
+ * and c; each tile after it whose cell lies between gains or loses one
+ * tile below it.  Cells between exist only when a and c are not
+ * neighbours in the numbering (a vertical move, of the board or of its
+ * reflection), so a horizontal move changes the rank as a sparse index
+ * changes. */
+static inline uint32_t np_rank_moved(const np_inst *I, const np_pdb_group *G,
+                                     const uint8_t *pos, int refl, int m,
+                                     int a, int c, uint32_t idx)
+{
+	int64_t s = c > a ? 1 : -1, lo = c > a ? a : c, hi = a + c - lo;
+	int64_t delta = (int64_t)(c - a) * G->weight[m];
+	for (int i = 0; hi - lo > 1 && i < G->k; i++) {
+		int u = refl ? I->rtile[G->tiles[i]] : G->tiles[i];
+		int x = refl ? I->rcell[pos[u]] : pos[u];
+		if (i == m || x <= lo || x >= hi)
+			continue;
+		delta += i < m ? -s * G->weight[m] : s * G->weight[i];
+	}
+	return (uint32_t)((int64_t)idx + delta);
+}
+
 /* The table index of group G for the board whose tile u is at pos[u]
  * (reflected if refl) after tile t (of G, or reflected into G) slid from
  * cell `from` into the blank at b, given the index idx before the move:
@@ -295,11 +321,11 @@ static inline uint32_t np_pdb_moved(const np_inst *I, const np_pdb_group *G,
                                     const uint8_t *pos, int refl, int t,
                                     int from, int b, uint32_t idx)
 {
-	if (G->compact)
-		return np_pdb_rank(I, G, pos, refl, t, b);
-	int64_t m = G->mult[I->index_in[refl ? I->rtile[t] : t]];
-	int d = refl ? I->rcell[b] - I->rcell[from] : b - from;
-	return (uint32_t)((int64_t)idx + d * m);
+	int m = I->index_in[refl ? I->rtile[t] : t];
+	int a = refl ? I->rcell[from] : from, c = refl ? I->rcell[b] : b;
+	if (!G->compact)
+		return (uint32_t)((int64_t)idx + (int64_t)(c - a) * G->mult[m]);
+	return np_rank_moved(I, G, pos, refl, m, a, c, idx);
 }
 
 #endif

@@ -10,6 +10,7 @@
  * group's table made before (np_pdb_derive(), np_pdbsym.c), and cached
  * on disk.
  */
+#define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,6 +227,9 @@ static int np_size_groups(np_inst *I, char *err, size_t errlen)
 			c *= (uint64_t)(I->n - i);
 		}
 		G->compact = m > (1ULL << 24) && I->n <= 31;
+		for (int i = G->k - 1; i >= 0; i--)  /* the rank's place values */
+			G->weight[i] = i == G->k - 1 ? 1 :
+			               G->weight[i + 1] * (uint32_t)(I->n - i - 1);
 		if (G->compact)
 			m = c;
 		/* sparse builds number (index, blank) pairs in 32 bits */
@@ -318,38 +322,69 @@ static const char *np_cache_check(int fd, const np_pdb_group *G,
 	       "wrong size";
 }
 
-/* Map group G's table from the cache file path (read-only, shared with
- * the page cache) and verify its checksum, which reads the whole table
- * once.  Returns 0, or -1 when the file is missing or is not to be
- * trusted (said on stderr, naming the file): the table is then rebuilt
- * and the file overwritten. */
+/* A table of `entries` bytes (contents undefined), or NULL if out of
+ * memory.  It starts on a 2 MiB boundary and is advised for huge pages:
+ * IDA* reads the tables at random, and with 4 KiB pages nearly every
+ * such read also misses the processor's address cache (TLB).  Where
+ * the system makes no huge pages on request, it is an ordinary block.
+ * Freed with free(). */
+static uint8_t *np_table_alloc(size_t entries)
+{
+	size_t huge = (size_t)2 << 20;
+	size_t len = (entries + huge - 1) & ~(huge - 1);
+	uint8_t *t = aligned_alloc(huge, len);
+#ifdef MADV_HUGEPAGE
+	if (t)
+		madvise(t, len, MADV_HUGEPAGE);
+#endif
+	return t;
+}
+
+/* Read n bytes from fd's current offset into buf.  Returns NULL, or
+ * why not (a system error, or an early end of the file). */
+static const char *np_read_all(int fd, uint8_t *buf, size_t n)
+{
+	while (n) {
+		ssize_t got = read(fd, buf, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return strerror(errno);
+		if (got == 0)
+			return "shorter than its table";
+		buf += got;
+		n -= (size_t)got;
+	}
+	return NULL;
+}
+
+/* Read group G's table from the cache file path into a block of
+ * np_table_alloc() and verify its checksum.  Returns 0, or -1 when the
+ * file is missing or is not to be trusted (said on stderr, naming the
+ * file): the table is then rebuilt and the file overwritten. */
 static int np_cache_load(const np_inst *I, np_pdb_group *G,
                          const char *path)
 {
 	np_pdb_head head;
-	size_t len = G->entries + sizeof head;
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
 	const char *why = np_cache_check(fd, G, &head);
-	void *map = why ? MAP_FAILED :
-	            mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	uint8_t *dist = why ? NULL : np_table_alloc(G->entries);
+	if (!why && !dist)
+		why = "no memory for the table";
+	if (!why)
+		why = np_read_all(fd, dist, G->entries);
 	close(fd);
-	if (!why && map == MAP_FAILED)
-		why = strerror(errno);
-	if (!why && np_checksum(I, G, (uint8_t *)map + sizeof head) !=
-	            head.sum)
+	if (!why && np_checksum(I, G, dist) != head.sum)
 		why = "checksum mismatch: the file is corrupt";
 	if (why) {
-		if (map != MAP_FAILED)
-			munmap(map, len);
+		free(dist);
 		fprintf(stderr, "npuzzle: %s: pattern database cache not used "
 		        "(%s); rebuilding it\n", path, why);
 		return -1;
 	}
-	G->map = map;
-	G->map_len = len;
-	G->dist = (uint8_t *)map + sizeof head;
+	G->dist = dist;
 	return 0;
 }
 
@@ -479,7 +514,7 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 		np_cache_name(I, G, path, sizeof path);
 		if (np_cache_load(I, G, path) == 0)
 			continue;
-		G->dist = malloc(G->entries);
+		G->dist = np_table_alloc(G->entries);
 		if (!G->dist) {
 			snprintf(err, errlen, "%s: out of memory for a pattern "
 			         "database of %zu entries", I->where, G->entries);
@@ -515,12 +550,8 @@ void np_pdb_free(np_inst *I)
 {
 	for (int g = 0; g < NP_MAX_GROUPS; g++) {
 		np_pdb_group *G = &I->groups[g];
-		if (G->map)
-			munmap(G->map, G->map_len);
-		else
-			free(G->dist);
+		free(G->dist);
 		G->dist = NULL;
-		G->map = NULL;
 	}
 	I->ngroups = 0;
 }
