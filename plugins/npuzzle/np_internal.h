@@ -53,7 +53,7 @@ typedef struct np_pdb_group {
 	                                pages where the system allows */
 	size_t entries;
 	uint32_t weight[NP_MAX_GROUP]; /* compact: the rank's place value of
-	                                  tiles[i], (cells-i-1)...(cells-k+1) */
+	                                  tiles[i] (np_rank_weights()) */
 } np_pdb_group;
 
 /* Each group's table index and entry for one board and for its
@@ -239,6 +239,18 @@ static inline uint32_t np_rank_cells(int n, int k, const uint8_t *cells)
 		r = r * (uint32_t)(n - i) + (uint32_t)(cells[i] - below);
 	}
 	return r;
+}
+
+/* Set weight[0..k) to the place values of np_rank_cells()'s digits for
+ * k tiles on n cells: weight[i] = (n-i-1)(n-i-2)...(n-k+1), 1 for the
+ * last. */
+static inline void np_rank_weights(int n, int k, uint32_t *weight)
+{
+	uint32_t w = 1;
+	for (int i = k - 1; i >= 0; i--) {
+		weight[i] = w;
+		w *= (uint32_t)(n - i);
+	}
 }
 
 /* Set cells[0..k) to the placement of the next index of a sparse table

@@ -227,9 +227,7 @@ static int np_size_groups(np_inst *I, char *err, size_t errlen)
 			c *= (uint64_t)(I->n - i);
 		}
 		G->compact = m > (1ULL << 24) && I->n <= 31;
-		for (int i = G->k - 1; i >= 0; i--)  /* the rank's place values */
-			G->weight[i] = i == G->k - 1 ? 1 :
-			               G->weight[i + 1] * (uint32_t)(I->n - i - 1);
+		np_rank_weights(I->n, G->k, G->weight);
 		if (G->compact)
 			m = c;
 		/* sparse builds number (index, blank) pairs in 32 bits */

@@ -36,7 +36,8 @@ static void square(np_inst *I, int w)
 
 /* Group G: k tiles drawn at random among 1..n-1 (G's reflected lookup
  * reads the tiles whose images are G's, whatever they are), with the
- * rank's place values worked out here. */
+ * rank's place values as the plugin computes them (so that they are
+ * checked too: np_rank_cells() is the reference). */
 static void group(np_inst *I, np_pdb_group *G, int k, unsigned *seed)
 {
 	uint8_t pool[NP_MAX_CELLS];
@@ -54,16 +55,12 @@ static void group(np_inst *I, np_pdb_group *G, int k, unsigned *seed)
 		G->tiles[i] = t;
 		I->index_in[t] = (uint8_t)i;
 	}
-	uint32_t w = 1;  /* the rank's place values, last digit first */
-	for (int i = k - 1; i >= 0; i--) {
-		G->weight[i] = w;
-		w *= (uint32_t)(I->n - i);
-	}
+	np_rank_weights(I->n, k, G->weight);
 }
 
 /* Every move of the blank on board pos (cells by tile) that slides one
  * of G's tiles (or, reflected, a tile whose image is in G): the rank
- * changed by np_pdb_moved() against the child's rank.  Returns how many
+ * changed by np_pdb_moved() against the child's rank by np_pdb_rank().  Returns how many
  * moves were checked. */
 static int check_moves(np_inst *I, np_pdb_group *G, uint8_t *pos)
 {
