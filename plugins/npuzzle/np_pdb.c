@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -302,19 +301,19 @@ static uint64_t np_checksum(const np_inst *I, const np_pdb_group *G,
 	return h;
 }
 
-/* Why the cache file open as fd, with its header read into *head, is not
+/* Why the cache file open as f, with its header read into *head, is not
  * group G's table; NULL if it may be. */
-static const char *np_cache_check(int fd, const np_pdb_group *G,
+static const char *np_cache_check(FILE *f, const np_pdb_group *G,
                                   np_pdb_head *head)
 {
 	struct stat st;
-	if (read(fd, head, sizeof *head) != (ssize_t)sizeof *head)
+	if (fread(head, sizeof *head, 1, f) != 1)
 		return "shorter than its header";
 	if (memcmp(head->magic, NP_PDB_MAGIC, 8))
 		return "not a cache file of this version";
 	if (head->entries != G->entries)
 		return "wrong entry count";
-	if (fstat(fd, &st))
+	if (fstat(fileno(f), &st))
 		return strerror(errno);
 	return (uint64_t)st.st_size == G->entries + sizeof *head ? NULL :
 	       "wrong size";
@@ -338,24 +337,6 @@ static uint8_t *np_table_alloc(size_t entries)
 	return t;
 }
 
-/* Read n bytes from fd's current offset into buf.  Returns NULL, or
- * why not (a system error, or an early end of the file). */
-static const char *np_read_all(int fd, uint8_t *buf, size_t n)
-{
-	while (n) {
-		ssize_t got = read(fd, buf, n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return strerror(errno);
-		if (got == 0)
-			return "shorter than its table";
-		buf += got;
-		n -= (size_t)got;
-	}
-	return NULL;
-}
-
 /* Read group G's table from the cache file path into a block of
  * np_table_alloc() and verify its checksum.  Returns 0, or -1 when the
  * file is missing or is not to be trusted (said on stderr, naming the
@@ -364,16 +345,16 @@ static int np_cache_load(const np_inst *I, np_pdb_group *G,
                          const char *path)
 {
 	np_pdb_head head;
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
+	FILE *f = fopen(path, "rb");
+	if (!f)
 		return -1;
-	const char *why = np_cache_check(fd, G, &head);
+	const char *why = np_cache_check(f, G, &head);
 	uint8_t *dist = why ? NULL : np_table_alloc(G->entries);
 	if (!why && !dist)
 		why = "no memory for the table";
-	if (!why)
-		why = np_read_all(fd, dist, G->entries);
-	close(fd);
+	if (!why && fread(dist, 1, G->entries, f) != G->entries)
+		why = "its table could not be read";
+	fclose(f);
 	if (!why && np_checksum(I, G, dist) != head.sum)
 		why = "checksum mismatch: the file is corrupt";
 	if (why) {
