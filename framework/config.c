@@ -108,6 +108,7 @@ static sd_entry *add(sd_config *c, const char *section, const char *key,
 /* Longest key accepted (inih keeps 49 bytes of a key for the lines
  * that continue its value). */
 #define SD_MAX_KEY 48
+#define SD_MAX_LINE (1 << 20) /* the longest line read, in bytes */
 
 /* State of one inih run: we feed it lines ourselves to know the line
  * number of every key and whether a line continues the previous one,
@@ -122,7 +123,8 @@ typedef struct reader {
 	char *err;
 	size_t errlen;
 	int failed;
-	char *buf;         /* the line read, any length (getline) */
+	char *buf;         /* the line read (next_line), any length up to
+	                      SD_MAX_LINE */
 	size_t cap;
 	char section[128]; /* the section of the lines being read */
 	int have_entry;    /* an entry was read since the section began:
@@ -137,8 +139,11 @@ typedef struct reader {
 static int check_section_line(reader *r, const char *s)
 {
 	const char *end = strchr(s, ']');
-	if (!end)
-		return 0;  /* inih reports the malformed line */
+	if (!end) {
+		sd_fail(r->err, r->errlen, "%s:%d: the section name has no "
+		        "closing ']'", r->file, r->line);
+		return -1;
+	}
 	int n = (int)(end - s - 1);
 	char name[128];
 	snprintf(name, sizeof name, "%.*s", n < 0 ? 0 : n, s + 1);
@@ -237,23 +242,59 @@ static int long_section(reader *r, char *str, int num)
 	return 1;
 }
 
+/* Read the next line of r's file, its '\n' kept, into r->buf and count
+ * it.  Returns its length, 0 at the end of the file, or -1 with the
+ * error in r: a NUL byte, a line of more than SD_MAX_LINE bytes (so a
+ * device or a file without line ends is refused, not read whole), a
+ * read error, no memory. */
+static ssize_t next_line(reader *r)
+{
+	size_t n = 0;
+	int ch;
+	while ((ch = getc(r->f)) != EOF) {
+		if (!n)
+			r->line++;
+		if (n == SD_MAX_LINE)
+			return sd_fail(r->err, r->errlen, "%s:%d: the line is "
+			               "longer than %d bytes", r->file, r->line,
+			               SD_MAX_LINE);
+		if (n + 2 > r->cap) {  /* room for ch and the final NUL */
+			size_t cap = r->cap ? 2 * r->cap : 256;
+			char *b = realloc(r->buf, cap);
+			if (!b)
+				return sd_fail(r->err, r->errlen, "out of memory");
+			r->buf = b;
+			r->cap = cap;
+		}
+		if (!ch)
+			return sd_fail(r->err, r->errlen, "%s:%d: the line "
+			               "holds a NUL byte", r->file, r->line);
+		r->buf[n++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	if (ferror(r->f))
+		return sd_fail(r->err, r->errlen, "%s: cannot read: %s",
+		               r->file, strerror(errno));
+	if (n)
+		r->buf[n] = '\0';
+	return (ssize_t)n;
+}
+
 /* inih's reader: hand it the next line of the file.  Lines are read
  * whole whatever their length; one that would not fit inih's buffer
  * (num bytes), or that continues an entry inih did not see, is taken by
  * take_line() and inih gets an empty comment in its place, so that it
  * never cuts a line in two and its line count stays right.  A NUL byte
- * in a line is an error. */
+ * in a line, or a line longer than SD_MAX_LINE, is an error. */
 static char *read_line(char *str, int num, void *stream)
 {
 	reader *r = stream;
 	ssize_t n;
-	if (r->failed || (n = getline(&r->buf, &r->cap, r->f)) < 0)
+	if (r->failed)
 		return NULL;
-	r->line++;
-	if (memchr(r->buf, 0, (size_t)n)) {
-		sd_fail(r->err, r->errlen, "%s:%d: the line holds a NUL byte",
-		      r->file, r->line);
-		r->failed = 1;
+	if ((n = next_line(r)) <= 0) {
+		r->failed = n < 0;
 		return NULL;
 	}
 	int continued = r->buf[0] == ' ' || r->buf[0] == '\t';

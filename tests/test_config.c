@@ -241,6 +241,35 @@ static void structure_errors(void **unused)
 	fails_with("[search]\nalgorithm = bfs\n", " no plugin");
 }
 
+/* A section name without its ']' is reported at its own line, not at
+ * the next entry, which would be read into the section before it. */
+static void unclosed_section(void **unused)
+{
+	(void)unused;
+	fails_with("[plugin]\nname = pancake\n[search\nalgorithm = bfs\n",
+	           "3: the section name has no closing ']'");
+}
+
+/* A line of more than 1 MiB is refused, named by its line (so a device
+ * that never ends a line, such as /dev/zero, is not read whole into
+ * memory); one of 1 MiB is read. */
+static void overlong_line(void **unused)
+{
+	(void)unused;
+	size_t n = (size_t)1 << 20;
+	char *text = malloc(n + 64);
+	assert_non_null(text);
+	int head = snprintf(text, 64, "[plugin]\nname = graph\n; ");
+	memset(text + head, 'x', n - 3);  /* "; " + x..x + "\n": 1 MiB */
+	strcpy(text + head + n - 3, "\n");
+	char err[1024];
+	assert_int_equal(read_text(text, err, sizeof err), 0);
+	memset(text + head + n - 3, 'x', 1);  /* 1 MiB + 1 */
+	strcpy(text + head + n - 2, "\n");
+	fails_with(text, "3: the line is longer than 1048576 bytes");
+	free(text);
+}
+
 static void bad_overrides(void **unused)
 {
 	(void)unused;
@@ -282,6 +311,8 @@ int main(void)
 		cmocka_unit_test(bad_numbers),
 		cmocka_unit_test(bad_algorithm_lists_all),
 		cmocka_unit_test(structure_errors),
+		cmocka_unit_test(unclosed_section),
+		cmocka_unit_test(overlong_line),
 		cmocka_unit_test(bad_overrides),
 		cmocka_unit_test(missing_config),
 	};
