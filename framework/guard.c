@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 volatile sig_atomic_t sd_guard_interrupted;
@@ -21,6 +22,8 @@ volatile unsigned long sd_guard_calls;
 static char plugin_label[512];        /* "'name' (path)" */
 static int limit_status = 3;          /* exit status for a limit */
 static int again_ends = 1;            /* a second interrupt ends at once */
+static struct timespec first_stop;    /* when the first interrupt came */
+#define SD_AGAIN_GAP 0.5              /* seconds: a repeat within is one */
 static double grace_seconds;          /* after the alarm, for a hang */
 static volatile sig_atomic_t alarm_phase;
 static volatile sig_atomic_t armed;   /* an alarm is wanted */
@@ -80,16 +83,33 @@ static void say_plugin(const char *what, const char *call, const char *tail)
 
 /* ---- handlers ------------------------------------------------------- */
 
+/* The seconds from a to b. */
+static double seconds_between(struct timespec a, struct timespec b)
+{
+	return (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
+}
+
+/* SIGINT, SIGTERM: ask the search to stop (it prints its statistics).
+ * A second one ends the process at once, unless it comes within
+ * SD_AGAIN_GAP seconds of the first: that is the same request sent
+ * twice (coreutils' timeout signals the process, then its process
+ * group), not a user pressing Ctrl-C again.  clock_gettime() is safe in
+ * a handler. */
 static void on_stop_signal(int sig)
 {
+	struct timespec now = { 0, 0 };
 	(void)sig;
-	if (sd_guard_interrupted && again_ends) {
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (sd_guard_interrupted && again_ends &&
+	    seconds_between(first_stop, now) >= SD_AGAIN_GAP) {
 		static const char m[] = "\nsearchd: interrupted again; "
 		                        "exiting without statistics\n";
 		if (write(2, m, sizeof m - 1) < 0)
 			_exit(limit_status);
 		_exit(limit_status);
 	}
+	if (!sd_guard_interrupted)
+		first_stop = now;
 	sd_guard_interrupt();
 }
 

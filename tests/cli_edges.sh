@@ -84,16 +84,17 @@ if grep -qE '"seconds":(0\.[4-9]|[1-9])' <<<"$out" &&
 	grep -qE '"peak_rss":[1-9]' <<<"$out"; then pass; else
 	fail "stopped table build: $out"; fi
 
-# signal SIG MODE PATTERN EXTRA...: start a run, send SIG once it lives,
-# expect exit 3 and PATTERN in its output
+# signal SIGS MODE PATTERN EXTRA...: start a run, send the signals SIGS
+# (one or more names, back to back) once it lives, expect exit 3 and
+# PATTERN in its output
 signal() {
-	local sig=$1 mode=$2 pat=$3
+	local sigs=$1 mode=$2 pat=$3 sig
 	shift 3
 	"$sd" "${r[@]}" -s problem.mode="$mode" "$@" >"$tmp/sig.out" 2>&1 &
 	local pid=$!
 	wait_ready $pid || fail "no sign of life from $mode"
 	sleep 0.2
-	kill -"$sig" $pid
+	for sig in $sigs; do kill -"$sig" $pid; done
 	wait $pid
 	local rc=$?
 	if [ $rc = 3 ] && grep -qF -- "$pat" "$tmp/sig.out"; then pass; else
@@ -102,6 +103,11 @@ signal() {
 signal INT tables "status      limit reached (interrupted)"
 signal TERM slow "status      limit reached (interrupted)" -s problem.len=100000
 signal TERM slow "expanded" -s problem.len=100000
+# the same signal twice at once (as coreutils' timeout sends it: to the
+# process, then to its group) is one request: the statistics are printed
+signal "TERM TERM" slow "expanded" -s problem.len=100000
+signal "INT INT" slow "searchd: interrupted: 1 of 5 problems run" \
+	-s problem.len=60 -s problem.case=all
 # Ctrl-C in a batch ends the batch, with the rows so far and the summary
 signal INT slow "(interrupted: 1 run)" -s problem.len=60 -s problem.case=all
 signal INT slow "searchd: interrupted: 1 of 5 problems run" -s problem.len=60 \
