@@ -485,14 +485,21 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 	if (np_size_groups(I, err, errlen))
 		goto fail;
 	np_setup_reflection(I);
+	char paths[NP_MAX_GROUPS][1100];
+	for (int g = 0; g < I->ngroups; g++)
+		np_cache_name(I, &I->groups[g], paths[g], sizeof paths[g]);
+	np_shelf_trim(paths, I->ngroups);
 	for (uint32_t done = 0, g; done != (1u << I->ngroups) - 1;
 	     done |= 1u << g) {
 		g = np_largest_left(I, done);
 		np_pdb_group *G = &I->groups[g];
-		char path[1100];
-		np_cache_name(I, G, path, sizeof path);
-		if (np_cache_load(I, G, path) == 0)
+		const char *path = paths[g];
+		if ((G->dist = np_shelf_take(path, G->entries)))
 			continue;
+		if (np_cache_load(I, G, path) == 0) {
+			np_shelf_put(path, G->entries, G->dist);
+			continue;
+		}
 		G->dist = np_table_alloc(G->entries);
 		if (!G->dist) {
 			snprintf(err, errlen, "%s: out of memory for a pattern "
@@ -505,6 +512,7 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 		}
 		if (np_derive_from_done(I, g, done, path)) {
 			np_cache_save(I, G, path);
+			np_shelf_put(path, G->entries, G->dist);
 			continue;
 		}
 		np_build_message(I, (int)g, path);
@@ -517,6 +525,7 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 		if (rc)
 			goto fail;
 		np_cache_save(I, G, path);
+		np_shelf_put(path, G->entries, G->dist);
 	}
 	return 0;
 fail:
@@ -524,12 +533,13 @@ fail:
 	return -1;
 }
 
-/* Free the tables. */
+/* Give the tables back (np_shelf_release(): kept for the next instance
+ * if they are on the shelf, else freed). */
 void np_pdb_free(np_inst *I)
 {
 	for (int g = 0; g < NP_MAX_GROUPS; g++) {
 		np_pdb_group *G = &I->groups[g];
-		free(G->dist);
+		np_shelf_release(G->dist);
 		G->dist = NULL;
 	}
 	I->ngroups = 0;
