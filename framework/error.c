@@ -2,6 +2,7 @@
  * error.c -- the engine's error helpers (see error.h).
  */
 #include "error.h"
+#include "text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,8 +36,11 @@ static void say(FILE *f, const char *fmt, va_list ap)
 /* The line is made whole in memory first and written with one call:
  * stderr is unbuffered, so a prefix, a message and a newline written
  * apart were three writes, which other ranks' messages on the same
- * terminal (under mpirun) cut into.  Out of memory, it is written as
- * before. */
+ * terminal (under mpirun) cut into.  A message quotes configs, problem
+ * files and plugins, so it is made safe first (sd_clean_text(): valid
+ * UTF-8, no control characters but newlines and tabs), and no escape
+ * sequence of theirs reaches a terminal.  Out of memory, it is written
+ * as it is. */
 int sd_error(const char *fmt, ...)
 {
 	char *buf = NULL;
@@ -52,13 +56,15 @@ int sd_error(const char *fmt, ...)
 			buf = NULL;
 		}
 	}
-	if (buf) {
-		fwrite(buf, 1, len, stderr);
+	char *safe = buf ? sd_clean_text(buf, "\n\t") : NULL;
+	if (safe || buf) {
+		fputs(safe ? safe : buf, stderr);
 	} else {
 		va_start(ap, fmt);
 		say(stderr, fmt, ap);
 		va_end(ap);
 	}
+	free(safe);
 	free(buf);
 	return 2;
 }

@@ -5,6 +5,7 @@
 #define SD_OUTPUT_H
 
 #include "search.h"
+#include "text.h"
 
 /* What was run, for the report. */
 typedef struct sd_run_info {
@@ -45,14 +46,6 @@ sd_outcome sd_outcome_of(const sd_run_info *run, const sd_result *r);
  * solution", "limit reached". */
 const char *sd_status_name(sd_status s);
 
-/* A malloc'd copy of s that is valid UTF-8 (RFC 3629): well-formed
- * sequences are kept, and each byte that does not begin one becomes
- * U+FFFD (the replacement character).  Control characters (C0, DEL and
- * C1) also become U+FFFD unless keep is NULL (keep them all) or lists
- * them (e.g. "\n").  NULL if out of memory.  Every string that comes
- * from a plugin, a config or an error message goes through it before it
- * is printed. */
-char *sd_clean_text(const char *s, const char *keep);
 
 /* The printers below return 0, or -1 if out of memory or if out is in
  * error (ferror) once they have written: a write failed, now or at an

@@ -116,6 +116,14 @@ signal INT slow "searchd: interrupted: 1 of 5 problems run" -s problem.len=60 \
 signal INT slow "interrupted: 1 of 2 combinations run" -s problem.len=60 \
 	--compare algorithm=astar,bfs
 
+# ---- an error message quoting a config sends no escape sequence -------
+printf '[plugin]\nname = pancake\n[search]\nalgorithm = \033[31mred\377\n' \
+	>"$tmp/esc.ini"
+out=$("$sd" -c "$tmp/esc.ini" 2>&1); rc=$?
+if [ $rc = 2 ] && grep -qF "esc.ini:4: bad value '"$'\xef\xbf\xbd'"[31mred"$'\xef\xbf\xbd'"'" <<<"$out" &&
+	! grep -q $'\x1b' <<<"$out"; then pass; else
+	fail "escape in a message: exit $rc: $(cat -A <<<"$out")"; fi
+
 # ---- batches: a broken entry is a row, the batch goes on ----------------
 expect 0 "solved 2, no solution 0, limit reached 0, errors 0, of 2" \
 	"$sd" "${r[@]}" -s problem.case=2-3 -s problem.broken_first=yes
