@@ -460,14 +460,20 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* A byte count: a number with an optional K, M, G or T suffix (powers of
- * 1024), e.g. "512M", "4G", "4GiB". */
+/* A byte count: a decimal number (digits, maybe a fraction) with an
+ * optional K, M, G or T suffix (powers of 1024), e.g. "512M", "4G",
+ * "1.5GiB"; 0, or at least one byte. */
 static int parse_bytes(const char *s, uint64_t *out)
 {
 	char *end;
+	size_t digits = strspn(s, "0123456789");
+	if (s[digits] == '.')
+		digits += 1 + strspn(s + digits + 1, "0123456789");
+	if (!digits || !strcmp(s, "."))
+		return -1;  /* only decimals: no sign, space, hex or exponent */
 	errno = 0;
 	double v = strtod(s, &end);
-	if (end == s || errno || !isfinite(v) || v < 0)
+	if (end != s + digits || errno || !isfinite(v))
 		return -1;
 	static const char units[] = "KMGT";
 	double mul = 1;
@@ -481,8 +487,8 @@ static int parse_bytes(const char *s, uint64_t *out)
 		if (!strcmp(end, "iB") || !strcmp(end, "B"))
 			end += strlen(end);
 	}
-	if (*end || v * mul > 1.8e19)
-		return -1;
+	if (*end || v * mul > 1.8e19 || (v > 0 && v * mul < 1))
+		return -1;  /* under a byte would read as 0, no limit */
 	*out = (uint64_t)(v * mul);
 	return 0;
 }
@@ -587,7 +593,8 @@ bad:;
 		{ "weight", "a number from 1 to 1000000" },
 		{ "time_limit", "a number of seconds up to 1e9, 0 for none" },
 		{ "node_limit", "a whole number of expansions, 0 for none" },
-		{ "memory_limit", "bytes, with an optional K, M, G or T suffix" },
+		{ "memory_limit", "a decimal number of bytes (at least 1, or 0 "
+		  "for none), with an optional K, M, G or T suffix" },
 		{ "format", "text, json or csv" },
 		{ "plan", "yes or no" },
 		{ "in_place", "yes, moves or no" },

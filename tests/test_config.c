@@ -188,6 +188,17 @@ static void bad_numbers(void **unused)
 	           "2: bad value '-5' for node_limit");
 	fails_with("[search]\nmemory_limit = 3X\n[plugin]\nname = g\n",
 	           "2: bad value '3X' for memory_limit");
+	/* under a byte read as 0, no limit at all; forms node_limit refuses */
+	static const char *const bytes[] = { "0.5", "0.0001K", "0x10", "1e3",
+	                                     "+5", "." };
+	for (size_t i = 0; i < sizeof bytes / sizeof *bytes; i++) {
+		char text[128], want[64];
+		snprintf(text, sizeof text, "[search]\nmemory_limit = %s\n"
+		         "[plugin]\nname = g\n", bytes[i]);
+		snprintf(want, sizeof want, "2: bad value '%s' for memory_limit",
+		         bytes[i]);
+		fails_with(text, want);
+	}
 	fails_with("[search]\nweight = 0.5\n[plugin]\nname = g\n",
 	           "2: bad value '0.5' for weight");
 	fails_with("[search]\nalgorithm = dfz\n[plugin]\nname = g\n",
