@@ -288,9 +288,10 @@ int sd_run_batch(sd_runctx *x, size_t which)
 		goto out;
 	pick = calloc((size_t)max + 2, 1);
 	if (!pick || parse_selection(sp->value, max, pick)) {
-		sd_error("%s:%d: bad %s '%s': expected all, N, N-M or a list "
-		         "like 1,4,7-9, within 1-%u", sp->file, sp->line, sp->key,
-		         sp->value, max);
+		char at[1100];
+		sd_param_where(sp, at, sizeof at);
+		sd_error("%s: bad %s '%s': expected all, N, N-M or a list "
+		         "like 1,4,7-9, within 1-%u", at, sp->key, sp->value, max);
 		goto out;
 	}
 	x->rows = 1;

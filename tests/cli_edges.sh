@@ -116,6 +116,10 @@ signal INT slow "searchd: interrupted: 1 of 5 problems run" -s problem.len=60 \
 signal INT slow "interrupted: 1 of 2 combinations run" -s problem.len=60 \
 	--compare algorithm=astar,bfs
 
+# ---- a bad batch range from --set is named as the command line's ------
+expect 2 "searchd: <command line>: bad case '2-1': expected all" \
+	"$sd" "${r[@]}" -s problem.case=2-1
+
 # ---- an error message quoting a config sends no escape sequence -------
 printf '[plugin]\nname = pancake\n[search]\nalgorithm = \033[31mred\377\n' \
 	>"$tmp/esc.ini"

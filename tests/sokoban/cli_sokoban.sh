@@ -55,6 +55,14 @@ out=$("$searchd" --config config/sokoban.ini --set problem.colour=red 2>&1)
 [ $? -eq 2 ] || fail "unknown key: wrong exit status: $out"
 grep -q "colour" <<<"$out" || fail "unknown key not named: $out"
 
+# a bad format names the config line that set it, not the level file
+printf '[plugin]\nname = sokoban\n[problem]\nfile = %s\nformat = foo\n' \
+	"$src/config/levels/blog.txt" >"$tmp/fmt.ini"
+out=$("$searchd" --config "$tmp/fmt.ini" 2>&1)
+[ $? -eq 2 ] || fail "bad format: wrong exit status: $out"
+grep -q "fmt.ini:5: unknown format 'foo' (auto, xsb or letters)" <<<"$out" ||
+	fail "bad format not named at its line: $out"
+
 printf '#####\n#$  #\n# @.#\n#####\n' >"$tmp/dead.xsb"
 out=$("$searchd" --config config/sokoban.ini \
       --set problem.file="$tmp/dead.xsb" 2>&1)
