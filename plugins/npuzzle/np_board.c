@@ -9,6 +9,10 @@
 #include <limits.h>
 #include "np_internal.h"
 
+/* The largest number read: larger ones (published node counts in an
+ * instance file's columns) read as this. */
+#define NP_NUMBER_CAP 1000000000
+
 /* Read up to max non-negative integers separated by blanks or commas from
  * text into out, setting *count to how many there were.  Returns 0, or -1
  * with the offending word in bad when a word is not a number or there are
@@ -37,7 +41,7 @@ int np_parse_tiles(const char *text, int *out, int max, int *count,
 			*count = n >= max ? n + 1 : n;
 			return -1;
 		}
-		out[n++] = v > 1000000000LL || errno ? 1000000000 : (int)v;
+		out[n++] = v > NP_NUMBER_CAP || errno ? NP_NUMBER_CAP : (int)v;
 	}
 	*count = n;
 	return 0;
@@ -63,7 +67,10 @@ int np_check_perm(const int *tiles, int n, char *msg, size_t len)
 	for (int t = 0; t < n; t++) {
 		if (seen[t])
 			continue;
-		if (big >= 0)
+		if (big >= NP_NUMBER_CAP)  /* read as the cap: say so */
+			snprintf(msg, len, "tile %d is missing (a number of %d "
+			         "or more is out of range 0..%d)", t, big, n - 1);
+		else if (big >= 0)
 			snprintf(msg, len, "tile %d is missing (tile %d is out of "
 			         "range 0..%d)", t, big, n - 1);
 		else

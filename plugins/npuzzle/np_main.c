@@ -229,11 +229,18 @@ static int np_take_instance(const np_keys *K, const np_scan *sc,
                             size_t errlen)
 {
 	S->collection = (unsigned)sc->seen;
+	if (!sc->seen) {
+		char where[1100];
+		np_where(K->file, where, sizeof where);
+		snprintf(err, errlen, "%s: %s holds no instance", where, path);
+		return -1;
+	}
 	if (!sc->at) {
 		char where[1100];
 		np_where(K->index, where, sizeof where);
 		snprintf(err, errlen, "%s: index %ld is out of range: %s has %ld "
-		         "instances", where, sc->index, path, sc->seen);
+		         "instance%s", where, sc->index, path, sc->seen,
+		         sc->seen == 1 ? "" : "s");
 		return -1;
 	}
 	snprintf(S->where, sizeof S->where, "%s:%ld", path, sc->at);
@@ -366,10 +373,18 @@ static int np_board_size(np_inst *I, const np_keys *K, const np_source *S,
 	}
 	if (!w || !h) {
 		long side = w ? w : h, other = m / side;
-		if (m % side || other < NP_MIN_SIDE || other > NP_MAX_SIDE) {
+		if (m % side) {
 			snprintf(err, errlen, "%s: %d tiles do not make a board "
 			         "%ld cells %s", S->where, m, side,
 			         w ? "wide" : "high");
+			return -1;
+		}
+		if (other < NP_MIN_SIDE || other > NP_MAX_SIDE) {
+			snprintf(err, errlen, "%s: %d tiles on a board %ld cells "
+			         "%s make it %ld cell%s %s; a side has %d to %d "
+			         "cells", S->where, m, side, w ? "wide" : "high",
+			         other, other == 1 ? "" : "s", w ? "high" : "wide",
+			         NP_MIN_SIDE, NP_MAX_SIDE);
 			return -1;
 		}
 		*(w ? &h : &w) = other;

@@ -547,6 +547,22 @@ static void test_file_board(void **state)
 	set(&P, "height", "4");
 	refused(&P, "np_bad_first.txt:2: 9 numbers, expected 16 for a 4x4 "
 	        "board");
+	/* a file without an instance is named, at the line that gave it;
+	 * one instance is one, not "1 instances" */
+	FILE *f = fopen(SCRATCH "empty.txt", "w");
+	assert_non_null(f);
+	assert_int_equal(fclose(f), 0);
+	problem E = { .n = 0 };
+	set(&E, "file", SCRATCH "empty.txt");
+	refused(&E, "test.ini:2: " SCRATCH "empty.txt holds no instance");
+	f = fopen(SCRATCH "one.txt", "w");
+	assert_non_null(f);
+	fputs("8 7 6 0 4 1 2 5 3\n", f);
+	assert_int_equal(fclose(f), 0);
+	refused_file(SCRATCH "one.txt", "2", "index 2 is out of range: "
+	             SCRATCH "one.txt has 1 instance");
+	unlink(SCRATCH "empty.txt");
+	unlink(SCRATCH "one.txt");
 }
 
 /* Write a file of two 8-puzzle instances, the first on a line of more
@@ -634,6 +650,17 @@ static void test_errors(void **state)
 	set(&M, "tiles", "1 2 3 4 5 6 7 8 9");
 	refused(&M, "test.ini:2: tile 0 is missing (tile 9 is out of range "
 	        "0..8)");
+
+	problem L = { .n = 0 };  /* read as 1000000000: not named so */
+	set(&L, "tiles", "1 2 3 4 5 6 7 8 4294967296");
+	refused(&L, "test.ini:2: tile 0 is missing (a number of 1000000000 or "
+	        "more is out of range 0..8)");
+
+	problem R = { .n = 0 };  /* one row: a board, but too low */
+	set(&R, "tiles", "1 0");
+	set(&R, "width", "2");
+	refused(&R, "test.ini:2: 2 tiles on a board 2 cells wide make it 1 "
+	        "cell high; a side has 2 to 6 cells");
 
 	problem S = { .n = 0 };
 	set(&S, "tiles", "1 2 3 4 5 0 6 7");
