@@ -144,6 +144,14 @@ static int check_section_line(reader *r, const char *s)
 		        "closing ']'", r->file, r->line);
 		return -1;
 	}
+	const char *rest = end + 1;
+	while (isspace((unsigned char)*rest))
+		rest++;
+	if (*rest && *rest != ';' && *rest != '#') {
+		sd_fail(r->err, r->errlen, "%s:%d: text after the section name "
+		        "(only a comment may follow ']')", r->file, r->line);
+		return -1;
+	}
 	int n = (int)(end - s - 1);
 	char name[128];
 	snprintf(name, sizeof name, "%.*s", n < 0 ? 0 : n, s + 1);

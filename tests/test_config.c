@@ -252,13 +252,21 @@ static void structure_errors(void **unused)
 	fails_with("[search]\nalgorithm = bfs\n", " no plugin");
 }
 
-/* A section name without its ']' is reported at its own line, not at
- * the next entry, which would be read into the section before it. */
+/* A section name without its ']', or with text after it, is reported
+ * at its own line, not taken (or taken as the section before) in
+ * silence; a comment may follow. */
 static void unclosed_section(void **unused)
 {
 	(void)unused;
 	fails_with("[plugin]\nname = pancake\n[search\nalgorithm = bfs\n",
 	           "3: the section name has no closing ']'");
+	fails_with("[plugin]\nname = pancake\n[search] junk\nalgorithm = bfs\n",
+	           "3: text after the section name (only a comment may follow "
+	           "']')");
+	char err[256];
+	assert_int_equal(read_text("[plugin] ; the plugin\nname = graph\n"
+	                           "[search]   # comment\nalgorithm = bfs\n",
+	                           err, sizeof err), 0);
 }
 
 /* A line of more than 1 MiB is refused, named by its line (so a device
