@@ -845,25 +845,37 @@ static void solve_capturing(problem *P, const expect *E, char *buf,
 	fclose(tmp);
 }
 
+/* An 8-puzzle of 31 moves and its goal, for the cache tests. */
+static const int pdb8_start[9] = { 8, 0, 6, 5, 4, 7, 2, 3, 1 };
+static const int pdb8_goal[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+
+/* Set P to that 8-puzzle under one group of all its tiles, cached in dir
+ * (emptied first), and solve it by E: the first solve, which must say it
+ * builds the table; the cache file's path into path. */
+static void first_pdb_solve(const char *dir, problem *P, const expect *E,
+                            char *path, size_t len)
+{
+	char out[4096];
+	clear_dir(dir);
+	set(P, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(P, "pdb_dir", dir);
+	set(P, "pdb_partition", "1 2 3 4 5 6 7 8");
+	solve_capturing(P, E, out, sizeof out);
+	assert_non_null(strstr(out, "building pattern database 1/1"));
+	assert_int_equal(only_file(dir, path, len), 1);
+}
+
 /* A corrupted pattern-database cache is noticed by its checksum, said
  * on stderr and rebuilt: the plan stays optimal, and the next run reads
  * the rewritten file without a word. */
 static void test_pdb_corrupt(void **state)
 {
-	static const int start[9] = { 8, 0, 6, 5, 4, 7, 2, 3, 1 };
-	static const int goal[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
 	const char *dir = SCRATCH "pdb-corrupt";
-	expect E = { start, goal, 3, 3, 31, 0, 0 };
+	expect E = { pdb8_start, pdb8_goal, 3, 3, 31, 0, 0 };
 	problem P = { .n = 0 };
 	char path[1024], out[4096];
 	(void)state;
-	clear_dir(dir);
-	set(&P, "tiles", "8 0 6 5 4 7 2 3 1");
-	set(&P, "pdb_dir", dir);
-	set(&P, "pdb_partition", "1 2 3 4 5 6 7 8");
-	solve_capturing(&P, &E, out, sizeof out);
-	assert_non_null(strstr(out, "building pattern database 1/1"));
-	assert_int_equal(only_file(dir, path, sizeof path), 1);
+	first_pdb_solve(dir, &P, &E, path, sizeof path);
 	corrupt(path);
 	solve_capturing(&P, &E, out, sizeof out);
 	char want[1200];
@@ -887,21 +899,13 @@ static void test_pdb_corrupt(void **state)
  * rebuilds it. */
 static void test_pdb_kept(void **state)
 {
-	static const int start[9] = { 8, 0, 6, 5, 4, 7, 2, 3, 1 };
-	static const int goal[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
 	const char *dir = SCRATCH "pdb-kept";
-	expect E = { start, goal, 3, 3, 31, 0, 0 };
+	expect E = { pdb8_start, pdb8_goal, 3, 3, 31, 0, 0 };
 	problem P = { .n = 0 };
 	char path[1024], out[4096];
 	struct stat st;
 	(void)state;
-	clear_dir(dir);
-	set(&P, "tiles", "8 0 6 5 4 7 2 3 1");
-	set(&P, "pdb_dir", dir);
-	set(&P, "pdb_partition", "1 2 3 4 5 6 7 8");
-	solve_capturing(&P, &E, out, sizeof out);
-	assert_non_null(strstr(out, "building pattern database 1/1"));
-	assert_int_equal(only_file(dir, path, sizeof path), 1);
+	first_pdb_solve(dir, &P, &E, path, sizeof path);
 	assert_int_equal(stat(path, &st), 0);
 	corrupt(path);
 	struct timespec times[2] = { st.st_atim, st.st_mtim };
