@@ -79,6 +79,11 @@ static int parse_axes(const sd_cli *cli, axis *ax, size_t *combos)
 			                cli->compare[i]);
 		if (!strncmp(ax[i].key, "plugin.", 7))
 			return sd_error("--compare: one plugin at a time");
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(ax[j].key, ax[i].key))
+				return sd_error("--compare: %s given twice (list "
+				                "its values in one --compare)",
+				                ax[i].key);
 		if (*combos * ax[i].n > SD_COMPARE_MAX)
 			return sd_error("--compare: more than %d combinations",
 			                SD_COMPARE_MAX);

@@ -79,6 +79,9 @@ if [ "$(grep -c ',solved,' <<<"$out")" = 3 ] && grep -q '^,bfs,zero,solved,1,10,
 else
 	fail "--compare csv:"; echo "$out"
 fi
+# one key in two --compare options is refused (the first was dropped)
+expect 2 "--compare: search.algorithm given twice (list its values in one --compare)" \
+	"$sd" -c "$tmp/g.ini" --compare algorithm=bfs --compare algorithm=ucs
 expect 0 "solved 10, no solution 0, limit reached 0, errors 0, of 10" \
 	"$sd" -c "$tmp/g.ini" --set problem.instance=all -s search.algorithm=bfs
 expect 0 '"instance":"4","plugin":"graph"' \
