@@ -477,7 +477,7 @@ static int parse_bytes(const char *s, uint64_t *out)
 	size_t digits = strspn(s, "0123456789");
 	if (s[digits] == '.')
 		digits += 1 + strspn(s + digits + 1, "0123456789");
-	if (!digits || !strcmp(s, "."))
+	if (!digits)
 		return -1;  /* only decimals: no sign, space, hex or exponent */
 	errno = 0;
 	double v = strtod(s, &end);

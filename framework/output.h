@@ -46,7 +46,6 @@ sd_outcome sd_outcome_of(const sd_run_info *run, const sd_result *r);
  * solution", "limit reached". */
 const char *sd_status_name(sd_status s);
 
-
 /* The printers below return 0, or -1 if out of memory or if out is in
  * error (ferror) once they have written: a write failed, now or at an
  * earlier write to out.  The reports of a run (text, JSON, CSV row,

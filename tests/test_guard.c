@@ -47,7 +47,7 @@ static void same_request_twice(void **unused)
 {
 	(void)unused;
 	assert_int_equal(two_signals(SIGTERM, 0, 1), 0);
-	assert_int_equal(two_signals(SIGINT, 0.1, 1), 0);
+	assert_int_equal(two_signals(SIGINT, 0, 1), 0);
 }
 
 /* Pressed again later, it ends the program at once, with the limit's
