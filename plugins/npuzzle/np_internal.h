@@ -170,11 +170,13 @@ void np_pdb_fill(const np_inst *I, const uint8_t *pos, np_pdb_entries *e);
 enum { NP_BUILT = 0, NP_NO_MEMORY = -1, NP_STOPPED = 1 };
 int np_pdb_build(const np_inst *I, np_pdb_group *G, int g);
 
-/* np_shelf.c: pattern-database tables kept between instances */
+/* np_shelf.c: pattern-database tables kept between instances, by the
+ * path of their cache file (np_pdb.c names them) */
+#define NP_PATH_LEN 1100
 uint8_t *np_shelf_take(const char *path, size_t entries);
 void np_shelf_put(const char *path, size_t entries, uint8_t *dist);
 void np_shelf_release(uint8_t *dist);
-void np_shelf_trim(char (*keep)[1100], int n);
+void np_shelf_trim(char (*keep)[NP_PATH_LEN], int n);
 
 /* np_pdbsym.c */
 int np_sym_disabled(void);

@@ -466,11 +466,45 @@ static uint32_t np_largest_left(const np_inst *I, uint32_t done)
 	return best;
 }
 
-/* Choose the partition, then load each group's table from the cache or
- * build and cache it.  Returns 0, or -1 with a message in err; when the
- * engine asked to stop during a build, the message is "pattern database
- * build interrupted", the tables made so far are freed and the one being
- * built is not cached. */
+/* Make group g's table, which no cache file held: copied through a
+ * symmetry from a group in the set done, else built; then cached at
+ * path.  Returns 0, or -1 with a message in err (G->dist, if allocated,
+ * is left for np_pdb_free()). */
+static int np_pdb_make(np_inst *I, uint32_t g, uint32_t done,
+                       const char *path, char *err, size_t errlen)
+{
+	np_pdb_group *G = &I->groups[g];
+	G->dist = np_table_alloc(G->entries);
+	if (!G->dist) {
+		snprintf(err, errlen, "%s: out of memory for a pattern "
+		         "database of %zu entries", I->where, G->entries);
+		return -1;
+	}
+	if (I->host && I->host->stop_requested()) {
+		snprintf(err, errlen, "pattern database build interrupted");
+		return -1;
+	}
+	if (!np_derive_from_done(I, g, done, path)) {
+		np_build_message(I, (int)g, path);
+		int rc = np_pdb_build(I, G, (int)g);
+		if (rc == NP_STOPPED)
+			snprintf(err, errlen, "pattern database build interrupted");
+		else if (rc)
+			snprintf(err, errlen, "%s: out of memory while building a "
+			         "pattern database", I->where);
+		if (rc)
+			return -1;
+	}
+	np_cache_save(I, G, path);
+	return 0;
+}
+
+/* Choose the partition, then take each group's table from the shelf of
+ * tables kept in the process (np_shelf.c), else load it from the cache,
+ * else make it (np_pdb_make), and put it on the shelf.  Returns 0, or -1
+ * with a message in err; when the engine asked to stop during a build,
+ * the message is "pattern database build interrupted", the tables made
+ * so far are given back and the one being built is not cached. */
 int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 {
 	if (I->ngroups)
@@ -485,7 +519,7 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 	if (np_size_groups(I, err, errlen))
 		goto fail;
 	np_setup_reflection(I);
-	char paths[NP_MAX_GROUPS][1100];
+	char paths[NP_MAX_GROUPS][NP_PATH_LEN];
 	for (int g = 0; g < I->ngroups; g++)
 		np_cache_name(I, &I->groups[g], paths[g], sizeof paths[g]);
 	np_shelf_trim(paths, I->ngroups);
@@ -496,35 +530,9 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 		const char *path = paths[g];
 		if ((G->dist = np_shelf_take(path, G->entries)))
 			continue;
-		if (np_cache_load(I, G, path) == 0) {
-			np_shelf_put(path, G->entries, G->dist);
-			continue;
-		}
-		G->dist = np_table_alloc(G->entries);
-		if (!G->dist) {
-			snprintf(err, errlen, "%s: out of memory for a pattern "
-			         "database of %zu entries", I->where, G->entries);
+		if (np_cache_load(I, G, path) &&
+		    np_pdb_make(I, g, done, path, err, errlen))
 			goto fail;
-		}
-		if (I->host && I->host->stop_requested()) {
-			snprintf(err, errlen, "pattern database build interrupted");
-			goto fail;
-		}
-		if (np_derive_from_done(I, g, done, path)) {
-			np_cache_save(I, G, path);
-			np_shelf_put(path, G->entries, G->dist);
-			continue;
-		}
-		np_build_message(I, (int)g, path);
-		int rc = np_pdb_build(I, G, (int)g);
-		if (rc == NP_STOPPED)
-			snprintf(err, errlen, "pattern database build interrupted");
-		else if (rc)
-			snprintf(err, errlen, "%s: out of memory while building a "
-			         "pattern database", I->where);
-		if (rc)
-			goto fail;
-		np_cache_save(I, G, path);
 		np_shelf_put(path, G->entries, G->dist);
 	}
 	return 0;

@@ -26,7 +26,7 @@
 
 /* A table on the shelf: free when dist is NULL. */
 typedef struct np_shelf_slot {
-	char path[1100];
+	char path[NP_PATH_LEN];
 	dev_t dev;
 	ino_t ino;
 	off_t size;
@@ -128,7 +128,7 @@ void np_shelf_release(uint8_t *dist)
 /* Free the kept tables no instance uses whose file is none of the n
  * paths in keep: an instance about to set up tables of other files
  * should not hold the memory of the last one's too. */
-void np_shelf_trim(char (*keep)[1100], int n)
+void np_shelf_trim(char (*keep)[NP_PATH_LEN], int n)
 {
 	pthread_mutex_lock(&np_shelf_lock);
 	for (int i = 0; i < NP_SHELF_SLOTS; i++) {
