@@ -74,9 +74,13 @@ typedef enum sok_model {
 enum {
 	SOK_DL_DEAD = 1, SOK_DL_CORNER = 2, SOK_DL_FREEZE = 4, SOK_DL_BLOCK = 8,
 	SOK_DL_CORRAL = 16, SOK_DL_CSEARCH = 32, SOK_DL_SEALED = 64,
-	SOK_DL_ALL = 127,  /* the rules judged on each position ("all") */
 	SOK_DL_TABLES = 128, /* deadlock tables, made before the search */
-	SOK_DL_LEARN = 256   /* deadlock patterns learned during it */
+	SOK_DL_LEARN = 256,  /* deadlock patterns learned during it */
+	SOK_DL_GATE = 512,   /* corral-search tests a sample of the
+	                        positions while it proves few dead, unless
+	                        learning (sok_gate_due) */
+	SOK_DL_ALL = 127 | SOK_DL_GATE /* the rules judged on each position,
+	                                  and the gate ("all") */
 };
 
 /* Macro pushes (sok_macro.c), as bits of sok.macros. */
@@ -398,6 +402,23 @@ int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
                         const sok_reach *r, int ncorral);
 int sok_corral_knot(const sok_work *wk, const int **cells);
 #define SOK_CORRAL_NODES 256 /* positions one small search may visit */
+
+/* Which positions the corral search tests under `corral-gate` without
+ * `learn`: all while the proofs are many, a sample while they are few
+ * (sok_corral.c, sok_gate_due).  A gate starts all zero: open. */
+#define SOK_GATE_WINDOW 4096 /* positions with a corral per window */
+#define SOK_GATE_YIELD 16    /* the gate shuts after a window where fewer
+                                than 1 tested in this many was proved
+                                dead, and opens after any other */
+#define SOK_GATE_SAMPLE 32   /* shut: 1 position in this many tested */
+typedef struct sok_gate {
+	long met;    /* positions with a corral counted in this window */
+	long tested; /* of those, tested */
+	long proved; /* of those, proved dead */
+	int shut;    /* the last window's yield was low: test a sample */
+} sok_gate;
+int sok_gate_due(const sok_gate *g);
+void sok_gate_count(sok_gate *g, int tested, int dead);
 #define SOK_CORRAL_BOXES 10  /* boxes one corral search may keep */
 void sok_corral_free(sok_work *wk);
 /* Forget the corral search's remembered verdicts (the tests judge

@@ -24,6 +24,10 @@
  * and nothing gets in before a fence box moves.  With every fence box
  * kept, the position is dead if no sequence of pushes there lets the
  * player or a box into the corral, even if the fence stands on goals.
+ *
+ * With `corral-gate` (in `all`) and without `learn`, a yield gate
+ * tests only a sample of the positions while few are proved dead
+ * (sok_gate_due).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -166,6 +170,8 @@ struct sok_rx {
 	unsigned char *quick; /* the same, keyed by the player's cell as
 	                         the caller gave it, not the small problem's
 	                         (sok_rx_search) */
+	sok_gate gate;        /* which positions are tested
+	                         (SOK_DL_GATE: sok_gate_due) */
 };
 
 /* Allocate wk->rx.  0, or -1 (and wk->rx NULL) if out of memory. */
@@ -527,8 +533,44 @@ static void sok_rx_list_boxes(const sok_level *lv, const sok_work *wk)
 	}
 }
 
+/* The yield gate: 1 iff the next position with a corral is to be
+ * tested at all.  In the push-optimal searches, on most levels a corral
+ * search proves few of the positions it tests dead, and each proof
+ * saves about one expansion (dead positions are met by many paths, and
+ * the other rules prune their children): there the tests cost more
+ * than they save (Microban 144, push-optimal A*: 68.6 s with them,
+ * 47.7 s without, 8.11 M and 8.29 M expanded).  Where many positions
+ * are proved dead, a proof saves a whole dead subtree (Microban 153:
+ * 8.7 M expansions with them, over 17 M without).  So the positions
+ * with a corral are counted in windows of SOK_GATE_WINDOW: after a
+ * window where fewer than one tested position in SOK_GATE_YIELD was
+ * proved dead, only every SOK_GATE_SAMPLE-th is tested during the next
+ * (the yield is measured on those; dead positions left untested pile
+ * up and raise it, so a wrong shut lasts about one window).  Skipping
+ * a test only keeps a dead position, so optimal searches stay optimal;
+ * the counts are deterministic.  A gate starts open (all zero). */
+int sok_gate_due(const sok_gate *g)
+{
+	return !g->shut || g->met % SOK_GATE_SAMPLE == 0;
+}
+
+/* Count the position sok_gate_due() was asked about (tested: it was
+ * tested; dead: proved dead) in g's window; at the window's end, shut
+ * or open the gate. */
+void sok_gate_count(sok_gate *g, int tested, int dead)
+{
+	g->tested += tested;
+	g->proved += dead;
+	if (++g->met < SOK_GATE_WINDOW)
+		return;
+	g->shut = g->proved * SOK_GATE_YIELD < g->tested;
+	g->met = g->tested = g->proved = 0;
+}
+
 /* True iff the position in wk->occ is a corral deadlock (see the top of
- * the file).  r is the player's fill, its ncorral corrals labelled by
+ * the file), as far as it is tested: under SOK_DL_GATE without
+ * SOK_DL_LEARN, only the positions the yield gate lets through
+ * (sok_gate_due; 0 for the others), else every one.  r is the player's fill, its ncorral corrals labelled by
  * sok_label_areas(lv, wk, r); rules: the SOK_DL_* bits its small
  * searches judge pushes by.  wk->occ, r and the labels are left as they
  * were; wk->scratch and wk->cand are not. */
@@ -538,8 +580,15 @@ int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
 	if (!wk->rx && sok_rx_alloc(lv, wk))
 		return 0;
 	struct sok_rx *rx = wk->rx;
-	int dead = 0, player = r->min;
+	int dead = 0, player = r->min, tested = 0;
+	int gated = (rules & SOK_DL_GATE) && !(rules & SOK_DL_LEARN);
 	rx->nkeep = 0;
+	if (!ncorral)
+		return 0;
+	if (gated && !sok_gate_due(&rx->gate)) {
+		sok_gate_count(&rx->gate, 0, 0);
+		return 0;
+	}
 	memcpy(rx->save, wk->occ, (size_t)lv->nfloor);
 	sok_rx_list_boxes(lv, wk);
 	for (int k = 0; k < ncorral && !dead; k++) {
@@ -549,7 +598,10 @@ int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
 			continue;
 		dead = sok_rx_search(lv, rules, wk, player, k, n, needs_box);
 		rx->nkeep = dead ? n : 0;
+		tested = 1;
 	}
+	if (gated)
+		sok_gate_count(&rx->gate, tested, dead);
 	return dead;
 }
 

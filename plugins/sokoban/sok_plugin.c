@@ -34,7 +34,7 @@ static const sok_word sok_deadlock_words[] = {
 	{ "freeze", SOK_DL_FREEZE }, { "block", SOK_DL_BLOCK },
 	{ "pi-corral", SOK_DL_CORRAL }, { "corral-search", SOK_DL_CSEARCH },
 	{ "frozen-goals", SOK_DL_SEALED }, { "tables", SOK_DL_TABLES },
-	{ "learn", SOK_DL_LEARN },
+	{ "learn", SOK_DL_LEARN }, { "corral-gate", SOK_DL_GATE },
 	{ "all", SOK_DL_ALL }, { "none", 0 }, { NULL, 0 },
 };
 
@@ -139,8 +139,8 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 	if (c->deadlocks &&
 	    sok_parse_list(c->deadlocks, sok_deadlock_words, "unknown deadlock "
 	                   "rule (dead-squares, corner, freeze, block, "
-	                   "pi-corral, corral-search, frozen-goals, tables, learn, "
-	                   "all, none):", &c->dl, err, len))
+	                   "pi-corral, corral-search, corral-gate, frozen-goals, "
+	                   "tables, learn, all, none):", &c->dl, err, len))
 		return -1;
 	if (c->macros &&
 	    sok_parse_list(c->macros, sok_macro_words, "unknown macro "

@@ -19,7 +19,8 @@
  * filter finds; the matching (sok_matching_from), from scratch and from
  * random potentials and hints, finds the least cost of every
  * permutation, with duals its repair can use; and
- * the small searches' verdicts are a plain breadth-first search's.
+ * the small searches' verdicts are a plain breadth-first search's;
+ * and the corral search's yield gate opens and shuts by the yield.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -796,10 +797,55 @@ static void budget_respected(void **unused)
 	assert_int_equal(off.spent, 0);
 }
 
+/* Feed a window of the gate: every position it lets through tested,
+ * one in `every` of those proved dead (none if every is 0).  Returns
+ * how many it let through. */
+static int gate_window(sok_gate *g, int every)
+{
+	int due = 0;
+	for (int i = 0; i < SOK_GATE_WINDOW; i++) {
+		if (!sok_gate_due(g)) {
+			sok_gate_count(g, 0, 0);
+			continue;
+		}
+		due++;
+		sok_gate_count(g, 1, every && due % every == 0);
+	}
+	return due;
+}
+
+/* The corral search's yield gate: open from the start and while one
+ * tested position in SOK_GATE_YIELD (or more) is proved dead; after a
+ * window with fewer, it lets one position in SOK_GATE_SAMPLE through
+ * (and measures the yield on those), until a window's yield is high
+ * again; positions without a test do not count as tested. */
+static void corral_gate(void **unused)
+{
+	(void)unused;
+	sok_gate g = { 0 };
+	assert_int_equal(gate_window(&g, SOK_GATE_YIELD), SOK_GATE_WINDOW);
+	assert_false(g.shut);
+	assert_int_equal(gate_window(&g, SOK_GATE_YIELD + 1),
+	                 SOK_GATE_WINDOW);
+	assert_true(g.shut);
+	assert_int_equal(gate_window(&g, 0),
+	                 SOK_GATE_WINDOW / SOK_GATE_SAMPLE);
+	assert_true(g.shut);
+	assert_int_equal(gate_window(&g, 2), SOK_GATE_WINDOW / SOK_GATE_SAMPLE);
+	assert_false(g.shut);
+	assert_int_equal(gate_window(&g, 1), SOK_GATE_WINDOW);
+	/* positions met but not tested (no corral needed a search) leave
+	 * the yield alone: one proof among them keeps the gate open */
+	for (int i = 0; i < SOK_GATE_WINDOW; i++)
+		sok_gate_count(&g, i == 0, i == 0);
+	assert_false(g.shut);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(budget_respected),
+		cmocka_unit_test(corral_gate),
 		cmocka_unit_test(live_memo_agrees),
 		cmocka_unit_test(corral_knots_agree),
 		cmocka_unit_test(corral_verdicts_remembered),

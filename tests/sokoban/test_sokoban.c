@@ -405,6 +405,34 @@ static void microban_push_optimal(void **unused)
 	}
 }
 
+/* The corral search's yield gate (`corral-gate`, in `all`) keeps
+ * push-optimal A* optimal: Microban 36 (59 pushes, the shipped table)
+ * with the deadlock tables, where the gate tests only a sample of the
+ * positions for a while (the expansions differ), and without it. */
+static void corral_gate_optimal(void **unused)
+{
+	(void)unused;
+	char *lv = level_from(MICROBAN, 36);
+	int m, p;
+	sd_cost cost;
+	uint64_t expanded[2];
+	const char *rules[] = {
+		"all tables",
+		"dead-squares corner freeze block pi-corral corral-search "
+		"frozen-goals tables"
+	};
+	for (int i = 0; i < 2; i++) {
+		run r = { .alg = SD_ASTAR, .cost = "pushes",
+		          .heur = "matching", .deadlocks = rules[i] };
+		solve_check(lv, NULL, &r, &m, &p, &cost);
+		assert_int_equal(p, 59);
+		assert_int_equal(cost, 59);
+		expanded[i] = last_expanded;
+	}
+	assert_true(expanded[0] != expanded[1]);
+	free(lv);
+}
+
 /* Move-optimal lengths: step BFS, step A* and walk+push A* agree on
  * small Microban levels, whatever deadlock rules are on. */
 static void microban_move_optimal(void **unused)
@@ -746,6 +774,7 @@ static void deadlock_rules(void **unused)
 	(void)unused;
 	const char *sets[] = { "none", "dead-squares", "corner", "freeze",
 	                       "block", "pi-corral", "corral-search",
+	                       "corral-search corral-gate",
 	                       "frozen-goals", "tables", "learn",
 	                       "corner freeze block",
 	                       "all" };
@@ -1374,6 +1403,7 @@ int main(void)
 		cmocka_unit_test(blog_42_moves),
 		cmocka_unit_test(blog_pushes),
 		cmocka_unit_test(microban_push_optimal),
+		cmocka_unit_test(corral_gate_optimal),
 		cmocka_unit_test(microban_move_optimal),
 		cmocka_unit_test(fast_modes),
 		cmocka_unit_test(notations_agree),
