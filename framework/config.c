@@ -661,6 +661,11 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 	return 0;
 }
 
+const char *sd_config_where(const sd_config *c)
+{
+	return c->source ? c->source : "<command line>";
+}
+
 void sd_config_free(sd_config *c)
 {
 	for (size_t i = 0; i < c->n; i++) {

@@ -56,6 +56,10 @@ int sd_config_set(sd_config *c, const char *assignment, char *err,
 /* Check every entry and fill the interpreted fields. */
 int sd_config_finish(sd_config *c, char *err, size_t len);
 
+/* Where the config came from, for a message about it as a whole: the
+ * file read, or "<command line>" when there is none. */
+const char *sd_config_where(const sd_config *c);
+
 /* Every key each section accepts ("problem" keys belong to the plugin):
  * a NULL-terminated list of "section.key" strings, for docs and tests. */
 extern const char *const sd_config_keys[];

@@ -205,6 +205,19 @@ static int host_quiet(void)
 
 static const sd_host host = { sizeof(sd_host), stop_requested, host_quiet };
 
+void sd_instance_where(char *err, size_t len, const char *where)
+{
+	size_t w = strlen(where) + 2, n = strlen(err);
+	if (err[0] != '[' || w >= len)
+		return;
+	if (n + w >= len)
+		n = len - w - 1;
+	memmove(err + w, err, n);
+	err[w + n] = 0;
+	memcpy(err, where, w - 2);
+	memcpy(err + w - 2, ": ", 2);
+}
+
 int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
                        sd_instance *inst, char *err, size_t len)
 {

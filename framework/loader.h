@@ -44,6 +44,12 @@ void sd_loader_quiet(int on);
 int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
                        sd_instance *inst, char *err, size_t errlen);
 
+/* Put "where: " before a message of create() about the [problem]
+ * section as a whole (one that starts with '[', plugin.h), where being
+ * the config file or "<command line>"; other messages are left alone.
+ * The end of the message is cut if it no longer fits in len bytes. */
+void sd_instance_where(char *err, size_t len, const char *where);
+
 /* Check an instance against the limits plugin.h states (state size,
  * successors).  0, or -1 with a message naming the plugin. */
 int sd_check_instance(const sd_plugin *p, const sd_instance *inst,

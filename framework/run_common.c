@@ -219,6 +219,9 @@ int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
 	a->plugin = p;
 	a->made = !sd_create_instance(p, params, n, &a->inst, a->err,
 	                              sizeof a->err);
+	if (!a->made)
+		sd_instance_where(a->err, sizeof a->err,
+		                  sd_config_where(x->config));
 	if ((x->distributed && !all_ready(a)) || !a->made)
 		return -1;
 	sd_search_opts o = search_opts(x);

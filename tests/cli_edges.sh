@@ -205,4 +205,14 @@ if python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$tm
 	[ "$(wc -l <"$tmp/j.out")" = 1 ]; then pass; else
 	fail "--replay with JSON mixed into stdout:"; cat "$tmp/j.out"; fi
 
+# a [problem] section missing what the plugin needs: the message names
+# the config (or the command line), whatever the plugin
+printf '[plugin]\nname = pancake\n' >"$tmp/nostack.ini"
+expect 2 "$tmp/nostack.ini: [problem] needs a stack" "$sd" -c "$tmp/nostack.ini"
+expect 2 "searchd: <command line>: [problem] needs a stack" \
+	"$sd" -s plugin.name=pancake
+printf '[plugin]\nname = npuzzle\n' >"$tmp/notiles.ini"
+expect 2 "$tmp/notiles.ini: [problem]: give exactly one of tiles, file or random" \
+	"$sd" -c "$tmp/notiles.ini"
+
 finish

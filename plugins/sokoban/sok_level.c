@@ -108,6 +108,23 @@ static int sok_opens_level(const sok_line *l)
 	return 0;
 }
 
+/* The 1-based number of the first line that would open a level if its
+ * tabs were spaces (a wall after blanks, a tab among them), or 0: for
+ * the message when a file seems to hold no level. */
+static int sok_tabbed_level(const sok_line *lines, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const sok_line *l = &lines[i];
+		int j = 0;
+		while (j < l->len && strchr(" \t-_", l->p[j]))
+			j++;
+		if (j < l->len && (l->p[j] == '#' || l->p[j] == '%') &&
+		    memchr(l->p, '\t', (size_t)j))
+			return i + 1;
+	}
+	return 0;
+}
+
 /* Find the level blocks of a collection.  Returns how many (at most
  * max; more are counted but not stored). */
 static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
@@ -293,6 +310,11 @@ int sok_parse_level(const char *text, const char *name, const char *level,
 	int rc = -1;
 	if (!b) {
 		sok_errf(err, errlen, name, 0, "out of memory");
+	} else if (nb == 0 && sok_tabbed_level(lines, n)) {
+		sok_errf(err, errlen, name, sok_tabbed_level(lines, n),
+		         "no level in the file: this line would open one, but "
+		         "it is indented with a tab (levels are indented with "
+		         "spaces)");
 	} else if (nb == 0) {
 		sok_errf(err, errlen, name, 0, "no level in the file");
 	} else {

@@ -96,8 +96,8 @@ static int sok_read_params(const sd_param *ps, size_t n, sok_conf *c,
 		*slot = p;
 	}
 	if (!c->file) {
-		snprintf(err, len, "sokoban: no level: set [problem] file = "
-		         "PATH (an XSB or letter-notation level file)");
+		snprintf(err, len, "[problem] needs a level: set file = PATH "
+		         "(an XSB or letter-notation level file)");
 		return -1;
 	}
 	return 0;

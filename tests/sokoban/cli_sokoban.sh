@@ -68,11 +68,26 @@ out=$("$searchd" --config config/sokoban.ini \
       --set problem.file="$tmp/dead.xsb" 2>&1)
 rc=$?
 [ $rc -eq 1 ] || fail "dead corner: exit $rc: $out"
+# refused WHAT TEXT ARGS...: searchd ARGS must exit 2 and print TEXT
+refused() {
+	local what=$1 text=$2 out rc
+	shift 2
+	out=$("$searchd" "$@" 2>&1)
+	rc=$?
+	[ $rc -eq 2 ] || fail "$what: exit $rc: $out"
+	grep -qF -- "$text" <<<"$out" || fail "$what: $out"
+}
 printf '#####\n#@$.#\n# @ #\n#####\n' >"$tmp/two.xsb"
-out=$("$searchd" --config config/sokoban.ini \
-      --set problem.file="$tmp/two.xsb" 2>&1)
-rc=$?
-[ $rc -eq 2 ] || fail "two players: exit $rc: $out"
-grep -q "two.xsb:3: two players (first at line 2)" <<<"$out" ||
-	fail "two players: $out"
+refused "two players" "two.xsb:3: two players (first at line 2)" \
+	--config config/sokoban.ini --set problem.file="$tmp/two.xsb"
+
+# a level indented with tabs: the line that would open it is named
+printf 'Title: tabs\n\t#####\n\t#@$.#\n\t#####\n' >"$tmp/tab.xsb"
+refused "tab-indented level" "tab.xsb:2: no level in the file: this line would open one, but it is indented with a tab" \
+	--config config/sokoban.ini --set problem.file="$tmp/tab.xsb"
+
+# no level file at all: the message names the config
+printf '[plugin]\nname = sokoban\n[search]\nalgorithm = astar\n' >"$tmp/nofile.ini"
+refused "no file key" "$tmp/nofile.ini: [problem] needs a level: set file = PATH" \
+	--config "$tmp/nofile.ini"
 echo "ok"

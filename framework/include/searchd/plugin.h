@@ -285,7 +285,10 @@ typedef struct sd_plugin {
 	/* Parse the [problem] section.  On success fill *inst and return 0.
 	 * On failure write a message to err (at most errlen bytes, naming
 	 * the file and line of the offending key where it applies, e.g.
-	 * "level.xsb:4: unknown character 'x'") and return -1.  A key the
+	 * "level.xsb:4: unknown character 'x'") and return -1.  A message
+	 * about the section as a whole, e.g. a key that is missing, starts
+	 * with "[problem]": the engine puts the config file's name before
+	 * it ("puzzle.ini: [problem] needs a file").  A key the
 	 * plugin does not know is an error that names the key.  When the
 	 * problem was picked from a collection (batch_key) and only that
 	 * entry is broken, set inst->collection_size before returning -1:
