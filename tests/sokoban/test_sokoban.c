@@ -408,28 +408,36 @@ static void microban_push_optimal(void **unused)
 /* The corral search's yield gate (`corral-gate`, in `all`) keeps
  * push-optimal A* optimal: Microban 36 (59 pushes, the shipped table)
  * with the deadlock tables, where the gate tests only a sample of the
- * positions for a while (the expansions differ), and without it. */
+ * positions for a while, and without it; the expansions are those
+ * measured (9,997 with the gate, 9,740 without: a gate stuck shut, or
+ * never shutting, counts otherwise).  With `learn` the gate is not
+ * used: the same count with the word as without (with the gate it
+ * would be 9,666). */
 static void corral_gate_optimal(void **unused)
 {
 	(void)unused;
 	char *lv = level_from(MICROBAN, 36);
 	int m, p;
 	sd_cost cost;
-	uint64_t expanded[2];
-	const char *rules[] = {
-		"all tables",
-		"dead-squares corner freeze block pi-corral corral-search "
-		"frozen-goals tables"
+	const char *plain = "dead-squares corner freeze block pi-corral "
+	                    "corral-search frozen-goals tables";
+	char learn[200];
+	snprintf(learn, sizeof learn, "%s learn", plain);
+	const struct {
+		const char *rules;
+		uint64_t expanded;
+	} runs[] = {
+		{ "all tables", 9997 }, { plain, 9740 },
+		{ "all tables learn", 9337 }, { learn, 9337 },
 	};
-	for (int i = 0; i < 2; i++) {
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
 		run r = { .alg = SD_ASTAR, .cost = "pushes",
-		          .heur = "matching", .deadlocks = rules[i] };
+		          .heur = "matching", .deadlocks = runs[i].rules };
 		solve_check(lv, NULL, &r, &m, &p, &cost);
 		assert_int_equal(p, 59);
 		assert_int_equal(cost, 59);
-		expanded[i] = last_expanded;
+		assert_int_equal(last_expanded, runs[i].expanded);
 	}
-	assert_true(expanded[0] != expanded[1]);
 	free(lv);
 }
 
