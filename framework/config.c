@@ -578,13 +578,7 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 			goto bad;
 		o->advisors = a;
 	} else if (!strcmp(k, "format")) {
-		if (!strcmp(v, "text"))
-			c->format = SD_FMT_TEXT;
-		else if (!strcmp(v, "json"))
-			c->format = SD_FMT_JSON;
-		else if (!strcmp(v, "csv"))
-			c->format = SD_FMT_CSV;
-		else
+		if ((c->format = sd_format_from_name(v)) < 0)
 			goto bad;
 	} else if (!strcmp(k, "plan")) {
 		if ((c->print_plan = yes_no(v)) < 0)
@@ -659,6 +653,13 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 			return sd_fail(err, len, "out of memory");
 	}
 	return 0;
+}
+
+int sd_format_from_name(const char *name)
+{
+	return !strcmp(name, "text") ? SD_FMT_TEXT
+	       : !strcmp(name, "json") ? SD_FMT_JSON
+	       : !strcmp(name, "csv") ? SD_FMT_CSV : -1;
 }
 
 const char *sd_config_where(const sd_config *c)

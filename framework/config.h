@@ -43,6 +43,9 @@ typedef struct sd_config {
 
 enum { SD_FMT_TEXT, SD_FMT_JSON, SD_FMT_CSV };
 
+/* [output] format by name ("text", "json", "csv"); -1 if unknown. */
+int sd_format_from_name(const char *name);
+
 /* Largest [search] time_limit, in seconds (about 31 years). */
 #define SD_MAX_TIME_LIMIT 1e9
 

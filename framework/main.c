@@ -2,6 +2,7 @@
  * main.c -- the searchd program: parse the command line, then hand over
  * to run.c.
  */
+#include "config.h"
 #include "engine.h"
 #include "error.h"
 #include "guard.h"
@@ -278,6 +279,11 @@ int main(int argc, char **argv)
 		} else if ((v = optval(argc, argv, &i, "--set", "-s"))) {
 			sets[cli.n_sets++] = v;
 		} else if ((v = optval(argc, argv, &i, "--format", "-f"))) {
+			if (sd_format_from_name(v) < 0) {
+				rc = sd_error("--format: bad value '%s': "
+				              "expected text, json or csv", v);
+				goto out;
+			}
 			cli.format = v;
 		} else if ((v = optval(argc, argv, &i, "--compare", NULL))) {
 			cmp[cli.n_compare++] = v;

@@ -27,6 +27,11 @@ expect 2 "unknown option '--bogus'" "$sd" --bogus
 expect 0 "plan        S>A A>B B>G" "$sd" --config "$tmp/g.ini"
 expect 0 '"cost":3' "$sd" --config "$tmp/g.ini" --format json
 expect 0 '"plan":"S>G"' "$sd" --config "$tmp/g.ini" --set search.algorithm=bfs --format json
+# a bad --format is named as the option given, not as a --set
+expect 2 "searchd: --format: bad value 'xml': expected text, json or csv" \
+	"$sd" --config "$tmp/g.ini" --format xml
+expect 2 "searchd: --set output.format: bad value 'xml' for format" \
+	"$sd" --config "$tmp/g.ini" --set output.format=xml
 for a in bfs ucs astar wastar greedy idastar fess; do
 	expect 0 '"status":"solved"' "$sd" -c "$tmp/g.ini" -s search.algorithm=$a -f json
 done
