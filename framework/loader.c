@@ -208,7 +208,7 @@ static const sd_host host = { sizeof(sd_host), stop_requested, host_quiet };
 void sd_instance_where(char *err, size_t len, const char *where)
 {
 	size_t w = strlen(where) + 2, n = strlen(err);
-	if (err[0] != '[' || w >= len)
+	if (strncmp(err, "[problem]", 9) || !strchr(" :", err[9]) || w >= len)
 		return;
 	if (n + w >= len)
 		n = len - w - 1;

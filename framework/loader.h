@@ -45,7 +45,8 @@ int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
                        sd_instance *inst, char *err, size_t errlen);
 
 /* Put "where: " before a message of create() about the [problem]
- * section as a whole (one that starts with '[', plugin.h), where being
+ * section as a whole (one that starts with "[problem]" and a blank or a
+ * colon, plugin.h; not "[problem].xsb:2: ..."), where being
  * the config file or "<command line>"; other messages are left alone.
  * The end of the message is cut if it no longer fits in len bytes. */
 void sd_instance_where(char *err, size_t len, const char *where);

@@ -2,6 +2,7 @@
  * output.c -- the report of one search, as text, one JSON object or a CSV
  * row; traces, replays and search trees.
  */
+#include "config.h"
 #include "guard.h"
 #include "output.h"
 
@@ -425,6 +426,89 @@ int sd_print_table_row(FILE *out, const sd_run_info *run,
 		fputc('\n', out);
 	}
 	return reported(out, rc);
+}
+
+/* ---- listings ------------------------------------------------------------- */
+
+/* Fields of a listing entry: JSON keys or CSV columns, and their
+ * values: text (NULL: JSON null, an empty CSV field), or with yes_no
+ * set a JSON true or false that CSV writes as "yes" or "no" (v). */
+typedef struct list_field {
+	const char *k, *v;
+	int yes_no;
+} list_field;
+
+/* One listing entry as a JSON line or a CSV row.  0, or -1 if out of
+ * memory. */
+static int list_entry(FILE *out, int fmt, const list_field *f, size_t n)
+{
+	if (fmt == SD_FMT_CSV) {
+		int rc = 0;
+		for (size_t i = 0; i < n; i++)
+			rc |= (i ? fputc(',', out) < 0 : 0) | csv_field(out, f[i].v);
+		fputc('\n', out);
+		return rc ? -1 : 0;
+	}
+	cJSON *o = cJSON_CreateObject();
+	int ok = o != NULL;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = f[i].yes_no ? cJSON_AddBoolToObject(o, f[i].k,
+		                                         !strcmp(f[i].v, "yes")) != NULL
+		     : f[i].v ? add_string(o, f[i].k, f[i].v)
+		     : cJSON_AddNullToObject(o, f[i].k) != NULL;
+	ok = ok && put_json(out, o);
+	cJSON_Delete(o);
+	return ok ? 0 : -1;
+}
+
+int sd_print_list_header(FILE *out, int fmt, int plugins)
+{
+	if (fmt == SD_FMT_CSV)
+		fputs(plugins ? "plugin,version,description,path,build\n"
+		      : "heuristic,admissible,default,description\n", out);
+	return written(out, 0);
+}
+
+int sd_print_plugin_entry(FILE *out, int fmt, const sd_plugin *p,
+                          const char *file, const char *build)
+{
+	const char *ver = p->version ? p->version : "";
+	const char *desc = p->description ? p->description : "";
+	if (fmt == SD_FMT_TEXT) {
+		char *n = sd_clean_text(p->name, NULL), *v = sd_clean_text(ver, NULL),
+		     *d = sd_clean_text(desc, NULL), *w = sd_clean_text(file, NULL);
+		int ok = n && v && d && w;
+		if (ok)
+			fprintf(out, "%-10s %-8s %s\n           %s%s%s%s\n", n, v, d,
+			        w, build ? " (built with searchd " : "",
+			        build ? build : "", build ? ")" : "");
+		free(n), free(v), free(d), free(w);
+		return written(out, !ok);
+	}
+	const list_field f[] = { { "plugin", p->name, 0 }, { "version", ver, 0 },
+	                         { "description", desc, 0 }, { "path", file, 0 },
+	                         { "build", build, 0 } };
+	return written(out, list_entry(out, fmt, f, 5));
+}
+
+int sd_print_heuristic_entry(FILE *out, int fmt, const char *name,
+                             int admissible, int is_default,
+                             const char *description)
+{
+	if (fmt == SD_FMT_TEXT) {
+		char *n = sd_clean_text(name, NULL),
+		     *d = sd_clean_text(description, NULL);
+		if (n && d)
+			fprintf(out, "%-16s %-4s %s%s\n", n, admissible ? "yes" : "no",
+			        d, is_default ? " (default)" : "");
+		free(n), free(d);
+		return written(out, !(n && d));
+	}
+	const list_field f[] = { { "heuristic", name, 0 },
+	                         { "admissible", admissible ? "yes" : "no", 1 },
+	                         { "default", is_default ? "yes" : "no", 1 },
+	                         { "description", description, 0 } };
+	return written(out, list_entry(out, fmt, f, 4));
 }
 
 /* ---- traces, replays, trees ------------------------------------------------ */

@@ -68,6 +68,18 @@ int sd_print_json(FILE *out, const sd_run_info *run, const sd_result *r);
 int sd_print_csv_header(FILE *out);
 int sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r);
 
+/* The listings (--list-plugins, --list-heuristics) in format fmt
+ * (SD_FMT_TEXT, JSON or CSV): the header (CSV only: a line of column
+ * names), then one entry per plugin (build: its build stamp, or NULL)
+ * or heuristic.  Text as aligned columns, JSON as one object a line;
+ * text made safe as above. */
+int sd_print_list_header(FILE *out, int fmt, int plugins);
+int sd_print_plugin_entry(FILE *out, int fmt, const sd_plugin *p,
+                          const char *file, const char *build);
+int sd_print_heuristic_entry(FILE *out, int fmt, const char *name,
+                             int admissible, int is_default,
+                             const char *description);
+
 /* A table of runs in aligned text columns: header, and rows; a row of a
  * run that failed is followed by a line with the error message. */
 int sd_print_table_header(FILE *out);

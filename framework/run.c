@@ -133,7 +133,7 @@ static int dispatch(sd_runctx *x)
 	if (only >= 0)
 		return only;
 	if (x->cli->list_heuristics)
-		return sd_list_heuristics(x->plugin);
+		return sd_list_heuristics(x->plugin, x->format);
 	if (b >= 0 && x->cli->n_compare)
 		return sd_error("--compare and a batch (%s = %s) do not mix",
 		                c->params[b].key, c->params[b].value);
@@ -152,7 +152,9 @@ int sd_run(const sd_cli *cli)
 	sd_loader_quiet(cli->quiet);
 	if (cli->list_plugins)      /* once under mpirun: rank 0 lists */
 		return sd_mpi_rank() ? EXIT_SOLVED
-		                     : sd_list_plugins(cli->plugin_path);
+		       : sd_list_plugins(cli->plugin_path,
+		                         cli->format ? sd_format_from_name(cli->format)
+		                                     : SD_FMT_TEXT);
 	if (!sd_run_config(cli, NULL, 0, &c) && !load_plugin(cli, &c, &pl)) {
 		sd_runctx x = { .cli = cli, .config = &c, .plugin = pl.plugin,
 		                .format = c.format };

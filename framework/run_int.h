@@ -139,11 +139,13 @@ long sd_batch_param(const sd_config *c, const sd_plugin *p);
  * row each, then a summary; returns the worst exit status. */
 int sd_run_batch(sd_runctx *x, size_t which);
 
-/* run_list.c: the plugins on search_path, one line each (or why one
- * could not be listed, on stderr).  Returns the exit status. */
-int sd_list_plugins(const char *search_path);
+/* run_list.c: the plugins on search_path, one entry each in format fmt
+ * (SD_FMT_*: text, JSON lines or CSV rows; why one could not be listed
+ * goes to stderr).  Returns the exit status. */
+int sd_list_plugins(const char *search_path, int fmt);
 
-/* run_list.c: the heuristics of plugin p, "zero" first.  Returns 0. */
-int sd_list_heuristics(const sd_plugin *p);
+/* run_list.c: the heuristics of plugin p, "zero" first, in format fmt.
+ * Returns the exit status. */
+int sd_list_heuristics(const sd_plugin *p, int fmt);
 
 #endif

@@ -7,6 +7,7 @@
 #include "run_int.h"
 
 #include "error.h"
+#include "output.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -16,48 +17,59 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* In the child: load the plugin in file and write its line (or why it
- * could not be loaded) to fd, then exit, 0 if it loaded. */
-static _Noreturn void probe(const char *file, int fd)
+#define LIST_LINE 8192 /* bytes of one plugin's entry, at most */
+
+/* In the child: load the plugin in file and write its entry in format
+ * fmt (or why it could not be loaded) to fd, then exit, 0 if it
+ * loaded. */
+static _Noreturn void probe(const char *file, int fmt, int fd)
 {
-	char line[2048], err[1024];
+	char err[1024], *text = NULL;
+	size_t n = 0;
 	sd_loaded l;
 	int bad = sd_load_plugin(file, &l, err, sizeof err);
 	/* the build stamp of a plugin built with searchd (CMakeLists.txt) */
 	const char *build = bad ? NULL : dlsym(l.handle, "searchd_plugin_build");
-	int n = bad ? snprintf(line, sizeof line, "searchd: %s\n", err)
-	    : snprintf(line, sizeof line, "%-10s %-8s %s\n           %s%s%s%s\n",
-	               l.plugin->name, l.plugin->version ? l.plugin->version
-	               : "", l.plugin->description ? l.plugin->description
-	               : "", file, build ? " (built with searchd " : "",
-	               build ? build : "", build ? ")" : "");
-	ssize_t w = write(fd, line, (size_t)n < sizeof line ? (size_t)n
-	                                                    : sizeof line - 1);
+	FILE *m = open_memstream(&text, &n);
+	if (!m)
+		_exit(2);
+	if (bad)
+		fprintf(m, "searchd: %s\n", err);
+	else
+		bad = sd_print_plugin_entry(m, fmt, l.plugin, file, build) != 0;
+	if (fclose(m))
+		_exit(2);
+	ssize_t w = write(fd, text, n < LIST_LINE ? n : LIST_LINE - 1);
 	_exit(bad || w < 0);
 }
 
 /* Load the plugin in file in a child process, so that one that crashes
  * or aborts while loading cannot take the listing down, and print its
- * line; or say on stderr why it could not be listed.  1 if listed. */
-static int list_one(const char *file)
+ * entry in format fmt; or say on stderr why it could not be listed.  1
+ * if listed. */
+static int list_one(const char *file, int fmt)
 {
 	int fd[2];
-	char line[2048];
+	char line[LIST_LINE];
+	size_t got = 0;
 	if (pipe(fd))
 		return 0;
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fd[0]);
-		probe(file, fd[1]);
+		probe(file, fmt, fd[1]);
 	}
 	close(fd[1]);
-	ssize_t n = pid > 0 ? read(fd[0], line, sizeof line - 1) : -1;
+	ssize_t n = 1;
+	while (pid > 0 && n > 0 && got < sizeof line - 1)
+		if ((n = read(fd[0], line + got, sizeof line - 1 - got)) > 0)
+			got += (size_t)n;
 	int status = 0;
 	close(fd[0]);
 	if (pid > 0)
 		waitpid(pid, &status, 0);
-	line[n > 0 ? n : 0] = 0;
+	line[got] = 0;
 	if (pid > 0 && WIFSIGNALED(status))
 		fprintf(stderr, "searchd: plugin '%s' died while loading "
 		        "(signal %d: %s)\n", file, WTERMSIG(status),
@@ -68,8 +80,9 @@ static int list_one(const char *file)
 	return pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
-/* Print the plugins in one directory; returns how many. */
-static int list_dir(const char *d)
+/* Print the plugins in one directory in format fmt; returns how
+ * many. */
+static int list_dir(const char *d, int fmt)
 {
 	char real[PATH_MAX], file[2 * PATH_MAX];
 	if (realpath(d, real))
@@ -82,37 +95,43 @@ static int list_dir(const char *d)
 		if (n < 4 || strcmp(e->d_name + n - 3, ".so"))
 			continue;
 		snprintf(file, sizeof file, "%s/%s", d, e->d_name);
-		found += list_one(file);
+		found += list_one(file, fmt);
 	}
 	if (dir)
 		closedir(dir);
 	return found;
 }
 
-/* Print the plugins found on the search path (colon-separated dirs). */
-int sd_list_plugins(const char *search_path)
+/* Print the plugins found on the search path (colon-separated dirs) in
+ * format fmt (SD_FMT_*); "none found" goes to stderr but in text. */
+int sd_list_plugins(const char *search_path, int fmt)
 {
 	char *path = search_path ? strdup(search_path) : NULL, *save;
 	int found = 0;
 	if (!path)
 		return sd_error("out of memory");
+	sd_print_list_header(stdout, fmt, 1);
 	for (char *d = strtok_r(path, ":", &save); d;
 	     d = strtok_r(NULL, ":", &save))
-		found += list_dir(d);
+		found += list_dir(d, fmt);
 	if (!found)
-		printf("no plugins found (searched %s)\n", search_path);
+		fprintf(fmt == SD_FMT_TEXT ? stdout : stderr,
+		        "no plugins found (searched %s)\n", search_path);
 	free(path);
 	return 0;
 }
 
-/* The heuristics of plugin p, "zero" first, for --list-heuristics. */
-int sd_list_heuristics(const sd_plugin *p)
+/* The heuristics of plugin p, "zero" first, for --list-heuristics, in
+ * format fmt (SD_FMT_*). */
+int sd_list_heuristics(const sd_plugin *p, int fmt)
 {
-	printf("%-16s %-4s %s\n", "zero", "yes", "0 everywhere: blind search");
+	int rc = sd_print_list_header(stdout, fmt, 0) |
+	         sd_print_heuristic_entry(stdout, fmt, "zero", 1, 0,
+	                                  "0 everywhere: blind search");
 	for (size_t i = 0; i < p->n_heuristics; i++)
-		printf("%-16s %-4s %s%s\n", p->heuristics[i].name,
-		       p->heuristics[i].admissible ? "yes" : "no",
-		       p->heuristics[i].description,
-		       i ? "" : " (default)");
-	return 0;
+		rc |= sd_print_heuristic_entry(stdout, fmt,
+		                               p->heuristics[i].name,
+		                               p->heuristics[i].admissible, !i,
+		                               p->heuristics[i].description);
+	return rc ? sd_error("error writing the output") : 0;
 }

@@ -44,6 +44,26 @@ expect 3 "status      limit reached (nodes)" "$sd" -c "$tmp/g.ini" \
 expect 3 '"limit":"time"' "$sd" -c "$tmp/g.ini" -f json \
 	--set problem.line=100000000 --set search.time_limit=0.2
 expect 0 "table            yes  the h values" "$sd" -c "$tmp/g.ini" --list-heuristics
+# the listings take --format (and the config's [output] format)
+expect 0 '{"heuristic":"table","admissible":true,"default":true,' \
+	"$sd" -c "$tmp/g.ini" --list-heuristics -f json
+expect 0 '{"heuristic":"zero","admissible":true,"default":false,' \
+	"$sd" -c "$tmp/g.ini" --list-heuristics --set output.format=json
+expect 0 "heuristic,admissible,default,description" \
+	"$sd" -c "$tmp/g.ini" --list-heuristics -f csv
+expect 0 "table,yes,yes," "$sd" -c "$tmp/g.ini" --list-heuristics -f csv
+out=$(SEARCHD_PLUGIN_PATH="$plugins" "$sd" --list-plugins -f json 2>/dev/null)
+if python3 -c 'import json,sys
+rows = [json.loads(l) for l in sys.stdin]
+assert rows and all(set(r) == {"plugin", "version", "description", "path",
+                               "build"} for r in rows), rows
+assert any(r["plugin"] == "graph" and r["path"].endswith("/graph.so")
+           for r in rows), rows' <<<"$out"
+then pass; else fail "--list-plugins -f json: $out"; fi
+out=$(SEARCHD_PLUGIN_PATH="$plugins" "$sd" --list-plugins -f csv 2>/dev/null)
+if [ "$(head -1 <<<"$out")" = "plugin,version,description,path,build" ] &&
+	grep -q "^graph,.*/graph\.so," <<<"$out"
+then pass; else fail "--list-plugins -f csv: $out"; fi
 
 # errors: exit 2, naming the file, line and problem
 printf '[plugin]\nname = graph\n[search]\nalgoritm = bfs\n' >"$tmp/k.ini"

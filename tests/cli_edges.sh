@@ -212,7 +212,14 @@ expect 2 "$tmp/nostack.ini: [problem] needs a stack" "$sd" -c "$tmp/nostack.ini"
 expect 2 "searchd: <command line>: [problem] needs a stack" \
 	"$sd" -s plugin.name=pancake
 printf '[plugin]\nname = npuzzle\n' >"$tmp/notiles.ini"
-expect 2 "$tmp/notiles.ini: [problem]: give exactly one of tiles, file or random" \
+expect 2 "$tmp/notiles.ini: [problem] needs one of tiles, file or random" \
 	"$sd" -c "$tmp/notiles.ini"
+# a message that starts with a file name in brackets is not about the
+# section: no config name before it
+mkdir -p "$tmp/br"
+printf '[plugin]\nname = pancake\n[problem]\nstack = 1 1\n' >"$tmp/br/[p].ini"
+out=$(cd "$tmp/br" && "$sd" -c "[p].ini" 2>&1); rc=$?
+if [ $rc = 2 ] && grep -q "^searchd: \[p\]\.ini:4: " <<<"$out"; then pass; else
+	fail "a config named [p].ini: exit $rc: $out"; fi
 
 finish

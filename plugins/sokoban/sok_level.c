@@ -108,12 +108,17 @@ static int sok_opens_level(const sok_line *l)
 	return 0;
 }
 
-/* The 1-based number of the first line that would open a level if its
- * tabs were spaces (a wall after blanks, a tab among them), or 0: for
- * the message when a file seems to hold no level. */
-static int sok_tabbed_level(const sok_line *lines, int n)
+/* The 1-based number of the first line outside the nb blocks b that
+ * would open a level if its tabs were spaces (a wall after blanks, a
+ * tab among them), or 0: for the messages when a level is not found. */
+static int sok_tabbed_level(const sok_line *lines, int n, const sok_block *b,
+                            int nb)
 {
-	for (int i = 0; i < n; i++) {
+	for (int i = 0, k = 0; i < n; i++) {
+		while (k < nb && b[k].first + b[k].count <= i)
+			k++;
+		if (k < nb && b[k].first <= i)
+			continue;
 		const sok_line *l = &lines[i];
 		int j = 0;
 		while (j < l->len && strchr(" \t-_", l->p[j]))
@@ -307,20 +312,25 @@ int sok_parse_level(const char *text, const char *name, const char *level,
 		return sok_errf(err, errlen, name, 0, "out of memory");
 	int nb = sok_find_blocks(lines, n, NULL, 0);
 	sok_block *b = calloc((size_t)nb + 1, sizeof *b);
-	int rc = -1;
+	int rc = -1, tab;
 	if (!b) {
 		sok_errf(err, errlen, name, 0, "out of memory");
-	} else if (nb == 0 && sok_tabbed_level(lines, n)) {
-		sok_errf(err, errlen, name, sok_tabbed_level(lines, n),
-		         "no level in the file: this line would open one, but "
-		         "it is indented with a tab (levels are indented with "
-		         "spaces)");
+	} else if (nb == 0 && (tab = sok_tabbed_level(lines, n, b, 0))) {
+		sok_errf(err, errlen, name, tab, "no level in the file: this "
+		         "line would open one, but it is indented with a tab "
+		         "(levels are indented with spaces)");
 	} else if (nb == 0) {
 		sok_errf(err, errlen, name, 0, "no level in the file");
 	} else {
 		sok_find_blocks(lines, n, b, nb);
 		int k = sok_pick_block(b, nb, level);
-		if (k < 0)
+		tab = k < 0 ? sok_tabbed_level(lines, n, b, nb) : 0;
+		if (k < 0 && tab)
+			sok_errf(err, errlen, name, 0, "no level '%s' (the file "
+			         "has %d level%s; line %d would open another, "
+			         "but it is indented with a tab)", level, nb,
+			         nb > 1 ? "s" : "", tab);
+		else if (k < 0)
 			sok_errf(err, errlen, name, 0, "no level '%s' (the file "
 			         "has %d level%s)", level, nb, nb > 1 ? "s" : "");
 		else

@@ -696,7 +696,7 @@ static void test_errors(void **state)
 	refused(&F, "test.ini:3: index 101 is out of range");
 
 	problem N = { .n = 0 };
-	refused(&N, "give exactly one of tiles, file or random");
+	refused(&N, "[problem] needs one of tiles, file or random");
 
 	problem I = { .n = 0 };
 	set(&I, "tiles", "8 1 3 4 0 2 7 6 5");

@@ -86,6 +86,12 @@ printf 'Title: tabs\n\t#####\n\t#@$.#\n\t#####\n' >"$tmp/tab.xsb"
 refused "tab-indented level" "tab.xsb:2: no level in the file: this line would open one, but it is indented with a tab" \
 	--config config/sokoban.ini --set problem.file="$tmp/tab.xsb"
 
+# ... and in a file with another level, when the one asked for is not found
+printf '#####\n#@$.#\n#####\n\n\t#####\n\t#@$.#\n\t#####\n' >"$tmp/tab2.xsb"
+refused "a second level indented with tabs" "tab2.xsb: no level '2' (the file has 1 level; line 5 would open another, but it is indented with a tab)" \
+	--config config/sokoban.ini --set problem.file="$tmp/tab2.xsb" \
+	--set problem.level=2
+
 # no level file at all: the message names the config
 printf '[plugin]\nname = sokoban\n[search]\nalgorithm = astar\n' >"$tmp/nofile.ini"
 refused "no file key" "$tmp/nofile.ini: [problem] needs a level: set file = PATH" \
