@@ -444,8 +444,11 @@ static int list_entry(FILE *out, int fmt, const list_field *f, size_t n)
 {
 	if (fmt == SD_FMT_CSV) {
 		int rc = 0;
-		for (size_t i = 0; i < n; i++)
-			rc |= (i ? fputc(',', out) < 0 : 0) | csv_field(out, f[i].v);
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				fputc(',', out);
+			rc |= csv_field(out, f[i].v);
+		}
 		fputc('\n', out);
 		return rc ? -1 : 0;
 	}
