@@ -431,11 +431,12 @@ int sd_print_table_row(FILE *out, const sd_run_info *run,
 /* ---- listings ------------------------------------------------------------- */
 
 /* Fields of a listing entry: JSON keys or CSV columns, and their
- * values: text (NULL: JSON null, an empty CSV field), or with yes_no
- * set a JSON true or false that CSV writes as "yes" or "no" (v). */
+ * values: text v (NULL: JSON null, an empty CSV field) when yes < 0,
+ * else a JSON true (yes = 1) or false (0) that CSV writes as "yes" or
+ * "no". */
 typedef struct list_field {
 	const char *k, *v;
-	int yes_no;
+	int yes;
 } list_field;
 
 /* One listing entry as a JSON line or a CSV row.  0, or -1 if out of
@@ -447,7 +448,8 @@ static int list_entry(FILE *out, int fmt, const list_field *f, size_t n)
 		for (size_t i = 0; i < n; i++) {
 			if (i)
 				fputc(',', out);
-			rc |= csv_field(out, f[i].v);
+			rc |= csv_field(out, f[i].yes < 0 ? f[i].v
+			                     : f[i].yes ? "yes" : "no");
 		}
 		fputc('\n', out);
 		return rc ? -1 : 0;
@@ -455,8 +457,8 @@ static int list_entry(FILE *out, int fmt, const list_field *f, size_t n)
 	cJSON *o = cJSON_CreateObject();
 	int ok = o != NULL;
 	for (size_t i = 0; ok && i < n; i++)
-		ok = f[i].yes_no ? cJSON_AddBoolToObject(o, f[i].k,
-		                                         !strcmp(f[i].v, "yes")) != NULL
+		ok = f[i].yes >= 0 ? cJSON_AddBoolToObject(o, f[i].k,
+		                                           f[i].yes) != NULL
 		     : f[i].v ? add_string(o, f[i].k, f[i].v)
 		     : cJSON_AddNullToObject(o, f[i].k) != NULL;
 	ok = ok && put_json(out, o);
@@ -478,8 +480,8 @@ int sd_print_plugin_entry(FILE *out, int fmt, const sd_plugin *p,
 	const char *ver = p->version ? p->version : "";
 	const char *desc = p->description ? p->description : "";
 	if (fmt == SD_FMT_TEXT) {
-		char *n = sd_clean_text(p->name, NULL), *v = sd_clean_text(ver, NULL),
-		     *d = sd_clean_text(desc, NULL), *w = sd_clean_text(file, NULL);
+		char *n = sd_clean_text(p->name, ""), *v = sd_clean_text(ver, ""),
+		     *d = sd_clean_text(desc, ""), *w = sd_clean_text(file, "");
 		int ok = n && v && d && w;
 		if (ok)
 			fprintf(out, "%-10s %-8s %s\n           %s%s%s%s\n", n, v, d,
@@ -488,9 +490,10 @@ int sd_print_plugin_entry(FILE *out, int fmt, const sd_plugin *p,
 		free(n), free(v), free(d), free(w);
 		return written(out, !ok);
 	}
-	const list_field f[] = { { "plugin", p->name, 0 }, { "version", ver, 0 },
-	                         { "description", desc, 0 }, { "path", file, 0 },
-	                         { "build", build, 0 } };
+	const list_field f[] = { { "plugin", p->name, -1 },
+	                         { "version", ver, -1 },
+	                         { "description", desc, -1 },
+	                         { "path", file, -1 }, { "build", build, -1 } };
 	return written(out, list_entry(out, fmt, f, 5));
 }
 
@@ -499,18 +502,18 @@ int sd_print_heuristic_entry(FILE *out, int fmt, const char *name,
                              const char *description)
 {
 	if (fmt == SD_FMT_TEXT) {
-		char *n = sd_clean_text(name, NULL),
-		     *d = sd_clean_text(description, NULL);
+		char *n = sd_clean_text(name, ""),
+		     *d = sd_clean_text(description, "");
 		if (n && d)
 			fprintf(out, "%-16s %-4s %s%s\n", n, admissible ? "yes" : "no",
 			        d, is_default ? " (default)" : "");
 		free(n), free(d);
 		return written(out, !(n && d));
 	}
-	const list_field f[] = { { "heuristic", name, 0 },
-	                         { "admissible", admissible ? "yes" : "no", 1 },
-	                         { "default", is_default ? "yes" : "no", 1 },
-	                         { "description", description, 0 } };
+	const list_field f[] = { { "heuristic", name, -1 },
+	                         { "admissible", NULL, !!admissible },
+	                         { "default", NULL, !!is_default },
+	                         { "description", description, -1 } };
 	return written(out, list_entry(out, fmt, f, 4));
 }
 

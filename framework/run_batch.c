@@ -150,10 +150,8 @@ static int collection_size(const sd_runctx *x, sd_param *params,
 	char err[2048];
 	sd_instance inst;
 	params[which].value = "1";
-	int bad = sd_create_instance(x->plugin, params, x->config->n_params,
-	                             &inst, err, sizeof err);
-	if (bad)
-		sd_instance_where(err, sizeof err, sd_config_where(x->config));
+	int bad = sd_run_instance(x, params, x->config->n_params, &inst, err,
+	                          sizeof err);
 	*max = inst.collection_size;
 	if (bad && !*max) {
 		sd_error("%s", err);

@@ -210,6 +210,15 @@ static int search(const sd_runctx *x, sd_attempt *a, const sd_search_opts *o)
 	return -1;
 }
 
+int sd_run_instance(const sd_runctx *x, const sd_param *params, size_t n,
+                    sd_instance *inst, char *err, size_t len)
+{
+	int rc = sd_create_instance(x->plugin, params, n, inst, err, len);
+	if (rc)
+		sd_instance_where(err, len, sd_config_where(x->config));
+	return rc;
+}
+
 /* Make the instance from params, search it, format the plan. */
 int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
              sd_attempt *a)
@@ -217,11 +226,8 @@ int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
 	const sd_plugin *p = x->plugin;
 	memset(a, 0, sizeof *a);
 	a->plugin = p;
-	a->made = !sd_create_instance(p, params, n, &a->inst, a->err,
-	                              sizeof a->err);
-	if (!a->made)
-		sd_instance_where(a->err, sizeof a->err,
-		                  sd_config_where(x->config));
+	a->made = !sd_run_instance(x, params, n, &a->inst, a->err,
+	                           sizeof a->err);
 	if ((x->distributed && !all_ready(a)) || !a->made)
 		return -1;
 	sd_search_opts o = search_opts(x);

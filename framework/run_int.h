@@ -93,6 +93,12 @@ int sd_admissible_note(const sd_config *c, const sd_plugin *p, int h,
  * unless quiet.  0, or -1 (message printed) if the name is unknown. */
 int sd_pick_heuristic(sd_runctx *x, int quiet);
 
+/* sd_create_instance() of x's plugin for a run of x: a message about
+ * the [problem] section as a whole gets the config's name before it
+ * (sd_instance_where). */
+int sd_run_instance(const sd_runctx *x, const sd_param *params, size_t n,
+                    sd_instance *inst, char *err, size_t len);
+
 /* One search of the problem params (n of them) with x's config and
  * heuristic, into *a.  0, or -1 with the reason in a->err (the problem
  * was refused, or a search error).  Either way the caller ends with
