@@ -96,36 +96,16 @@ static int sok_header_line(const sok_line *l, int *klen)
 }
 
 /* True iff the line opens a level: its first character that is not a
- * floor mark (' ', '-', '_') is a wall ('#' or '%'). */
+ * floor mark (' ', '-', '_') or a tab is a wall ('#' or '%').  A tab
+ * opens a level, so that a level indented with tabs keeps its number in
+ * the collection, and sok_build_grid() refuses it, naming the line. */
 static int sok_opens_level(const sok_line *l)
 {
 	for (int i = 0; i < l->len; i++) {
 		char c = l->p[i];
-		if (c == ' ' || c == '-' || c == '_')
+		if (c == ' ' || c == '-' || c == '_' || c == '\t')
 			continue;
 		return c == '#' || c == '%';
-	}
-	return 0;
-}
-
-/* The 1-based number of the first line outside the nb blocks b that
- * would open a level if its tabs were spaces (a wall after blanks, a
- * tab among them), or 0: for the messages when a level is not found. */
-static int sok_tabbed_level(const sok_line *lines, int n, const sok_block *b,
-                            int nb)
-{
-	for (int i = 0, k = 0; i < n; i++) {
-		while (k < nb && b[k].first + b[k].count <= i)
-			k++;
-		if (k < nb && b[k].first <= i)
-			continue;
-		const sok_line *l = &lines[i];
-		int j = 0;
-		while (j < l->len && strchr(" \t-_", l->p[j]))
-			j++;
-		if (j < l->len && (l->p[j] == '#' || l->p[j] == '%') &&
-		    memchr(l->p, '\t', (size_t)j))
-			return i + 1;
 	}
 	return 0;
 }
@@ -265,6 +245,10 @@ static int sok_build_grid(const sok_line *lines, const sok_block *b,
 		g->row_line[y] = b->first + y + 1;
 		for (int x = 0; x < l->len; x++) {
 			char c = sok_translate(l->p[x], letters), show[8];
+			if (l->p[x] == '\t')
+				return sok_errf(err, errlen, name, g->row_line[y],
+				                "a tab in the level (levels are "
+				                "drawn with spaces, not tabs)");
 			if (!c)
 				return sok_errf(err, errlen, name, g->row_line[y],
 				                "unknown character '%s' in %s "
@@ -312,25 +296,15 @@ int sok_parse_level(const char *text, const char *name, const char *level,
 		return sok_errf(err, errlen, name, 0, "out of memory");
 	int nb = sok_find_blocks(lines, n, NULL, 0);
 	sok_block *b = calloc((size_t)nb + 1, sizeof *b);
-	int rc = -1, tab;
+	int rc = -1;
 	if (!b) {
 		sok_errf(err, errlen, name, 0, "out of memory");
-	} else if (nb == 0 && (tab = sok_tabbed_level(lines, n, b, 0))) {
-		sok_errf(err, errlen, name, tab, "no level in the file: this "
-		         "line would open one, but it is indented with a tab "
-		         "(levels are indented with spaces)");
 	} else if (nb == 0) {
 		sok_errf(err, errlen, name, 0, "no level in the file");
 	} else {
 		sok_find_blocks(lines, n, b, nb);
 		int k = sok_pick_block(b, nb, level);
-		tab = k < 0 ? sok_tabbed_level(lines, n, b, nb) : 0;
-		if (k < 0 && tab)
-			sok_errf(err, errlen, name, 0, "no level '%s' (the file "
-			         "has %d level%s; line %d would open another, "
-			         "but it is indented with a tab)", level, nb,
-			         nb > 1 ? "s" : "", tab);
-		else if (k < 0)
+		if (k < 0)
 			sok_errf(err, errlen, name, 0, "no level '%s' (the file "
 			         "has %d level%s)", level, nb, nb > 1 ? "s" : "");
 		else

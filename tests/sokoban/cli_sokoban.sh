@@ -81,16 +81,25 @@ printf '#####\n#@$.#\n# @ #\n#####\n' >"$tmp/two.xsb"
 refused "two players" "two.xsb:3: two players (first at line 2)" \
 	--config config/sokoban.ini --set problem.file="$tmp/two.xsb"
 
-# a level indented with tabs: the line that would open it is named
+# a level indented with tabs: its first line with a tab is named
 printf 'Title: tabs\n\t#####\n\t#@$.#\n\t#####\n' >"$tmp/tab.xsb"
-refused "tab-indented level" "tab.xsb:2: no level in the file: this line would open one, but it is indented with a tab" \
+refused "tab-indented level" "tab.xsb:2: a tab in the level (levels are drawn with spaces, not tabs)" \
 	--config config/sokoban.ini --set problem.file="$tmp/tab.xsb"
 
-# ... and in a file with another level, when the one asked for is not found
-printf '#####\n#@$.#\n#####\n\n\t#####\n\t#@$.#\n\t#####\n' >"$tmp/tab2.xsb"
-refused "a second level indented with tabs" "tab2.xsb: no level '2' (the file has 1 level; line 5 would open another, but it is indented with a tab)" \
+# ... and in a file with other levels, it keeps its number: a batch
+# gives it an error row and the level after it stays number 3
+printf '#####\n#@$.#\n#####\n\n\t#####\n\t#@$.#\n\t#####\n\n#####\n#.$@#\n#####\n' >"$tmp/tab2.xsb"
+refused "a second level indented with tabs" "tab2.xsb:5: a tab in the level" \
 	--config config/sokoban.ini --set problem.file="$tmp/tab2.xsb" \
 	--set problem.level=2
+out=$("$searchd" --config config/sokoban.ini --format csv \
+      --set problem.file="$tmp/tab2.xsb" --set problem.level=all 2>&1)
+rc=$?
+[ $rc -eq 2 ] || fail "batch over a tab-indented level: exit $rc: $out"
+grep -Eq '^"?2"?,.*,error,' <<<"$out" ||
+	fail "batch: the tab-indented level has no error row: $out"
+grep -Eq '^"?3"?,.*,solved,' <<<"$out" ||
+	fail "batch: the level after it is not number 3: $out"
 
 # no level file at all: the message names the config
 printf '[plugin]\nname = sokoban\n[search]\nalgorithm = astar\n' >"$tmp/nofile.ini"
