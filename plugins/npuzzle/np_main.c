@@ -281,15 +281,14 @@ static int np_read_source(const np_keys *K, np_source *S, char *err,
                           size_t errlen)
 {
 	int given = !!K->tiles + !!K->file + !!K->random;
-	if (!given && !K->first) {
+	if (!given) {   /* the engine names the config before "[problem]" */
 		snprintf(err, errlen, "[problem] needs one of tiles, file or "
 		         "random");
 		return -1;
 	}
 	if (given != 1) {
 		char where[1100];
-		np_where(given ? (K->tiles ? K->tiles : K->file) : K->first,
-		         where, sizeof where);
+		np_where(K->tiles ? K->tiles : K->file, where, sizeof where);
 		snprintf(err, errlen, "%s: give exactly one of tiles, file or "
 		         "random in [problem]", where);
 		return -1;

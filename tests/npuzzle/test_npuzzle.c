@@ -698,6 +698,12 @@ static void test_errors(void **state)
 	problem N = { .n = 0 };
 	refused(&N, "[problem] needs one of tiles, file or random");
 
+	/* only a key that goes with one of them: the same message, not one
+	 * naming that key's line as if two were given */
+	problem O = { .n = 0 };
+	set(&O, "index", "3");
+	refused(&O, "[problem] needs one of tiles, file or random");
+
 	problem I = { .n = 0 };
 	set(&I, "tiles", "8 1 3 4 0 2 7 6 5");
 	set(&I, "index", "3");
