@@ -15,6 +15,11 @@
 #define SD_PRINTF(f, a)
 #endif
 
+/* The size of the buffers the driver gives library code and plugins
+ * for a message: room for a path of PATH_MAX (4,096) bytes, a second
+ * one and the words around them, so that no message loses its end. */
+#define SD_ERR_LEN 12288
+
 /* Write the message into err (at most len bytes) and return -1, so that
  * library code can `return sd_fail(err, len, "...", ...);`. */
 int sd_fail(char *err, size_t len, const char *fmt, ...) SD_PRINTF(3, 4);

@@ -19,7 +19,7 @@
  * (naming the config line). */
 static int load_plugin(const sd_cli *cli, const sd_config *c, sd_loaded *pl)
 {
-	char err[2048];
+	char err[SD_ERR_LEN];
 	const sd_entry *e = c->plugin_file ? c->plugin_path : c->plugin_name;
 	int rc = c->plugin_file
 	         ? sd_load_plugin(c->plugin_file, pl, err, sizeof err)

@@ -147,7 +147,7 @@ static void batch_one(sd_runctx *x, sd_param *params, size_t which,
 static int collection_size(const sd_runctx *x, sd_param *params,
                            size_t which, unsigned *max)
 {
-	char err[2048];
+	char err[SD_ERR_LEN];
 	sd_instance inst;
 	params[which].value = "1";
 	int bad = sd_run_instance(x, params, x->config->n_params, &inst, err,

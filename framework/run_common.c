@@ -35,7 +35,7 @@ static int run_config_err(const sd_cli *cli, const char *const *extra,
 int sd_run_config(const sd_cli *cli, const char *const *extra,
                   size_t n_extra, sd_config *c)
 {
-	char err[2048];
+	char err[SD_ERR_LEN];
 	if (run_config_err(cli, extra, n_extra, c, err, sizeof err)) {
 		sd_error("%s", err);
 		return -1;
@@ -66,7 +66,7 @@ int sd_run_signature(const sd_cli *cli, const sd_plugin *p,
                      size_t len)
 {
 	sd_config c = SD_CONFIG_INIT;
-	char err[2048];
+	char err[SD_ERR_LEN];
 	const char *hname;
 	int rc = -1;
 	sig[0] = 0;

@@ -24,7 +24,7 @@
  * loaded. */
 static _Noreturn void probe(const char *file, int fmt, int fd)
 {
-	char err[1024], *text = NULL;
+	char err[SD_ERR_LEN], *text = NULL;
 	size_t n = 0;
 	sd_loaded l;
 	int bad = sd_load_plugin(file, &l, err, sizeof err);

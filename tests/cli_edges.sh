@@ -214,6 +214,16 @@ expect 2 "searchd: <command line>: [problem] needs a stack" \
 printf '[plugin]\nname = npuzzle\n' >"$tmp/notiles.ini"
 expect 2 "$tmp/notiles.ini: [problem] needs one of tiles, file or random" \
 	"$sd" -c "$tmp/notiles.ini"
+# ... also when the config's path is near PATH_MAX: the message keeps the
+# whole path and its end (it was cut at 2,048 bytes)
+long=$tmp
+for i in $(seq 19); do long=$long/$(printf 'd%.0s' $(seq 200)); done
+mkdir -p "$long"
+printf '[plugin]\nname = npuzzle\n' >"$long/n.ini"
+expect 2 "$long/n.ini: [problem] needs one of tiles, file or random" \
+	"$sd" -c "$long/n.ini"
+printf '[plugin]\nname = npuzzle\n[search]\nbogus = 1\n' >"$long/b.ini"
+expect 2 "$long/b.ini:4: unknown key 'bogus' in [search]" "$sd" -c "$long/b.ini"
 # a message that starts with a file name in brackets is not about the
 # section: no config name before it
 mkdir -p "$tmp/br"
