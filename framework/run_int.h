@@ -59,7 +59,7 @@ typedef struct sd_attempt {
 	sd_instance inst;
 	sd_result res;           /* zero if no search ran */
 	char *plan;              /* the plan's text if solved, else NULL */
-	char err[SD_ERR_LEN];          /* why sd_solve failed */
+	char err[SD_ERR_LEN];    /* why sd_solve failed */
 } sd_attempt;
 
 /* ---- run_common.c ------------------------------------------------------ */
