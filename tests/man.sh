@@ -29,6 +29,11 @@ for k in $keys; do
 done
 for f in "$man1" "$man7"; do
 	if grep -q '@[A-Z_]*@' "$f"; then bad "$f: unfilled @VAR@"; else ok; fi
+	# each section and each item (a .TP's first line) once: an edit
+	# once left the page with two DESCRIPTION and OPTIONS sections
+	twice=$(awk '/^\.S[HS] / || prev == ".TP" { print } { prev = $0 }' "$f" |
+		sort | uniq -d)
+	[ -z "$twice" ] && ok || bad "$f has these lines twice: $twice"
 	# groff warns on stderr about anything it cannot format cleanly
 	if command -v groff >/dev/null; then
 		w=$(groff -man -Tutf8 -ww -z "$f" 2>&1)
