@@ -260,7 +260,7 @@ static void ida_trace(search *s, ida_stack *st)
 	                .action = f->action, .children = f->n };
 	for (unsigned i = 0; i < f->n; i++) {
 		if (gp && same(f->kids + i * s->stride, gp, s->stride))
-			ev.duplicates++, ev.children--;
+			ev.children--;  /* not generated, as Korf counts */
 		else if (f->succ[i].h == SD_DEAD_END)
 			ev.pruned++;
 	}

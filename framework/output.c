@@ -588,8 +588,10 @@ static int print_state(FILE *out, const sd_plugin *p,
 	return rc;
 }
 
-/* An expansion as a JSON line.  0, or -1 if out of memory. */
-static int event_json(FILE *out, const sd_event *ev, const char *action)
+/* An expansion as a JSON line, with the state's text as "board" unless
+ * board is NULL.  0, or -1 if out of memory. */
+static int event_json(FILE *out, const sd_event *ev, const char *action,
+                      const char *board)
 {
 	cJSON *o = cJSON_CreateObject();
 	const struct { const char *k; double v; } f[] = {
@@ -602,7 +604,8 @@ static int event_json(FILE *out, const sd_event *ev, const char *action)
 	         add_string(o, "action", action);
 	for (size_t i = 0; ok && i < sizeof f / sizeof *f; i++)
 		ok = !!cJSON_AddNumberToObject(o, f[i].k, f[i].v);
-	ok = ok && put_json(out, o);
+	ok = ok && (!board || add_string(o, "board", board)) &&
+	     put_json(out, o);
 	cJSON_Delete(o);
 	return ok ? 0 : -1;
 }
@@ -641,9 +644,16 @@ int sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
 	}
 	const char *a = action_text(p, inst, ev->parent, ev->action, act,
 	                            sizeof act);
-	int rc = json ? event_json(out, ev, a) : event_text(out, ev, a);
-	if (boards && !json)
-		rc |= print_state(out, p, inst, ev->state);
+	int rc;
+	if (json) {
+		char *board = boards ? state_text(p, inst, ev->state) : NULL;
+		rc = boards && !board ? -1 : event_json(out, ev, a, board);
+		free(board);
+	} else {
+		rc = event_text(out, ev, a);
+		if (boards)
+			rc |= print_state(out, p, inst, ev->state);
+	}
 	return written(out, rc);
 }
 

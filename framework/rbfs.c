@@ -25,14 +25,26 @@
 /* The deepest recursion (levels of the C stack). */
 #define RBFS_MAX_DEPTH 10000  /* about 1 MiB of a default 8 MiB stack */
 
-/* Tell the trace callback about the expansion of frame d. */
+/* Tell the trace callback about the expansion of frame d: the action
+ * that reached it is that of the successor of frame d - 1 chosen last
+ * (fr->next[d - 1] - 1), and its dead ends and its child equal to the
+ * grandparent are counted as the statistics count them. */
 static void rbfs_trace(search *s, const sd_frames *fr, size_t d, sd_cost h)
 {
 	sd_event ev = { .kind = SD_EV_EXPAND, .order = s->res->stats.expanded,
 	                .id = (uint32_t)d, .g = fr->g[d], .h = h,
 	                .f = fr->g[d] + h, .state = sd_frame_state(fr, d),
-	                .parent = d ? sd_frame_state(fr, d - 1) : NULL,
 	                .children = fr->n[d] };
+	if (d) {
+		ev.parent = sd_frame_state(fr, d - 1);
+		ev.action = sd_frame_succ(fr, d - 1)[fr->next[d - 1] - 1].action;
+	}
+	for (unsigned i = 0; i < fr->n[d]; i++)
+		if (sd_frame_succ(fr, d)[i].h == SD_DEAD_END)
+			ev.pruned++;
+		else if (d && !memcmp(sd_frame_kid(fr, d, i),
+		                      sd_frame_state(fr, d - 1), s->ssz))
+			ev.duplicates++;
 	s->o->trace(s->o->trace_ctx, &ev);
 }
 
@@ -113,6 +125,7 @@ static search_rc rbfs(search *s, sd_frames *fr, size_t d, sd_cost h,
 		}
 		const sd_succ c = sd_frame_succ(fr, d)[i];
 		uint64_t Fi = val[i];  /* val moves if the frames grow */
+		fr->next[d] = i + 1;   /* the action of frame d + 1 (trace) */
 		if (!c.goal && (search_limit_reached(s) ||
 		                d + 1 >= RBFS_MAX_DEPTH))
 			return s->res->limit ? SEARCH_STOP : search_out_of_memory(s);

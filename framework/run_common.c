@@ -138,22 +138,25 @@ int sd_pick_heuristic(sd_runctx *x, int quiet)
 }
 
 /* The trace callback: print the event, up to cli->trace_limit lines and
- * a line that says where the trace was cut. */
+ * a line that says where the trace was cut.  JSON events and text lines
+ * go to stdout; under CSV, text lines to stderr, so that stdout holds
+ * the CSV alone. */
 static void on_event(void *ctx, const sd_event *ev)
 {
 	sd_runctx *x = ctx;
 	uint64_t limit = x->cli->trace_limit;
 	int json = x->config->format == SD_FMT_JSON;
+	FILE *out = x->config->format == SD_FMT_CSV ? stderr : stdout;
 	if (x->trace.lines >= limit) {
 		if (x->trace.lines++ == limit)
-			fprintf(stdout, "%s(trace cut at %llu lines; see "
+			fprintf(out, "%s(trace cut at %llu lines; see "
 			        "--trace-limit)%s\n", json ? "{\"event\":\"cut"
 			        "\",\"note\":\"" : "", (unsigned long long)limit,
 			        json ? "\"}" : "");
 		return;
 	}
 	x->trace.lines++;
-	sd_print_event(stdout, json, x->cli->trace_boards, x->plugin,
+	sd_print_event(out, json, x->cli->trace_boards, x->plugin,
 	               x->trace.inst, ev);
 }
 

@@ -104,6 +104,35 @@ if [ "$(grep -c ',solved,' <<<"$out")" = 3 ] && grep -q '^,bfs,zero,solved,1,10,
 else
 	fail "--compare csv:"; echo "$out"
 fi
+# the tree searches' traces: each line's board is its parent's (the last
+# line one level up) with the line's action applied, and the lines'
+# duplicates add up to the statistics' (rbfs traced action 0 throughout)
+for a in idastar rbfs; do
+	out=$("$sd" -c "$src/config/pancake.ini" -q -f json -s search.algorithm=$a \
+		--trace --trace-boards --trace-limit 100000 2>&1)
+	if python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin if l.startswith("{")]
+ev = [r for r in rows if r.get("event") == "expand"]
+res = [r for r in rows if "stats" in r][0]
+at = {}
+for e in ev:
+    b = e["board"].split("|")[0].split()
+    d = e["id"]
+    if d:
+        k = int(e["action"][1:])
+        p = at[d - 1]
+        assert b == p[:k][::-1] + p[k:], (e, p)
+    at[d] = b
+assert len(ev) == res["stats"]["expanded"], (len(ev), res["stats"])
+dups = sum(e["duplicates"] for e in ev)
+assert dups == res["stats"]["duplicates"], (dups, res["stats"])
+' <<<"$out"; then pass; else fail "$a trace:"; echo "$out" | tail -5; fi
+done
+# under CSV the trace goes to stderr: stdout is the header and the row
+out=$("$sd" -c "$src/config/pancake.ini" -q -f csv --trace --trace-limit 3 2>/dev/null)
+if [ "$(wc -l <<<"$out")" = 2 ] && head -1 <<<"$out" | grep -q '^instance,'
+then pass; else fail "--trace -f csv mixes the trace into the CSV: $out"; fi
 # one key in two --compare options is refused (the first was dropped)
 expect 2 "--compare: search.algorithm given twice (list its values in one --compare)" \
 	"$sd" -c "$tmp/g.ini" --compare algorithm=bfs --compare algorithm=ucs
