@@ -54,7 +54,8 @@ static int entry_error(const sd_entry *e, char *err, size_t len,
 {
 	if (e->line)
 		return sd_fail(err, len, "%s:%d: %s", e->file, e->line, what);
-	return sd_fail(err, len, "--set %s.%s: %s", e->section, e->key, what);
+	return sd_fail(err, len, "%s %s.%s: %s", e->via ? e->via : "--set",
+	               e->section, e->key, what);
 }
 
 static int known_section(const char *s)
@@ -98,7 +99,7 @@ static sd_entry *add(sd_config *c, const char *section, const char *key,
 	}
 	sd_entry *e = &c->e[c->n];
 	*e = (sd_entry){ strdup(section), strdup(key), strdup(value),
-	                 strdup(file), line, strdup(dir) };
+	                 strdup(file), line, strdup(dir), NULL };
 	if (!e->section || !e->key || !e->value || !e->file || !e->dir)
 		return NULL;
 	c->n++;
@@ -410,21 +411,27 @@ int sd_config_read(sd_config *c, const char *file, char *err, size_t len)
 
 int sd_config_set(sd_config *c, const char *a, char *err, size_t len)
 {
+	return sd_config_set_via(c, a, "--set", err, len);
+}
+
+int sd_config_set_via(sd_config *c, const char *a, const char *via,
+                      char *err, size_t len)
+{
 	const char *dot = strchr(a, '.'), *eq = strchr(a, '=');
 	if (!dot || !eq || dot > eq || dot == a || eq == dot + 1)
-		return sd_fail(err, len, "--set '%s': expected section.key=value",
+		return sd_fail(err, len, "%s '%s': expected section.key=value", via,
 		             a);
 	char section[64], key[128];
 	if (eq - dot - 1 > SD_MAX_KEY)
-		return sd_fail(err, len, "--set '%.60s...': key longer than %d "
-		             "bytes", a, SD_MAX_KEY);
+		return sd_fail(err, len, "%s '%.60s...': key longer than %d "
+		             "bytes", via, a, SD_MAX_KEY);
 	snprintf(section, sizeof section, "%.*s", (int)(dot - a), a);
 	snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
 	if (!known_section(section))
-		return sd_fail(err, len, "--set '%s': unknown section [%s]", a,
+		return sd_fail(err, len, "%s '%s': unknown section [%s]", via, a,
 		             section);
 	if (!known_key(section, key))
-		return sd_fail(err, len, "--set '%s': unknown key '%s' in [%s]",
+		return sd_fail(err, len, "%s '%s': unknown key '%s' in [%s]", via,
 		             a, key, section);
 	sd_entry *e = find(c, section, key);
 	char *v = strdup(eq + 1), *f = strdup("<command line>"),
@@ -436,10 +443,13 @@ int sd_config_set(sd_config *c, const char *a, char *err, size_t len)
 	if (e) {
 		free(e->value), free(e->file), free(e->dir);
 		e->value = v, e->file = f, e->dir = d, e->line = 0;
+		e->via = via;
 		return 0;
 	}
 	e = add(c, section, key, v, f, 0, d);
 	free(v), free(f), free(d);
+	if (e)
+		e->via = via;
 	return e ? 0 : sd_fail(err, len, "out of memory");
 }
 

@@ -17,6 +17,8 @@ typedef struct sd_entry {
 	char *file;     /* config file, or "<command line>" */
 	int line;       /* line in file; 0 on the command line */
 	char *dir;      /* base for relative paths in value */
+	const char *via; /* on the command line: the option that gave it,
+	                    "--set" or "--compare" (a string literal) */
 } sd_entry;
 
 typedef struct sd_config {
@@ -55,6 +57,11 @@ int sd_config_read(sd_config *c, const char *file, char *err, size_t len);
 /* Apply one "section.key=value" override. */
 int sd_config_set(sd_config *c, const char *assignment, char *err,
                   size_t len);
+
+/* The same, given by option `via` ("--set" or "--compare", a string
+ * literal), which the messages about it name. */
+int sd_config_set_via(sd_config *c, const char *assignment, const char *via,
+                      char *err, size_t len);
 
 /* Check every entry and fill the interpreted fields. */
 int sd_config_finish(sd_config *c, char *err, size_t len);

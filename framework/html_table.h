@@ -38,8 +38,9 @@ sd_html_table *sd_html_table_new(sd_html_kind kind, const char *plugin);
 
 /* Add one run as a row: run names it (its instance is the problem of a
  * batch or the other axes of a comparison), r is its result (zeroed if
- * the problem could not be made: then run->error says why), note is a
- * remark to show with the row, or NULL.  0, or -1 if out of memory (the
+ * the problem could not be made: then run->error says why, and is
+ * shown as the row's note), note is a remark to show with the row, or
+ * NULL.  0, or -1 if out of memory (the
  * row is then missing and the page says so). */
 int sd_html_table_add(sd_html_table *t, const sd_run_info *run,
                       const sd_result *r, const char *note);

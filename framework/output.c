@@ -374,12 +374,19 @@ int sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r)
 /* The table's columns; status is as wide as its longest words,
  * "limit reached (interrupted)". */
 static const char table_fmt[] =
-	"%-14s %-13s %-16s %-27s %7s %7s %12s %13s %11s %9s %9s\n";
+	"%-*s %-13s %-16s %-27s %7s %7s %12s %13s %11s %9s %9s\n";
+
+/* The instance column's width for a width asked for (0: 14). */
+static int table_width(int width)
+{
+	return width > 14 ? width : 14;
+}
 
 /* The table's header line. */
-int sd_print_table_header(FILE *out)
+int sd_print_table_header(FILE *out, int width)
 {
-	fprintf(out, table_fmt, "instance", "algorithm", "heuristic", "status",
+	fprintf(out, table_fmt, table_width(width), "instance", "algorithm",
+	        "heuristic", "status",
 	        "length", "cost", "expanded", "generated", "stored", "memory",
 	        "time");
 	return written(out, 0);
@@ -394,8 +401,9 @@ static int table_line(FILE *out, const sd_run_info *run, const char *words,
 	char *heur = sd_clean_text(run->heuristic, "");
 	int ok = inst && alg && heur;
 	if (ok)
-		fprintf(out, table_fmt, inst, alg, heur, words, num[0], num[1],
-		        num[2], num[3], num[4], num[5], num[6]);
+		fprintf(out, table_fmt, table_width(run->width), inst, alg,
+		        heur, words, num[0], num[1], num[2], num[3], num[4],
+		        num[5], num[6]);
 	free(inst);
 	free(alg);
 	free(heur);

@@ -15,6 +15,8 @@ typedef struct sd_run_info {
 	const char *plan;       /* the plan text, or NULL not to print it */
 	const char *instance;   /* in a batch: which problem, else NULL */
 	const char *error;      /* the problem could not be made: why */
+	int width;              /* in a table: the instance column's width
+	                           (0: the default, 14) */
 } sd_run_info;
 
 /* The outcome of a run in its two spellings: the words of the text
@@ -81,8 +83,9 @@ int sd_print_heuristic_entry(FILE *out, int fmt, const char *name,
                              const char *description);
 
 /* A table of runs in aligned text columns: header, and rows; a row of a
- * run that failed is followed by a line with the error message. */
-int sd_print_table_header(FILE *out);
+ * run that failed is followed by a line with the error message.  The
+ * instance column is `width` wide (0: 14), a row's run->width. */
+int sd_print_table_header(FILE *out, int width);
 int sd_print_table_row(FILE *out, const sd_run_info *run,
                        const sd_result *r);
 

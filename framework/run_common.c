@@ -13,17 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Read the config, then the command line's overrides, then `extra` ones
- * (a comparison's).  0, or -1 with the message in err. */
-static int run_config_err(const sd_cli *cli, const char *const *extra,
-                          size_t n_extra, sd_config *c, char *err,
-                          size_t len)
+int sd_run_config_msg(const sd_cli *cli, const char *const *extra,
+                      size_t n_extra, sd_config *c, char *err, size_t len)
 {
 	int rc = cli->config && sd_config_read(c, cli->config, err, len);
 	for (size_t i = 0; !rc && i < cli->n_sets; i++)
 		rc = sd_config_set(c, cli->sets[i], err, len);
 	for (size_t i = 0; !rc && i < n_extra; i++)
-		rc = sd_config_set(c, extra[i], err, len);
+		rc = sd_config_set_via(c, extra[i], "--compare", err, len);
 	if (!rc && cli->format) {
 		char set[64];
 		snprintf(set, sizeof set, "output.format=%s", cli->format);
@@ -36,7 +33,7 @@ int sd_run_config(const sd_cli *cli, const char *const *extra,
                   size_t n_extra, sd_config *c)
 {
 	char err[SD_ERR_LEN];
-	if (run_config_err(cli, extra, n_extra, c, err, sizeof err)) {
+	if (sd_run_config_msg(cli, extra, n_extra, c, err, sizeof err)) {
 		sd_error("%s", err);
 		return -1;
 	}
@@ -70,7 +67,7 @@ int sd_run_signature(const sd_cli *cli, const sd_plugin *p,
 	const char *hname;
 	int rc = -1;
 	sig[0] = 0;
-	if (!run_config_err(cli, extra, n_extra, &c, err, sizeof err) &&
+	if (!sd_run_config_msg(cli, extra, n_extra, &c, err, sizeof err) &&
 	    resolve_heuristic(&c, p, &hname) != SD_HEURISTIC_UNKNOWN) {
 		snprintf(sig, len, "%s|%s", c.algorithm_name, hname);
 		rc = 0;
@@ -79,9 +76,11 @@ int sd_run_signature(const sd_cli *cli, const sd_plugin *p,
 	return rc;
 }
 
-/* Say that the configured heuristic is not one of the plugin's, naming
- * the config line that asks for it, and list those there are. */
-static void unknown_heuristic(const sd_config *c, const sd_plugin *p)
+/* Write into err that the configured heuristic is not one of the
+ * plugin's, naming the config line that asks for it, and list those
+ * there are. */
+static void unknown_heuristic(const sd_config *c, const sd_plugin *p,
+                              char *err, size_t len)
 {
 	char list[1024] = "zero";
 	const sd_entry *e = c->heuristic_entry;
@@ -89,12 +88,12 @@ static void unknown_heuristic(const sd_config *c, const sd_plugin *p)
 		snprintf(list + strlen(list), sizeof list - strlen(list), ", %s",
 		         p->heuristics[i].name);
 	if (e && e->line)
-		sd_error("%s:%d: unknown heuristic '%s' for plugin '%s' "
-		         "(available: %s)", e->file, e->line, c->heuristic,
+		snprintf(err, len, "%s:%d: unknown heuristic '%s' for plugin "
+		         "'%s' (available: %s)", e->file, e->line, c->heuristic,
 		         p->name, list);
 	else
-		sd_error("unknown heuristic '%s' for plugin '%s' (available: %s)",
-		         c->heuristic, p->name, list);
+		snprintf(err, len, "unknown heuristic '%s' for plugin '%s' "
+		         "(available: %s)", c->heuristic, p->name, list);
 }
 
 int sd_admissible_note(const sd_config *c, const sd_plugin *p, int h,
@@ -117,13 +116,22 @@ void sd_note_admissible(const sd_config *c, const sd_plugin *p, int h)
 		fprintf(stderr, "searchd: note: %s\n", note);
 }
 
+int sd_resolve_heuristic(sd_runctx *x, char *err, size_t len)
+{
+	x->heuristic = resolve_heuristic(x->config, x->plugin, &x->hname);
+	if (x->heuristic != SD_HEURISTIC_UNKNOWN)
+		return 0;
+	unknown_heuristic(x->config, x->plugin, err, len);
+	return -1;
+}
+
 int sd_pick_heuristic(sd_runctx *x, int quiet)
 {
 	const sd_config *c = x->config;
 	const sd_plugin *p = x->plugin;
-	x->heuristic = resolve_heuristic(c, p, &x->hname);
-	if (x->heuristic == SD_HEURISTIC_UNKNOWN) {
-		unknown_heuristic(c, p);
+	char err[SD_ERR_LEN];
+	if (sd_resolve_heuristic(x, err, sizeof err)) {
+		sd_error("%s", err);
 		return -1;
 	}
 	if (quiet || !c->heuristic)
@@ -268,7 +276,7 @@ void sd_report_start(const sd_runctx *x)
 	if (x->format == SD_FMT_CSV)
 		sd_print_csv_header(stdout);
 	else if (x->format == SD_FMT_TEXT && x->rows)
-		sd_print_table_header(stdout);
+		sd_print_table_header(stdout, x->width);
 }
 
 /* One run's report in the run's format, on stdout. */
@@ -283,8 +291,10 @@ void sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
                   const char *instance, const char *error)
 {
 	const sd_config *c = x->config;
-	sd_run_info info = { x->plugin->name, c->algorithm_name, x->hname,
-	                     c->print_plan ? a->plan : NULL, instance, error };
+	const char *alg = c->algorithm_name ? c->algorithm_name : "-";
+	sd_run_info info = { x->plugin->name, alg, x->hname,
+	                     c->print_plan ? a->plan : NULL, instance, error,
+	                     x->width };
 	if (x->format == SD_FMT_JSON)
 		sd_print_json(out, &info, &a->res);
 	else if (x->format == SD_FMT_CSV)

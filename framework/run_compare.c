@@ -116,6 +116,21 @@ static void combo_sets(const axis *ax, size_t na, size_t k,
 	}
 }
 
+/* The widest label of the combos combinations (other_axes()), so
+ * that the text table's columns stay aligned. */
+static int label_width(const axis *ax, size_t na, size_t combos)
+{
+	int w = 0;
+	for (size_t k = 0; k < combos; k++) {
+		char sets[16][512], label[256];
+		const char *extra[16];
+		combo_sets(ax, na, k, sets, extra);
+		other_axes(label, sizeof label, extra, na);
+		w = (int)strlen(label) > w ? (int)strlen(label) : w;
+	}
+	return w;
+}
+
 /* Mark in repeat[k] each combination that would run the same search
  * as an earlier one (bfs and ucs run blind whatever the heuristic
  * asked): it is skipped.  Quiet: a combination whose config is bad is
@@ -147,15 +162,30 @@ typedef struct compare_rows {
 	int worst;              /* the worst exit status taken so far */
 } compare_rows;
 
+/* The value that combination `extra` (n overrides) gives key (as
+ * "search.algorithm="), or NULL if no axis sets it. */
+static const char *axis_value(const char *const *extra, size_t n,
+                              const char *key)
+{
+	size_t kl = strlen(key);
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(extra[i], key, kl))
+			return extra[i] + kl;
+	return NULL;
+}
+
 /* Run combination k with its own config and heuristic and report its
- * row on out; r gets its status and figures.  A repeat of an earlier
- * one is not run (EXIT_SOLVED, no row). */
+ * row on out; r gets its status and figures.  A combination whose
+ * config, heuristic or problem is bad gets an error row with the
+ * message, as a batch's problem does (its algorithm and heuristic
+ * columns say what the axes asked for).  A repeat of an earlier one is
+ * not run (EXIT_SOLVED, no row). */
 static void run_combo(const compare_rows *cr, size_t k, FILE *out,
                       sd_row *r)
 {
 	const sd_runctx *base = cr->x;
 	size_t n = base->cli->n_compare;
-	char sets[16][512], label[256];
+	char sets[16][512], label[256], err[SD_ERR_LEN];
 	const char *extra[16];
 	sd_config c = SD_CONFIG_INIT;
 	sd_runctx x = *base;
@@ -166,16 +196,29 @@ static void run_combo(const compare_rows *cr, size_t k, FILE *out,
 	combo_sets(cr->ax, n, k, sets, extra);
 	x.config = &c;
 	r->status = EXIT_ERROR;
-	if (sd_run_config(base->cli, extra, n, &c) || sd_pick_heuristic(&x, 1))
-		goto out;
+	err[0] = 0;
+	if (sd_run_config_msg(base->cli, extra, n, &c, err, sizeof err)) {
+		x.heuristic = SD_NO_HEURISTIC;
+		x.hname = "-";
+	} else {
+		sd_resolve_heuristic(&x, err, sizeof err);
+	}
 	other_axes(label, sizeof label, extra, n);
-	if (!base->cli->quiet)
-		sd_note_admissible(&c, x.plugin, x.heuristic);
-	if (sd_solve(&x, c.params, c.n_params, &a)) {
-		sd_error("%s", a.err);
+	if (*err) {
+		const char *alg = axis_value(extra, n, "search.algorithm=");
+		const char *heur = axis_value(extra, n, "search.heuristic=");
+		c.algorithm_name = alg ? alg : c.algorithm_name;
+		x.hname = heur ? heur : x.hname;
+		sd_report_to(out, &x, &a, *label ? label : NULL, err);
 		goto out;
 	}
-	sd_report_to(out, &x, &a, *label ? label : NULL, NULL);
+	if (!base->cli->quiet)
+		sd_note_admissible(&c, x.plugin, x.heuristic);
+	int failed = sd_solve(&x, c.params, c.n_params, &a);
+	sd_report_to(out, &x, &a, *label ? label : NULL,
+	             failed ? a.err : NULL);
+	if (failed)
+		goto out;
 	r->status = sd_run_status(&a.res);
 	r->expanded = a.res.stats.expanded;
 	r->generated = a.res.stats.generated;
@@ -254,6 +297,7 @@ int sd_run_compare(sd_runctx *x)
 	if (!rc) {
 		compare_rows cr = { x, ax, repeat, EXIT_SOLVED };
 		x->rows = 1;
+		x->width = label_width(ax, na, combos);
 		mark_repeats(x, ax, combos, sig, repeat);
 		if (!sd_mpi_rank())
 			sd_report_start(x);

@@ -49,6 +49,7 @@ typedef struct sd_runctx {
 		const sd_instance *inst;
 		uint64_t lines;   /* lines printed so far */
 	} trace;
+	int width;                /* a table's instance column (0: 14) */
 } sd_runctx;
 
 /* One search's outcome, from sd_solve; sd_attempt_free() undoes it
@@ -65,9 +66,14 @@ typedef struct sd_attempt {
 /* ---- run_common.c ------------------------------------------------------ */
 
 /* Read the config, then the command line's overrides, then `extra` ones
- * (a comparison's).  0, or -1 with the message printed. */
+ * (a comparison's, named "--compare" in messages).  0, or -1 with the
+ * message printed. */
 int sd_run_config(const sd_cli *cli, const char *const *extra,
                   size_t n_extra, sd_config *c);
+
+/* The same, quietly: 0, or -1 with the message in err (len bytes). */
+int sd_run_config_msg(const sd_cli *cli, const char *const *extra,
+                      size_t n_extra, sd_config *c, char *err, size_t len);
 
 /* What a run with those overrides would search with, quietly: "the
  * algorithm's name|the heuristic as resolved" (bfs and ucs run blind:
@@ -93,6 +99,10 @@ int sd_admissible_note(const sd_config *c, const sd_plugin *p, int h,
  * plugin's default for the algorithms that use one; notes on stderr
  * unless quiet.  0, or -1 (message printed) if the name is unknown. */
 int sd_pick_heuristic(sd_runctx *x, int quiet);
+
+/* The same without notes: 0, or -1 with the message in err (len
+ * bytes) if the name is unknown. */
+int sd_resolve_heuristic(sd_runctx *x, char *err, size_t len);
 
 /* sd_create_instance() of x's plugin for a run of x: a message about
  * the [problem] section as a whole gets the config's name before it

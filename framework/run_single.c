@@ -37,7 +37,7 @@ static int write_html(const sd_runctx *x, const sd_attempt *a)
 {
 	const char *path = x->cli->html;
 	sd_run_info info = { x->plugin->name, x->config->algorithm_name,
-	                     x->hname, NULL, NULL, NULL };
+	                     x->hname, NULL, NULL, NULL, 0 };
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return sd_error("--html: cannot write '%s'", path);

@@ -133,6 +133,17 @@ done
 out=$("$sd" -c "$src/config/pancake.ini" -q -f csv --trace --trace-limit 3 2>/dev/null)
 if [ "$(wc -l <<<"$out")" = 2 ] && head -1 <<<"$out" | grep -q '^instance,'
 then pass; else fail "--trace -f csv mixes the trace into the CSV: $out"; fi
+# a combination that cannot be set up gets an error row naming --compare
+# (it had no row at all, and the message said --set); a long label
+# widens the text table's first column
+out=$("$sd" -c "$tmp/g.ini" --compare algorithm=bfs,nosuch -f csv 2>&1); rc=$?
+if [ $rc = 2 ] && grep -q '^,bfs,zero,solved,' <<<"$out" &&
+	grep -q "^,nosuch,.*,error,.*--compare search.algorithm: bad value 'nosuch'" <<<"$out"
+then pass; else fail "--compare with a bad value: exit $rc: $out"; fi
+out=$("$sd" -c "$src/config/npuzzle.ini" -q \
+	--compare problem.goal=blank-first,blank-last 2>&1)
+if [ "$(awk '/ astar / { print index($0, " astar ") }' <<<"$out" | sort -u | wc -l)" = 1 ]
+then pass; else fail "--compare with long labels: columns not aligned: $out"; fi
 # one key in two --compare options is refused (the first was dropped)
 expect 2 "--compare: search.algorithm given twice (list its values in one --compare)" \
 	"$sd" -c "$tmp/g.ini" --compare algorithm=bfs --compare algorithm=ucs

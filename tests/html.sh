@@ -133,6 +133,21 @@ grep -q 'sd-heat' "$tmp/sokoban.html" && bad "sokoban (77 379 states): a heat ma
 [ $? -eq 3 ] && [ "$(grep -c '^<tr class="limit">' "$tmp/b.html")" = 2 ] &&
 	grep -q 'limit reached: <b>2</b>' "$tmp/b.html" && ok ||
 	bad "--html with a batch: no page with 2 rows at the limit"
+# a batch's problem that cannot be made, and a comparison's combination
+# that cannot be set up: an error row that carries the message (the
+# batch's row had an empty note, the combination no row at all)
+printf '#####\n#@$.#\n#####\n\n#####\n#@ .#\n#####\n' >"$tmp/mix.xsb"
+"$sd" --config "$src/config/sokoban.ini" -q --html "$tmp/be.html" \
+	--set problem.file="$tmp/mix.xsb" --set problem.level=all \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(grep -c '^<tr class="error">' "$tmp/be.html")" = 1 ] &&
+	grep -q 'mix.xsb:5: no boxes' "$tmp/be.html" && ok ||
+	bad "--html with a batch: the error row lacks its message"
+"$sd" --config "$src/config/npuzzle.ini" -q --html "$tmp/ce.html" \
+	--compare heuristic=manhattan,nosuch >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(grep -c '^<tr class="error">' "$tmp/ce.html")" = 1 ] &&
+	grep -q "unknown heuristic 'nosuch'" "$tmp/ce.html" && ok ||
+	bad "--html with --compare: no error row for a bad heuristic"
 for f in c b; do
 	grep -qiE 'https?://|src=' "$tmp/$f.html" && bad "$f: external reference" ||
 		ok

@@ -191,7 +191,7 @@ static void json_of_hostile_plan(void **unused)
 	char *plan = sd_plan_text(&hostile, &inst, &r);
 	assert_non_null(plan);
 	sd_run_info run = { hostile.name, "astar", "h\x01\xc3", plan,
-	                    "lvl \"1\"\xfe", NULL };
+	                    "lvl \"1\"\xfe", NULL, 0 };
 	cJSON *o = json_of(&run, &r);
 	assert_string_equal(field(o, "plan"), HOSTILE_UTF8 " " HOSTILE_UTF8);
 	assert_string_equal(field(o, "plugin"), "host" FFFD "ile");
@@ -210,7 +210,7 @@ static void json_of_error_row(void **unused)
 	(void)unused;
 	sd_result r = { 0 };
 	sd_run_info run = { "sokoban", "astar", "matching", NULL, "12",
-	                    "levels.xsb:40: level \xff\xff title: no player" };
+	                    "levels.xsb:40: level \xff\xff title: no player", 0 };
 	cJSON *o = json_of(&run, &r);
 	assert_string_equal(field(o, "status"), "error");
 	assert_string_equal(field(o, "error"),
@@ -261,14 +261,14 @@ static void csv_quotes_fields(void **unused)
 	(void)unused;
 	sd_result r = result(SD_UNSOLVABLE, SD_LIMIT_NONE);
 	sd_run_info run = { "graph", "say \"hi\"", "a,b\nc", NULL, "cr\ronly",
-	                    NULL };
+	                    NULL, 0 };
 	char *row = csv_of(&run, &r);
 	assert_string_equal(row, "\"cr\ronly\",\"say \"\"hi\"\"\",\"a,b\nc\","
 	                    "no-solution,,,7,9,0,0,0,0.000,0.000,,\n");
 	free(row);
 	sd_result e = { 0 };
 	sd_run_info err = { "graph", "bfs", "zero\x1b", NULL, "3",
-	                    "bad \xff, \"quoted\"" };
+	                    "bad \xff, \"quoted\"", 0 };
 	row = csv_of(&err, &e);
 	assert_string_equal(row, "3,bfs,zero" FFFD ",error,,,0,0,0,0,0,0.000,"
 	                    "0.000,,\"bad " FFFD ", \"\"quoted\"\"\"\n");
@@ -282,7 +282,7 @@ static void csv_header_matches_rows(void **unused)
 	capture c;
 	capture_open(&c);
 	sd_result r = result(SD_LIMIT, SD_LIMIT_TIME);
-	sd_run_info run = { "graph", "bfs", "zero", NULL, NULL, NULL };
+	sd_run_info run = { "graph", "bfs", "zero", NULL, NULL, NULL, 0 };
 	assert_int_equal(sd_print_csv_header(c.f), 0);
 	assert_int_equal(sd_print_csv_row(c.f, &run, &r), 0);
 	char *text = capture_close(&c);
@@ -376,7 +376,7 @@ static void one_vocabulary(void **unused)
 		const spelling *s = &spellings[i];
 		sd_result r = result(s->status, s->limit);
 		sd_run_info run = { "graph", "bfs", "zero", NULL, NULL,
-		                    s->error ? "no such level" : NULL };
+		                    s->error ? "no such level" : NULL, 0 };
 		check_words(s, &run, &r);
 		check_fields(s, &run, &r);
 	}
@@ -391,7 +391,7 @@ static void text_has_no_control_bytes(void **unused)
 	char *plan = sd_plan_text(&hostile, &inst, &r);
 	assert_non_null(plan);
 	sd_run_info run = { hostile.name, "astar", "h\x1b]0;x\x07", plan,
-	                    "\x1b[2J", NULL };
+	                    "\x1b[2J", NULL, 0 };
 	char *text = printed(sd_print_text, &run, &r);
 	assert_false(has_control(text));
 	assert_non_null(strstr(text, "\nplan        \"\\" FFFD FFFD FFFD " "));
@@ -414,7 +414,7 @@ static void table_row_shows_error(void **unused)
 	(void)unused;
 	sd_result r = { 0 };
 	sd_run_info run = { "graph", "bfs", "zero", NULL, "4",
-	                    "x.ini:2: bad \x1b[31mlevel\xff" };
+	                    "x.ini:2: bad \x1b[31mlevel\xff", 0 };
 	char *text = printed(sd_print_table_row, &run, &r);
 	assert_false(has_control(text));
 	assert_non_null(strstr(text, "\n    error: x.ini:2: bad " FFFD
@@ -428,7 +428,7 @@ static void write_errors_are_reported(void **unused)
 {
 	(void)unused;
 	sd_result r = result(SD_SOLVED, SD_LIMIT_NONE);
-	sd_run_info run = { "graph", "bfs", "zero", "A B", NULL, NULL };
+	sd_run_info run = { "graph", "bfs", "zero", "A B", NULL, NULL, 0 };
 	const report_fn reports[] = { sd_print_text, sd_print_json,
 	                              sd_print_csv_row, sd_print_table_row };
 	for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
@@ -440,7 +440,7 @@ static void write_errors_are_reported(void **unused)
 	FILE *ro = fopen("/dev/null", "r");  /* writes fail at once */
 	assert_non_null(ro);
 	assert_int_equal(sd_print_csv_header(ro), -1);
-	assert_int_equal(sd_print_table_header(ro), -1);
+	assert_int_equal(sd_print_table_header(ro, 0), -1);
 	fclose(ro);
 }
 
