@@ -206,10 +206,14 @@ static int np_scan_file(FILE *f, const char *what, np_scan *sc, char *err,
 	const char *why = NULL;
 
 	while (!why && (len = getline(&line, &cap, f)) >= 0) {
+		/* a UTF-8 byte order mark before the first line is skipped */
+		size_t bom = !lineno && len >= 3 &&
+		             !memcmp(line, "\xef\xbb\xbf", 3) ? 3 : 0;
 		total += (uint64_t)len;
 		if (total > NP_MAX_FILE)
 			why = "file too large (more than 64 MiB)";
-		else if (np_scan_line(sc, line, (size_t)len, ++lineno))
+		else if (np_scan_line(sc, line + bom, (size_t)len - bom,
+		                      ++lineno))
 			why = "out of memory";
 	}
 	if (!why && ferror(f))

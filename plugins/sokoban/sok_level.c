@@ -391,10 +391,14 @@ int sok_read_level(const sd_param *p, const char *level, const char *format,
 	if (!buf)
 		return sok_errf(err, errlen, path, 0, "out of memory");
 	int nul = sok_nul_line(buf, n), rc = -1;
+	/* a UTF-8 byte order mark (some editors write one) is not a level
+	 * character: the first line starts after it */
+	size_t bom = n >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3) ? 3 : 0;
 	if (nul)
 		sok_errf(err, errlen, path, nul, "NUL byte: not a text file");
 	else
-		rc = sok_parse_level(buf, path, level, format, g, err, errlen);
+		rc = sok_parse_level(buf + bom, path, level, format, g, err,
+		                     errlen);
 	free(buf);
 	return rc;
 }
