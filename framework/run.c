@@ -137,6 +137,11 @@ static int dispatch(sd_runctx *x)
 	if (b >= 0 && x->cli->n_compare)
 		return sd_error("--compare and a batch (%s = %s) do not mix",
 		                c->params[b].key, c->params[b].value);
+	const char *one = x->cli->dot ? "--dot" : x->cli->replay ? "--replay"
+	                  : x->cli->animate ? "--animate" : NULL;
+	if (one && (b >= 0 || x->cli->n_compare))
+		return sd_error("%s shows one search: not with %s", one,
+		                b >= 0 ? "a batch" : "--compare");
 	if (x->cli->html && (b >= 0 || x->cli->n_compare))
 		return run_with_page(x, b);
 	return run_mode(x, b);

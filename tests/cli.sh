@@ -144,6 +144,12 @@ out=$("$sd" -c "$src/config/npuzzle.ini" -q \
 	--compare problem.goal=blank-first,blank-last 2>&1)
 if [ "$(awk '/ astar / { print index($0, " astar ") }' <<<"$out" | sort -u | wc -l)" = 1 ]
 then pass; else fail "--compare with long labels: columns not aligned: $out"; fi
+# --dot, --replay and --animate show one search: refused with a batch or
+# --compare (they were ignored in silence)
+expect 2 "--dot shows one search: not with --compare" \
+	"$sd" -c "$tmp/g.ini" --compare algorithm=bfs,ucs --dot "$tmp/cmp.dot"
+expect 2 "--replay shows one search: not with a batch" \
+	"$sd" -c "$src/config/15puzzle.ini" -q --set problem.index=1,2 --replay
 # one key in two --compare options is refused (the first was dropped)
 expect 2 "--compare: search.algorithm given twice (list its values in one --compare)" \
 	"$sd" -c "$tmp/g.ini" --compare algorithm=bfs --compare algorithm=ucs
