@@ -204,11 +204,8 @@ static int goal_state(search *s, unsigned char *goal)
 {
 	char name[600];
 	const sd_plugin *p = s->p;
-	if (!p->goal_state || !p->predecessors)
-		return sd_fail(s->err, s->errlen, "plugin %s has no goal_state() "
-		               "and predecessors(), which algorithm "
-		               "bidirectional needs",
-		               sd_guard_plugin_label(p->name, name, sizeof name));
+	if (sd_search_supported(p, SD_BIDIR, s->err, s->errlen))
+		return -1;
 	sd_guard_enter("goal_state");
 	int ok = p->goal_state(s->self, goal);
 	sd_guard_leave();

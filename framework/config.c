@@ -48,9 +48,8 @@ const char *sd_algorithm_name(sd_algorithm a)
 }
 
 
-/* Prefix "file:line: " (or "--set section.key: ") to a message. */
-static int entry_error(const sd_entry *e, char *err, size_t len,
-                       const char *what)
+int sd_entry_error(const sd_entry *e, char *err, size_t len,
+                   const char *what)
 {
 	if (e->line)
 		return sd_fail(err, len, "%s:%d: %s", e->file, e->line, what);
@@ -551,6 +550,7 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 			goto bad;
 		o->algorithm = (sd_algorithm)a;
 		c->algorithm_name = v;
+		c->algorithm_entry = e;
 	} else if (!strcmp(k, "heuristic")) {
 		c->heuristic = v;
 		c->heuristic_entry = e;
@@ -618,7 +618,7 @@ bad:;
 			want = wants[i].want;
 	snprintf(msg, sizeof msg, "bad value '%s' for %s: expected %s", v, k,
 	         want);
-	return entry_error(e, err, len, msg);
+	return sd_entry_error(e, err, len, msg);
 }
 
 int sd_config_finish(sd_config *c, char *err, size_t len)
@@ -645,9 +645,13 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 		else if (apply(c, e, err, len))
 			return -1;
 	}
+	if (c->opts.algorithm == SD_DLS && !c->opts.depth_limit)
+		return sd_entry_error(c->algorithm_entry, err, len,
+		                      "algorithm dls needs a depth_limit "
+		                      "above 0 ([search] depth_limit)");
 	if (c->plugin_name && c->plugin_path)
-		return entry_error(c->plugin_path, err, len, "give [plugin] name "
-		                   "or path, not both");
+		return sd_entry_error(c->plugin_path, err, len,
+		                      "give [plugin] name or path, not both");
 	if (!c->plugin_name && !c->plugin_path)
 		return sd_fail(err, len, "%s: no plugin: set [plugin] name (e.g. "
 		             "name = npuzzle) or path",

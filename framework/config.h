@@ -39,6 +39,7 @@ typedef struct sd_config {
 	char *source;                /* the config file read, or NULL */
 	const sd_entry *heuristic_entry; /* [search] heuristic, or NULL: where
 	                                    a message about it points */
+	const sd_entry *algorithm_entry; /* [search] algorithm, likewise */
 } sd_config;
 
 #define SD_CONFIG_INIT { .n = 0 }
@@ -53,6 +54,12 @@ int sd_format_from_name(const char *name);
 
 /* Read file's entries.  0, or -1 with "file:line: problem" in err. */
 int sd_config_read(sd_config *c, const char *file, char *err, size_t len);
+
+/* Write "file:line: what" (or, for an entry given on the command line,
+ * "--set section.key: what", "--compare ..." likewise) into err and
+ * return -1. */
+int sd_entry_error(const sd_entry *e, char *err, size_t len,
+                   const char *what);
 
 /* Apply one "section.key=value" override. */
 int sd_config_set(sd_config *c, const char *assignment, char *err,

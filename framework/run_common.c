@@ -118,10 +118,20 @@ void sd_note_admissible(const sd_config *c, const sd_plugin *p, int h)
 
 int sd_resolve_heuristic(sd_runctx *x, char *err, size_t len)
 {
-	x->heuristic = resolve_heuristic(x->config, x->plugin, &x->hname);
-	if (x->heuristic != SD_HEURISTIC_UNKNOWN)
+	const sd_config *c = x->config;
+	const sd_entry *e = c->algorithm_entry;
+	char why[1024];
+	x->heuristic = resolve_heuristic(c, x->plugin, &x->hname);
+	if (x->heuristic == SD_HEURISTIC_UNKNOWN) {
+		unknown_heuristic(c, x->plugin, err, len);
+		return -1;
+	}
+	if (!sd_search_supported(x->plugin, c->opts.algorithm, why,
+	                         sizeof why))
 		return 0;
-	unknown_heuristic(x->config, x->plugin, err, len);
+	if (e)  /* where the algorithm was asked for */
+		return sd_entry_error(e, err, len, why);
+	snprintf(err, len, "%s", why);
 	return -1;
 }
 

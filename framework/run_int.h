@@ -97,11 +97,13 @@ int sd_admissible_note(const sd_config *c, const sd_plugin *p, int h,
 
 /* Set x->heuristic and x->hname for x->config: as configured, or the
  * plugin's default for the algorithms that use one; notes on stderr
- * unless quiet.  0, or -1 (message printed) if the name is unknown. */
+ * unless quiet.  0, or -1 (message printed, naming the config line) if
+ * the name is unknown or the plugin lacks calls the algorithm needs
+ * (sd_search_supported). */
 int sd_pick_heuristic(sd_runctx *x, int quiet);
 
 /* The same without notes: 0, or -1 with the message in err (len
- * bytes) if the name is unknown. */
+ * bytes). */
 int sd_resolve_heuristic(sd_runctx *x, char *err, size_t len);
 
 /* sd_create_instance() of x's plugin for a run of x: a message about

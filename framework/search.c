@@ -127,6 +127,24 @@ static void finish_stats(search *s)
 	                                   st->stored : 0;
 }
 
+int sd_search_supported(const sd_plugin *p, sd_algorithm a, char *err,
+                        size_t len)
+{
+	char name[600];
+	if (a == SD_FESS && !p->features)
+		return sd_fail(err, len, "plugin %s has no features(), which "
+		               "algorithm fess needs",
+		               sd_guard_plugin_label(p->name, name,
+		                                     sizeof name));
+	if (a == SD_BIDIR && (!p->goal_state || !p->predecessors))
+		return sd_fail(err, len, "plugin %s has no goal_state() and "
+		               "predecessors(), which algorithm bidirectional "
+		               "needs",
+		               sd_guard_plugin_label(p->name, name,
+		                                     sizeof name));
+	return 0;
+}
+
 /* Check the options and what the instance declared against the
  * engine's limits.  0, or -1 with a message. */
 static int check_opts(const sd_plugin *p, const sd_instance *inst,
@@ -141,11 +159,8 @@ static int check_opts(const sd_plugin *p, const sd_instance *inst,
 	    !(o->weight >= 1 && o->weight <= SD_MAX_WEIGHT))
 		return sd_fail(err, errlen, "weight must be a number from 1 to "
 		               "1000000");
-	if (o->algorithm == SD_FESS && !p->features) {
-		snprintf(err, errlen, "plugin '%s' has no features(), which "
-		         "algorithm fess needs", p->name);
+	if (sd_search_supported(p, o->algorithm, err, errlen))
 		return -1;
-	}
 	if (o->algorithm == SD_DLS && !o->depth_limit)
 		return sd_fail(err, errlen, "algorithm dls needs a depth_limit "
 		               "above 0 ([search] depth_limit)");

@@ -35,8 +35,17 @@ expect 2 "searchd: --set output.format: bad value 'xml' for format" \
 for a in bfs ucs astar wastar greedy idastar fess; do
 	expect 0 '"status":"solved"' "$sd" -c "$tmp/g.ini" -s search.algorithm=$a -f json
 done
-expect 2 "plugin 'npuzzle' has no features(), which algorithm fess needs" \
+expect 2 "--set search.algorithm: plugin 'npuzzle' (" \
 	"$sd" -c "$src/config/npuzzle.ini" -s search.algorithm=fess
+expect 2 "npuzzle.so) has no features(), which algorithm fess needs" \
+	"$sd" -c "$src/config/npuzzle.ini" -s search.algorithm=fess
+# an algorithm the plugin cannot run, or dls without its limit: the
+# message names the config line that asks for it (it named none)
+printf '[plugin]\nname = pancake\n[search]\nalgorithm = dls\n[problem]\nstack = 2 1\n' >"$tmp/dls.ini"
+expect 2 "$tmp/dls.ini:4: algorithm dls needs a depth_limit above 0" \
+	"$sd" -c "$tmp/dls.ini"
+printf '[plugin]\nname = npuzzle\n[search]\nalgorithm = fess\n[problem]\ntiles = 1 2 3 4 5 6 7 0 8\n' >"$tmp/fess.ini"
+expect 2 "$tmp/fess.ini:4: plugin 'npuzzle' (" "$sd" -c "$tmp/fess.ini"
 expect 0 '"algorithm":"idastar","heuristic":"table"' "$sd" -c "$tmp/g.ini" -s search.algorithm=idastar -f json
 expect 1 "status      no solution" "$sd" -c "$tmp/g.ini" --set problem.goal=Z
 expect 3 "status      limit reached (nodes)" "$sd" -c "$tmp/g.ini" \

@@ -301,18 +301,21 @@ int sok_parse_level(const char *text, const char *name, const char *level,
 		sok_errf(err, errlen, name, 0, "out of memory");
 	} else if (nb == 0) {
 		sok_errf(err, errlen, name, 0, "no level in the file");
+		rc = -2;
 	} else {
 		sok_find_blocks(lines, n, b, nb);
 		int k = sok_pick_block(b, nb, level);
-		if (k < 0)
+		if (k < 0) {
 			sok_errf(err, errlen, name, 0, "no level '%s' (the file "
 			         "has %d level%s)", level, nb, nb > 1 ? "s" : "");
-		else
+			rc = -2;
+		} else {
 			rc = sok_build_grid(lines, &b[k],
 			                    sok_block_letters(lines, &b[k], format),
 			                    name, g, err, errlen);
-		if (rc == 0 && b[k].title[0])
-			g->title = strdup(b[k].title);
+			if (rc == 0 && b[k].title[0])
+				g->title = strdup(b[k].title);
+		}
 		g->collection = nb;
 	}
 	free(b);

@@ -210,6 +210,17 @@ static unsigned sok_max_successors(const sok *s)
 	       sok_macro_extra(&s->lv, s->cf.macros);
 }
 
+/* Put where parameter p was set before the message in err ("cfg.ini:5:
+ * levels.xsb: no level '9' ..."), when it fits.  Returns -1. */
+static int sok_where_first(const sd_param *p, char *err, size_t len)
+{
+	char *msg = strdup(err);
+	if (msg)
+		sd_param_error(p, err, len, "%s", msg);
+	free(msg);
+	return -1;
+}
+
 /* Read the [problem] keys and the level, compile it and choose the
  * state size.  0, or -1 with "file:line: message" in err. */
 static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
@@ -236,6 +247,8 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	 * below), so that the engine reports this level and goes on with
 	 * the others. */
 	inst->collection_size = (unsigned)g.collection;
+	if (rc == -2)   /* no such level: name the config line that asks */
+		return sok_where_first(c.level ? c.level : c.file, err, len);
 	if (rc)
 		return -1;
 	sok *s = calloc(1, sizeof *s);

@@ -101,6 +101,12 @@ grep -Eq '^"?2"?,.*,error,' <<<"$out" ||
 grep -Eq '^"?3"?,.*,solved,' <<<"$out" ||
 	fail "batch: the level after it is not number 3: $out"
 
+# a level the file does not hold: the message names the config line
+# that asks for it, then the file (it named the file alone)
+printf '[plugin]\nname = sokoban\n[problem]\nfile = two.xsb\nlevel = 9\n' >"$tmp/l9.ini"
+refused "a level not in the file" "$tmp/l9.ini:5: $tmp/two.xsb: no level '9' (the file has 1 level)" \
+	--config "$tmp/l9.ini"
+
 # no level file at all: the message names the config
 printf '[plugin]\nname = sokoban\n[search]\nalgorithm = astar\n' >"$tmp/nofile.ini"
 refused "no file key" "$tmp/nofile.ini: [problem] needs a level: set file = PATH" \

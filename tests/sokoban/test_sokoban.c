@@ -658,7 +658,7 @@ static void odd_bytes(void **unused)
 	expect_error(ff, "level", "2", ":8: unknown character '\\xff' in "
 	             "XSB notation");
 	expect_error("#####\n#@$.\t#\n#####\n", NULL, NULL,
-	             ":2: unknown character '\\x09'");
+	             ":2: a tab in the level (levels are drawn with spaces");
 	/* the good level before it reads */
 	char err[512];
 	sd_instance inst;
