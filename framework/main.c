@@ -7,6 +7,7 @@
 #include "error.h"
 #include "guard.h"
 #include "mpi_run.h"
+#include "output.h"
 #include "run.h"
 
 #include <errno.h>
@@ -242,7 +243,7 @@ static int finish_output(int rc)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return rc;
-	int e = errno;
+	int e = sd_output_errno() ? sd_output_errno() : errno;
 	fprintf(stderr, "searchd: error writing the output: %s\n",
 	        strerror(e ? e : EIO));
 	return EXIT_ERROR;

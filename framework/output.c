@@ -6,6 +6,7 @@
 #include "guard.h"
 #include "output.h"
 
+#include <errno.h>
 #include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,17 +59,34 @@ static int put_clean(FILE *out, const char *s, const char *keep)
 	return 0;
 }
 
+/* The errno of the first write or flush a printer saw fail, for
+ * sd_output_errno(); 0 while none has. */
+static int first_errno;
+
 /* The answer of a printer: -1 if out is in error (or failed, nonzero),
- * else 0. */
+ * else 0.  The first time out is in error, errno is kept: by the time
+ * the program reports it, other calls (isatty) may have changed it. */
 static int written(FILE *out, int failed)
 {
+	if (ferror(out) && !first_errno)
+		first_errno = errno ? errno : EIO;
 	return failed || ferror(out) ? -1 : 0;
 }
 
 /* The same, for a report: out flushed first. */
 static int reported(FILE *out, int failed)
 {
-	return fflush(out) ? -1 : written(out, failed);
+	if (fflush(out)) {
+		if (!first_errno)
+			first_errno = errno ? errno : EIO;
+		return -1;
+	}
+	return written(out, failed);
+}
+
+int sd_output_errno(void)
+{
+	return first_errno;
 }
 
 /* ---- the text report ------------------------------------------------------ */

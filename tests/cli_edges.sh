@@ -197,6 +197,14 @@ if [ -w /dev/full ]; then
 	if [ $rc = 2 ] && grep -q "error writing the output: No space left" <<<"$out"; then
 		pass; else fail "stdout to /dev/full: exit $rc: $out"; fi
 fi
+# ... and a batch's: the cause of the first failed write, not errno's
+# last value ("Inappropriate ioctl for device")
+if [ -w /dev/full ]; then
+	out=$("$sd" -c "$src/config/15puzzle.ini" -q -s problem.index=9,12 \
+		-f csv 2>&1 >/dev/full); rc=$?
+	if [ $rc = 2 ] && grep -q "error writing the output: No space left" <<<"$out"; then
+		pass; else fail "batch to /dev/full: exit $rc: $out"; fi
+fi
 out=$("$sd" -c "$tmp/wide.ini" 2>&1 >&-); rc=$?
 if [ $rc = 2 ] && grep -q "error writing the output" <<<"$out"; then pass; else
 	fail "closed stdout: exit $rc: $out"; fi
