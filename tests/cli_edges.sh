@@ -150,6 +150,12 @@ for a in astar ucs bfs idastar; do
 	expect 0 '"cost":23000000000' "$sd" -c "$tmp/wide.ini" -f json -s search.algorithm=$a
 done
 expect 0 "cost        23000000000" "$sd" -c "$tmp/wide.ini"
+# a step cost may be any 32-bit value, UINT32_MAX too (plugin.h)
+for a in astar ucs idastar rbfs; do
+	expect 0 '"cost":8589934590' "$sd" -c "$tmp/wide.ini" -f json \
+		-s search.algorithm=$a -s problem.edges="A>B:4294967295 B>C:4294967295" \
+		-s problem.start=A -s problem.goal=C
+done
 expect 2 "bad value '1e300' for weight: expected a number from 1 to 1000000" \
 	"$sd" -c "$tmp/wide.ini" -s search.algorithm=wastar -s search.weight=1e300
 expect 0 '"cost":23000000000' "$sd" -c "$tmp/wide.ini" -f json \

@@ -75,7 +75,11 @@
  * per MPI rank): keep all mutable state in the instance, not in globals,
  * and a plugin so written is ready for that.
  *
- * Costs and heuristic values are non-negative integers (sd_cost).
+ * Costs and heuristic values are non-negative 32-bit integers
+ * (sd_cost).  A step cost may be any of them, 0 .. UINT32_MAX: the
+ * engine adds path costs (g, f, the plan's cost) in 64 bits, so no plan
+ * cost wraps.  A heuristic value is 0 .. SD_MAX_COST, or SD_DEAD_END
+ * (UINT32_MAX) for a state that cannot reach a goal.
  *
  * Limits the engine enforces (a plugin beyond them is refused with a
  * message naming it, exit status 2):
@@ -83,10 +87,6 @@
  *   state size       1 .. SD_MAX_STATE_SIZE bytes
  *   successors       0 .. SD_MAX_SUCCESSORS per expand(), and never more
  *                    than the max_successors the instance declared
- *   step cost        0 .. SD_MAX_COST (32 bits); the engine adds path
- *                    costs (g, f, the plan's cost) in 64 bits, so no
- *                    plan cost wraps
- *   heuristic        0 .. SD_MAX_COST, or SD_DEAD_END
  *   heuristics table n_heuristics > 0 needs a non-NULL heuristics array
  *                    whose entries all have a name
  *
@@ -129,7 +129,7 @@ extern "C" {
 /* A step cost or heuristic value. */
 typedef uint32_t sd_cost;
 
-/* Largest step cost or (finite) heuristic value. */
+/* Largest finite heuristic value (a step cost may also be UINT32_MAX). */
 #define SD_MAX_COST (UINT32_MAX - 1)
 
 /* Returned as h by heuristic() or expand() for a state that provably
