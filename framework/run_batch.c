@@ -286,6 +286,15 @@ int sd_run_batch(sd_runctx *x, size_t which)
 	memcpy(params, c->params, c->n_params * sizeof *params);
 	if (collection_size(x, params, which, &max))
 		goto out;
+	if (!max) {   /* the plugin said nothing of a collection */
+		char at[1100];
+		sd_param_where(sp, at, sizeof at);
+		sd_error("%s: %s = %s asks for a batch, but plugin '%s' says "
+		         "this problem has no collection (its create() left "
+		         "collection_size at 0)", at, sp->key, sp->value,
+		         x->plugin->name);
+		goto out;
+	}
 	pick = calloc((size_t)max + 2, 1);
 	if (!pick || parse_selection(sp->value, max, pick)) {
 		char at[1100];

@@ -136,6 +136,14 @@ expect 2 "solved 4, no solution 0, limit reached 0, errors 1, of 5" \
 expect 2 "case 1 is broken on purpose" \
 	"$sd" "${r[@]}" -s problem.case=all -s problem.broken_first=yes -f csv
 
+# a plugin whose expand() changes its answer, and one whose batch has no
+# collection: named, with the rule (the first message lacked the plugin,
+# the second said "within 1-0")
+expect 2 "$label broke the contract: expand() is not deterministic" \
+	"$sd" "${r[@]}" -s problem.mode=nondet
+expect 2 "case = all asks for a batch, but plugin 'rogue' says this problem has no collection" \
+	"$sd" "${r[@]}" -s problem.mode=nocollection -s problem.case=all
+
 # ---- costs in 64 bits ----------------------------------------------------
 edges=$(for i in $(seq 0 22); do printf 'N%d>N%d:1000000000 ' $i $((i + 1)); done)
 cat >"$tmp/wide.ini" <<EOI

@@ -17,6 +17,10 @@
  *   tables      select_heuristic() "builds tables" until the host says
  *               stop (sd_host.stop_requested), then fails
  *   deaftables  select_heuristic() builds forever and never asks
+ *   nondet      expand() gives other children once the search is over
+ *               (after len expansions): the plan cannot be rebuilt
+ *   nocollection  a case = K batch, but create() leaves
+ *               collection_size at 0
  *
  * [problem] case = K picks one of a collection of 5 (batch_key "case");
  * case 1 is broken when [problem] broken_first = yes.
@@ -30,9 +34,10 @@
 #include <time.h>
 
 enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
-            TABLES, DEAFTABLES };
+            TABLES, DEAFTABLES, NONDET, NOCOLLECTION };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
-	"abort", "hang", "slow", "hugestate", "tables", "deaftables", NULL };
+	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
+	"nondet", "nocollection", NULL };
 
 typedef struct rogue {
 	enum mode mode;
@@ -91,7 +96,7 @@ static int create(const sd_param *params, size_t n, sd_instance *inst,
 			return -1;
 		}
 	if (pick) {
-		inst->collection_size = 5;
+		inst->collection_size = r->mode == NOCOLLECTION ? 0 : 5;
 		if (pick == 1 && broken_first) {
 			snprintf(err, len, "rogue: case 1 is broken on purpose");
 			free(r);
@@ -179,8 +184,10 @@ static unsigned expand(void *self, const void *state, sd_cost h,
                        sd_succ *succ, unsigned char *states, size_t stride)
 {
 	rogue *r = self;
-	uint32_t v = value(state), next[2] = { v + 1, v - 1 };
 	unsigned n = 0, lie = misbehave(r, succ);
+	uint32_t v = value(state), step = r->mode == NONDET &&
+	                                  r->expansions > r->len ? 2 : 1;
+	uint32_t next[2] = { v + step, v - step };
 	(void)h;
 	for (int i = 0; i < 2; i++) {
 		if (next[i] > r->len)
