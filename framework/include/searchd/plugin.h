@@ -171,9 +171,10 @@ typedef struct sd_instance {
 	                            bits zero) */
 	unsigned max_successors; /* upper bound on what expand() returns,
 	                            0..SD_MAX_SUCCESSORS */
-	unsigned collection_size;/* if the problem was picked from a file of
-	                            many (see batch_key): how many it holds;
-	                            else 0 */
+	unsigned collection_size;/* if the problem was picked from a
+	                            collection (see batch_key; a file of
+	                            many, or one built into the plugin): how
+	                            many it holds; else 0 */
 } sd_instance;
 
 /* One successor written by expand().  Its packed state is written
@@ -301,8 +302,10 @@ typedef struct sd_plugin {
 
 	/* Use heuristic number index (into heuristics), or SD_NO_HEURISTIC.
 	 * Called once before the search; may build tables (pattern
-	 * databases).  Return 0, or -1 with a message in err. Optional: if
-	 * NULL the engine assumes it always succeeds. */
+	 * databases).  Return 0, or -1 with a message in err (it is printed
+	 * as it is: name the file and line yourself where one applies, from
+	 * the parameters create() kept; the engine adds nothing before
+	 * it). Optional: if NULL the engine assumes it always succeeds. */
 	int (*select_heuristic)(void *self, int index, char *err,
 	                        size_t errlen);
 
@@ -348,11 +351,16 @@ typedef struct sd_plugin {
 	                               NULL means none ("UDLR") */
 
 	const char *batch_key; /* optional: the [problem] key that picks one
-	                          problem of a collection by number, from 1
-	                          (e.g. "level").  searchd then solves many
-	                          when its value is "all", a range "1-50" or
-	                          a list "1,4,7-9"; create() sees one number
-	                          at a time and sets collection_size */
+	                          problem of a collection (a file of many,
+	                          or one of the plugin's own) by number,
+	                          from 1 (e.g. "level").  searchd then
+	                          solves many when its value is "all", a
+	                          range "1-50" or a list "1,4,7-9": it first
+	                          calls create() with the value "1" to learn
+	                          collection_size (which must then be set,
+	                          else the batch is refused), then once per
+	                          number picked; create() sees one number at
+	                          a time */
 
 	/* ABI 1.1.  Optional; needed by the feature-space search (algorithm
 	 * fess).  Describe state by a few small numbers, each a measure of
