@@ -25,9 +25,8 @@
  * kept, the position is dead if no sequence of pushes there lets the
  * player or a box into the corral, even if the fence stands on goals.
  *
- * With `corral-gate` (in `all`) and without `learn`, a yield gate
- * tests only a sample of the positions while few are proved dead
- * (sok_gate_due).
+ * With `corral-gate` (in `all`), a yield gate tests only a sample of
+ * the positions while few are proved dead (sok_gate_due).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -568,9 +567,9 @@ void sok_gate_count(sok_gate *g, int tested, int dead)
 }
 
 /* True iff the position in wk->occ is a corral deadlock (see the top of
- * the file), as far as it is tested: under SOK_DL_GATE without
- * SOK_DL_LEARN, only the positions the yield gate lets through
- * (sok_gate_due; 0 for the others), else every one.  r is the
+ * the file), as far as it is tested: under SOK_DL_GATE, only the
+ * positions the yield gate lets through (sok_gate_due; 0 for the
+ * others), else every one.  r is the
  * player's fill, its ncorral corrals labelled by sok_label_areas(lv,
  * wk, r); rules: the SOK_DL_* bits its small searches judge pushes by.
  * wk->occ, r and the labels are left as they were; wk->scratch and
@@ -582,7 +581,7 @@ int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
 		return 0;
 	struct sok_rx *rx = wk->rx;
 	int dead = 0, player = r->min, tested = 0;
-	int gated = (rules & SOK_DL_GATE) && !(rules & SOK_DL_LEARN);
+	int gated = (rules & SOK_DL_GATE) != 0;
 	rx->nkeep = 0;
 	if (!ncorral)
 		return 0;

@@ -410,9 +410,8 @@ static void microban_push_optimal(void **unused)
  * with the deadlock tables, where the gate tests only a sample of the
  * positions for a while, and without it; the expansions are those
  * measured (9,997 with the gate, 9,740 without: a gate stuck shut, or
- * never shutting, counts otherwise).  With `learn` the gate is not
- * used: the same count with the word as without (with the gate it
- * would be 9,666). */
+ * never shutting, counts otherwise).  With `learn` (the fast mode's
+ * rules) likewise: 9,666 with the gate, 9,337 without. */
 static void corral_gate_optimal(void **unused)
 {
 	(void)unused;
@@ -428,7 +427,7 @@ static void corral_gate_optimal(void **unused)
 		uint64_t expanded;
 	} runs[] = {
 		{ "all tables", 9997 }, { plain, 9740 },
-		{ "all tables learn", 9337 }, { learn, 9337 },
+		{ "all tables learn", 9666 }, { learn, 9337 },
 	};
 	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
 		run r = { .alg = SD_ASTAR, .cost = "pushes",
