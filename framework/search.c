@@ -185,6 +185,8 @@ static int select_heuristic(search *s, char *err, size_t errlen)
 	                                               : s->o->heuristic,
 	                             err, errlen);
 	sd_guard_leave();
+	s->res->stats.setup_seconds = search_clock_since(CLOCK_MONOTONIC,
+	                                                 &s->t0);
 	if (!rc)
 		return 0;
 	if (!sd_guard_stop())

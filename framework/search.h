@@ -168,6 +168,10 @@ typedef struct sd_stats {
 	double cpu_seconds;      /* processor time of the search (less noisy
 	                            than wall time on a shared machine) */
 	double nodes_per_second; /* generated / seconds */
+	double setup_seconds;    /* wall time of the plugin's
+	                            select_heuristic() before the search (its
+	                            tables), which time_limit covers too; 0
+	                            if it has none */
 } sd_stats;
 
 /* The search's profile (sd_search_opts.profile), bounded in size: the

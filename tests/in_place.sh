@@ -29,6 +29,7 @@ run() {
 		sed -e 's/"engine_bytes":[0-9]*//' -e 's/"bytes_per_state":[0-9.e+-]*//' \
 		    -e 's/"peak_rss":[0-9]*//' -e 's/"seconds":[0-9.e+-]*//' \
 		    -e 's/"cpu_seconds":[0-9.e+-]*//' \
+		    -e 's/"setup_seconds":[0-9.e+-]*//' \
 		    -e 's/"nodes_per_second":[0-9.e+-]*//'
 }
 

@@ -46,7 +46,7 @@ bad=$(awk 'NR > 1 && $4 == "solved" {print $1, $6}' "$tmp/many" |
 
 # 2. JSON: the same objects as one process's, but for the times and the
 #    process's peak RSS.
-strip() { sed -E 's/"(seconds|nodes_per_second|cpu_seconds|peak_rss)":[0-9.e+-]*//g' \
+strip() { sed -E 's/"(seconds|nodes_per_second|cpu_seconds|setup_seconds|peak_rss)":[0-9.e+-]*//g' \
 	"$1" | grep '^{'; }
 "$sd" "${push[@]}" --set problem.level=1-12 -f json >"$tmp/one.json" 2>/dev/null
 run "$sd" "${push[@]}" --set problem.level=1-12 -f json >"$tmp/many.json" \

@@ -28,6 +28,14 @@ grep -q "heuristic 'packing' is not admissible" <<<"$out" ||
 "$searchd" --config config/sokoban.ini --list-heuristics |
 	grep -Eq '^packing +no ' || fail "packing not listed as inadmissible"
 
+# the deadlock tables are made before the search: their time is reported
+# apart, as setup_seconds (the search's seconds left it out, unsaid)
+out=$("$searchd" --config config/sokoban.ini -q -f json \
+      --set problem.cost=pushes --set problem.deadlocks="all tables" 2>&1) ||
+	fail "tables: exit $?: $out"
+python3 -c 'import json, sys; s = json.loads(sys.argv[1])["stats"]
+assert s["setup_seconds"] > 0, s' "$out" || fail "no setup_seconds: $out"
+
 # --replay in the push model draws the player where it stands, not at
 # the smallest cell of its area (that is the state's normalised form)
 printf '######\n# @$.#\n######\n' >"$tmp/replay.xsb"
