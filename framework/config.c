@@ -47,7 +47,6 @@ const char *sd_algorithm_name(sd_algorithm a)
 	return alg_names[a];
 }
 
-
 int sd_entry_error(const sd_entry *e, char *err, size_t len,
                    const char *what)
 {
