@@ -505,8 +505,8 @@ static int put_plan(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	cJSON *data = plan_data(p, inst, r, shown, h);
 	char *json = data ? cJSON_PrintUnformatted(data) : NULL;
 	int rc = json ? 0 : -1;
-	fprintf(out, "<h2>Plan: %zu steps, cost %llu</h2>\n", r->length,
-	        (unsigned long long)r->cost);
+	fprintf(out, "<h2>Plan: %zu step%s, cost %llu</h2>\n", r->length,
+	        r->length == 1 ? "" : "s", (unsigned long long)r->cost);
 	if (shown < r->length)
 		fprintf(out, "<p class=\"note\">The plan has %zu steps; the page "
 		        "shows the first %zu.</p>\n", r->length, shown);

@@ -236,6 +236,18 @@ static int flag(const char *a, sd_cli *c)
 	return 0;
 }
 
+/* An option that takes one value, given again (its earlier value is
+ * `was`, NULL the first time): say so, set *rc to the exit status and
+ * return 1; else 0.  The second one used to replace the first in
+ * silence. */
+static int once(const char *name, const char *was, int *rc)
+{
+	if (!was)
+		return 0;
+	*rc = sd_error("%s given twice (the first: '%s')", name, was);
+	return 1;
+}
+
 /* Flush stdout and check that everything written reached it: a full
  * disk or a closed stdout is an error, not a silent success.  Returns
  * rc, or EXIT_ERROR if writing failed. */
@@ -281,10 +293,14 @@ int main(int argc, char **argv)
 			rc = 0;
 			goto out;
 		} else if ((v = optval(argc, argv, &i, "--config", "-c"))) {
+			if (once("--config", cli.config, &rc))
+				goto out;
 			cli.config = v;
 		} else if ((v = optval(argc, argv, &i, "--set", "-s"))) {
 			sets[cli.n_sets++] = v;
 		} else if ((v = optval(argc, argv, &i, "--format", "-f"))) {
+			if (once("--format", cli.format, &rc))
+				goto out;
 			if (sd_format_from_name(v) < 0) {
 				rc = sd_error("--format: bad value '%s': "
 				              "expected text, json or csv", v);
@@ -300,8 +316,12 @@ int main(int argc, char **argv)
 		} else if ((v = optval(argc, argv, &i, "--delay", NULL))) {
 			cli.delay_ms = (unsigned)number("--delay", v, 3600000);
 		} else if ((v = optval(argc, argv, &i, "--dot", NULL))) {
+			if (once("--dot", cli.dot, &rc))
+				goto out;
 			cli.dot = v;
 		} else if ((v = optval(argc, argv, &i, "--html", NULL))) {
+			if (once("--html", cli.html, &rc))
+				goto out;
 			cli.html = v;
 		} else if (!flag(a, &cli)) {
 			rc = sd_error("unknown option '%s' (see searchd --help)", a);

@@ -101,6 +101,8 @@ static void batch_summary(FILE *out, const batch_totals *t,
 	fprintf(out, "total: %llu expanded, %llu generated, %.2f s\n",
 	        (unsigned long long)t->expanded,
 	        (unsigned long long)t->generated, t->seconds);
+	if (!t->slow[0].k)  /* none took any time: errors alone */
+		return;
 	fprintf(out, "slowest:");
 	for (int i = 0; i < 5 && t->slow[i].k; i++)
 		fprintf(out, " %s %u (%.2f s)%s", key, t->slow[i].k, t->slow[i].s,

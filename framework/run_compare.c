@@ -79,6 +79,10 @@ static int parse_axes(const sd_cli *cli, axis *ax, size_t *combos)
 			                cli->compare[i]);
 		if (!strncmp(ax[i].key, "plugin.", 7))
 			return sd_error("--compare: one plugin at a time");
+		if (!strncmp(ax[i].key, "output.", 7))
+			return sd_error("--compare: %s is one for the whole "
+			                "table (set it with --set or --format)",
+			                ax[i].key);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(ax[j].key, ax[i].key))
 				return sd_error("--compare: %s given twice (list "

@@ -159,6 +159,18 @@ expect 2 "--dot shows one search: not with --compare" \
 	"$sd" -c "$tmp/g.ini" --compare algorithm=bfs,ucs --dot "$tmp/cmp.dot"
 expect 2 "--replay shows one search: not with a batch" \
 	"$sd" -c "$src/config/15puzzle.ini" -q --set problem.index=1,2 --replay
+# an option of one value given twice is refused (the second replaced the
+# first in silence); output keys are not --compare axes (one format for
+# the table); a batch of errors alone has no empty "slowest:" line
+expect 2 "--config given twice (the first: '$tmp/g.ini')" \
+	"$sd" -c "$tmp/g.ini" -c "$tmp/g.ini"
+expect 2 "--compare: output.format is one for the whole table" \
+	"$sd" -c "$tmp/g.ini" --compare output.format=json,csv
+printf '#####\n#@ .#\n#####\n\n#####\n#@  #\n#####\n' >"$tmp/nobox.xsb"
+out=$("$sd" -c "$src/config/sokoban.ini" -q -s problem.file="$tmp/nobox.xsb" \
+	-s problem.level=all 2>&1)
+if [ $? = 2 ] && grep -q "errors 2, of 2" <<<"$out" && ! grep -q "^slowest:" <<<"$out"
+then pass; else fail "a batch of errors alone: $out"; fi
 # one key in two --compare options is refused (the first was dropped)
 expect 2 "--compare: search.algorithm given twice (list its values in one --compare)" \
 	"$sd" -c "$tmp/g.ini" --compare algorithm=bfs --compare algorithm=ucs
