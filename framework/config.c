@@ -537,6 +537,21 @@ static int improve_from_name(const char *s)
 	return yes < 0 ? -1 : yes ? SD_IMPROVE_YES : SD_IMPROVE_NO;
 }
 
+/* Value v as one line for a message, in buf (len bytes, cut if need
+ * be): the lines of a value continued over several are joined by "\n"
+ * written out, so that the message stays one line. */
+static const char *one_line(const char *v, char *buf, size_t len)
+{
+	size_t n = 0;
+	for (; *v && n + 3 < len; v++) {
+		if (*v == '\n')
+			buf[n++] = '\\';
+		buf[n++] = *v == '\n' ? 'n' : *v;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
 /* Interpret one [search] or [output] entry into c. */
 static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 {
@@ -612,11 +627,12 @@ bad:;
 		{ "advisors", "yes, no or both" },
 	};
 	const char *want = "";
+	char shown[256];
 	for (size_t i = 0; i < sizeof wants / sizeof *wants; i++)
 		if (!strcmp(wants[i].key, k))
 			want = wants[i].want;
-	snprintf(msg, sizeof msg, "bad value '%s' for %s: expected %s", v, k,
-	         want);
+	snprintf(msg, sizeof msg, "bad value '%s' for %s: expected %s",
+	         one_line(v, shown, sizeof shown), k, want);
 	return sd_entry_error(e, err, len, msg);
 }
 

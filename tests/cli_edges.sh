@@ -255,6 +255,13 @@ expect 0 "cost        1" "$sd" -c "$src/config/sokoban.ini" -q \
 printf '\xef\xbb\xbf1 2 3 4 5 6 7 8 0\n' >"$tmp/bom.txt"
 expect 0 "cost        22" "$sd" -c "$src/config/npuzzle.ini" -q \
 	-s problem.tiles= -s problem.file="$tmp/bom.txt"
+# a bad value continued over two lines is quoted on one line ("\n"
+# written out): a message is one line
+printf '[plugin]\nname = pancake\n[search]\nalgorithm = astar\n   idastar\n[problem]\nstack = 2 1\n' >"$tmp/cont.ini"
+out=$("$sd" -c "$tmp/cont.ini" 2>&1); rc=$?
+if [ $rc = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] &&
+	grep -qF "cont.ini:4: bad value 'astar\nidastar' for algorithm" <<<"$out"
+then pass; else fail "a continued bad value: exit $rc: $out"; fi
 # a message that starts with a file name in brackets is not about the
 # section: no config name before it
 mkdir -p "$tmp/br"
