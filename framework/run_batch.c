@@ -11,43 +11,52 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-/* Is value a batch selection ("all", "1-50", "1,4,7-9")? */
+/* Is value a batch selection ("all" in any case, "1-50", "1,4,7-9",
+ * blanks allowed around the numbers: "1, 4")? */
 static int is_batch(const char *v)
 {
-	return !strcmp(v, "all") ||
-	       (strpbrk(v, "-,") && strspn(v, "0123456789-,") == strlen(v));
+	return !strcasecmp(v, "all") ||
+	       (strpbrk(v, "-,") && strspn(v, "0123456789-, \t") == strlen(v));
+}
+
+/* s past blanks. */
+static const char *skip_blanks(const char *s)
+{
+	return s + strspn(s, " \t");
 }
 
 /* Parse a selection into a 0/1 map of 1..max (max 0: unknown, then "all"
  * is an error).  Returns 0, or -1 if malformed. */
 static int parse_selection(const char *v, unsigned max, unsigned char *pick)
 {
-	if (!strcmp(v, "all")) {
+	if (!strcasecmp(v, "all")) {
 		memset(pick + 1, 1, max);
 		return max ? 0 : -1;
 	}
-	const char *s = v;
+	const char *s = skip_blanks(v);
 	while (*s) {
 		char *end;
 		unsigned long a = strtoul(s, &end, 10), b = a;
 		if (end == s)
 			return -1;
-		if (*end == '-') {
-			s = end + 1;
+		s = skip_blanks(end);
+		if (*s == '-') {
+			s = skip_blanks(s + 1);
 			b = strtoul(s, &end, 10);
 			if (end == s)
 				return -1;
+			s = skip_blanks(end);
 		}
 		if (a < 1 || b < a || b > max)
 			return -1;
 		memset(pick + a, 1, b - a + 1);
-		if (*end == ',')
-			end++;
-		else if (*end)
+		if (*s == ',')
+			s = skip_blanks(s + 1);
+		else if (*s)
 			return -1;
-		s = end;
 	}
 	return 0;
 }

@@ -171,6 +171,14 @@ out=$("$sd" -c "$src/config/sokoban.ini" -q -s problem.file="$tmp/nobox.xsb" \
 	-s problem.level=all 2>&1)
 if [ $? = 2 ] && grep -q "errors 2, of 2" <<<"$out" && ! grep -q "^slowest:" <<<"$out"
 then pass; else fail "a batch of errors alone: $out"; fi
+# a selection with blanks around its numbers, and ALL in capitals, are
+# batches (they were read as one instance's number and refused)
+out=$("$sd" -c "$src/config/15puzzle.ini" -q -f csv -s search.node_limit=10 \
+	-s problem.index="9, 10 - 11" 2>/dev/null)
+if [ "$(cut -d, -f1 <<<"$out" | tr '\n' ' ')" = "instance 9 10 11 " ]
+then pass; else fail "index '9, 10 - 11': $out"; fi
+expect 3 "of 100" "$sd" -c "$src/config/15puzzle.ini" -q -s search.node_limit=1 \
+	-s problem.index=ALL
 # one key in two --compare options is refused (the first was dropped)
 expect 2 "--compare: search.algorithm given twice (list its values in one --compare)" \
 	"$sd" -c "$tmp/g.ini" --compare algorithm=bfs --compare algorithm=ucs
