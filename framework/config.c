@@ -417,20 +417,20 @@ int sd_config_set_via(sd_config *c, const char *a, const char *via,
 {
 	const char *dot = strchr(a, '.'), *eq = strchr(a, '=');
 	if (!dot || !eq || dot > eq || dot == a || eq == dot + 1)
-		return sd_fail(err, len, "%s '%s': expected section.key=value", via,
-		             a);
+		return sd_fail(err, len, "%s '%s': expected section.key=value",
+		               via, a);
 	char section[64], key[128];
 	if (eq - dot - 1 > SD_MAX_KEY)
 		return sd_fail(err, len, "%s '%.60s...': key longer than %d "
-		             "bytes", via, a, SD_MAX_KEY);
+		               "bytes", via, a, SD_MAX_KEY);
 	snprintf(section, sizeof section, "%.*s", (int)(dot - a), a);
 	snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
 	if (!known_section(section))
-		return sd_fail(err, len, "%s '%s': unknown section [%s]", via, a,
-		             section);
+		return sd_fail(err, len, "%s '%s': unknown section [%s]", via,
+		               a, section);
 	if (!known_key(section, key))
-		return sd_fail(err, len, "%s '%s': unknown key '%s' in [%s]", via,
-		             a, key, section);
+		return sd_fail(err, len, "%s '%s': unknown key '%s' in [%s]",
+		               via, a, key, section);
 	sd_entry *e = find(c, section, key);
 	char *v = strdup(eq + 1), *f = strdup("<command line>"),
 	     *d = strdup(".");
@@ -660,10 +660,6 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 		else if (apply(c, e, err, len))
 			return -1;
 	}
-	if (c->opts.algorithm == SD_DLS && !c->opts.depth_limit)
-		return sd_entry_error(c->algorithm_entry, err, len,
-		                      "algorithm dls needs a depth_limit "
-		                      "above 0 ([search] depth_limit)");
 	if (c->plugin_name && c->plugin_path)
 		return sd_entry_error(c->plugin_path, err, len,
 		                      "give [plugin] name or path, not both");

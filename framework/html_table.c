@@ -107,7 +107,7 @@ int sd_html_table_add(sd_html_table *t, const sd_run_info *run,
 		return 0;
 	}
 	w.label = row_label(t->kind, run);
-	if (run->error)  /* no search ran: the message is the note */
+	if (run->error)  /* the run failed: its message is the note */
 		note = run->error;
 	w.note = note ? strdup(note) : NULL;
 	if (!w.label || (note && !w.note) || grow(t)) {

@@ -59,8 +59,8 @@ static int put_clean(FILE *out, const char *s, const char *keep)
 	return 0;
 }
 
-/* The errno of the first write or flush a printer saw fail, for
- * sd_output_errno(); 0 while none has. */
+/* The errno of the first write or flush to stdout a printer saw fail,
+ * for sd_output_errno(); 0 while none has. */
 static int first_errno;
 
 /* The answer of a printer: -1 if out is in error (or failed, nonzero),
@@ -68,7 +68,7 @@ static int first_errno;
  * the program reports it, other calls (isatty) may have changed it. */
 static int written(FILE *out, int failed)
 {
-	if (ferror(out) && !first_errno)
+	if (out == stdout && ferror(out) && !first_errno)
 		first_errno = errno ? errno : EIO;
 	return failed || ferror(out) ? -1 : 0;
 }
@@ -77,7 +77,7 @@ static int written(FILE *out, int failed)
 static int reported(FILE *out, int failed)
 {
 	if (fflush(out)) {
-		if (!first_errno)
+		if (out == stdout && !first_errno)
 			first_errno = errno ? errno : EIO;
 		return -1;
 	}

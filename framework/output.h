@@ -110,8 +110,9 @@ int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
 int sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
                  const sd_result *r);
 
-/* The errno of the first write or flush of a report that failed (a full
- * disk: ENOSPC), or 0: what the program says when it ends. */
+/* The errno of the first write or flush of a report to stdout that
+ * failed (a full disk: ENOSPC), or 0: what the program says when it
+ * ends. */
 int sd_output_errno(void);
 
 #endif

@@ -8,7 +8,8 @@
  * below.  A subtree that is left is forgotten and, when its F is the
  * best again, searched afresh: those re-expansions are counted in
  * `expanded` like any other.  A successor equal to its grandparent is
- * dropped (counted as generated and as a duplicate), as in IDA*.
+ * dropped, as in IDA*, but counted as generated and as a duplicate
+ * (IDA* leaves it out of both, as Korf's counts do).
  *
  * The goal test is when a successor is chosen to descend into, so
  * that with an admissible heuristic the plan is optimal.  The stack of
@@ -36,8 +37,9 @@ static void rbfs_trace(search *s, const sd_frames *fr, size_t d, sd_cost h)
 	                .f = fr->g[d] + h, .state = sd_frame_state(fr, d),
 	                .children = fr->n[d] };
 	if (d) {
+		unsigned i = fr->next[d - 1] - 1;  /* the successor chosen */
 		ev.parent = sd_frame_state(fr, d - 1);
-		ev.action = sd_frame_succ(fr, d - 1)[fr->next[d - 1] - 1].action;
+		ev.action = sd_frame_succ(fr, d - 1)[i].action;
 	}
 	for (unsigned i = 0; i < fr->n[d]; i++)
 		if (sd_frame_succ(fr, d)[i].h == SD_DEAD_END)

@@ -298,12 +298,13 @@ int sd_run_batch(sd_runctx *x, size_t which)
 	if (collection_size(x, params, which, &max))
 		goto out;
 	if (!max) {   /* the plugin said nothing of a collection */
-		char at[1100];
+		char at[SD_ERR_LEN], name[600];
 		sd_param_where(sp, at, sizeof at);
-		sd_error("%s: %s = %s asks for a batch, but plugin '%s' says "
+		sd_error("%s: %s = %s asks for a batch, but plugin %s says "
 		         "this problem has no collection (its create() left "
 		         "collection_size at 0)", at, sp->key, sp->value,
-		         x->plugin->name);
+		         sd_guard_plugin_label(x->plugin->name, name,
+		                               sizeof name));
 		goto out;
 	}
 	pick = calloc((size_t)max + 2, 1);

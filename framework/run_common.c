@@ -87,13 +87,13 @@ static void unknown_heuristic(const sd_config *c, const sd_plugin *p,
 	for (size_t i = 0; i < p->n_heuristics; i++)
 		snprintf(list + strlen(list), sizeof list - strlen(list), ", %s",
 		         p->heuristics[i].name);
-	if (e && e->line)
-		snprintf(err, len, "%s:%d: unknown heuristic '%s' for plugin "
-		         "'%s' (available: %s)", e->file, e->line, c->heuristic,
-		         p->name, list);
+	char what[1400];
+	snprintf(what, sizeof what, "unknown heuristic '%s' for plugin '%s' "
+	         "(available: %s)", c->heuristic, p->name, list);
+	if (e)  /* the config line, or the option that gave it */
+		sd_entry_error(e, err, len, what);
 	else
-		snprintf(err, len, "unknown heuristic '%s' for plugin '%s' "
-		         "(available: %s)", c->heuristic, p->name, list);
+		snprintf(err, len, "%s", what);
 }
 
 int sd_admissible_note(const sd_config *c, const sd_plugin *p, int h,
@@ -126,8 +126,11 @@ int sd_resolve_heuristic(sd_runctx *x, char *err, size_t len)
 		unknown_heuristic(c, x->plugin, err, len);
 		return -1;
 	}
-	if (!sd_search_supported(x->plugin, c->opts.algorithm, why,
-	                         sizeof why))
+	if (c->opts.algorithm == SD_DLS && !c->opts.depth_limit)
+		snprintf(why, sizeof why, "algorithm dls needs a depth_limit "
+		         "above 0 ([search] depth_limit)");
+	else if (!sd_search_supported(x->plugin, c->opts.algorithm, why,
+	                              sizeof why))
 		return 0;
 	if (e)  /* where the algorithm was asked for */
 		return sd_entry_error(e, err, len, why);

@@ -211,7 +211,7 @@ static void run_combo(const compare_rows *cr, size_t k, FILE *out,
 	if (*err) {
 		const char *alg = axis_value(extra, n, "search.algorithm=");
 		const char *heur = axis_value(extra, n, "search.heuristic=");
-		c.algorithm_name = alg ? alg : c.algorithm_name;
+		c.algorithm_name = alg ? alg : base->config->algorithm_name;
 		x.hname = heur ? heur : x.hname;
 		sd_report_to(out, &x, &a, *label ? label : NULL, err);
 		goto out;

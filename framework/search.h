@@ -152,7 +152,8 @@ typedef struct sd_search_opts {
 
 typedef struct sd_stats {
 	uint64_t expanded;       /* states whose successors were generated */
-	uint64_t generated;      /* successors produced (not the start) */
+	uint64_t generated;      /* successors produced (idastar counts the
+	                            start too, as its first node) */
 	uint64_t duplicates;     /* successors already stored (not cheaper) */
 	uint64_t reopened;       /* closed states reached by a cheaper path */
 	uint64_t pruned;         /* successors dropped as dead ends */

@@ -171,9 +171,9 @@ static int find_step(search *s, const unsigned char *from,
 			best = k;
 	char name[600];
 	if (best < 0)
-		return sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
-		               "expand() is not deterministic (the plan could "
-		               "not be rebuilt)",
+		return sd_fail(s->err, s->errlen, "plugin %s broke the "
+		               "contract: expand() is not deterministic (the "
+		               "plan could not be rebuilt)",
 		               sd_guard_plugin_label(s->p->name, name,
 		                                     sizeof name));
 	*action = s->succ[best].action;

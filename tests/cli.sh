@@ -44,6 +44,12 @@ expect 2 "npuzzle.so) has no features(), which algorithm fess needs" \
 printf '[plugin]\nname = pancake\n[search]\nalgorithm = dls\n[problem]\nstack = 2 1\n' >"$tmp/dls.ini"
 expect 2 "$tmp/dls.ini:4: algorithm dls needs a depth_limit above 0" \
 	"$sd" -c "$tmp/dls.ini"
+# ... per combination: a comparison that gives dls its limit, or runs
+# other algorithms, is not refused for the config's dls
+out=$("$sd" -c "$tmp/dls.ini" -q --compare depth_limit=1,3 -f csv 2>&1); rc=$?
+if [ $rc = 0 ] && [ "$(grep -c ',dls,' <<<"$out")" = 2 ]
+then pass; else fail "dls with --compare depth_limit: exit $rc: $out"; fi
+expect 0 "gap" "$sd" -c "$tmp/dls.ini" --list-heuristics
 printf '[plugin]\nname = npuzzle\n[search]\nalgorithm = fess\n[problem]\ntiles = 1 2 3 4 5 6 7 0 8\n' >"$tmp/fess.ini"
 expect 2 "$tmp/fess.ini:4: plugin 'npuzzle' (" "$sd" -c "$tmp/fess.ini"
 expect 0 '"algorithm":"idastar","heuristic":"table"' "$sd" -c "$tmp/g.ini" -s search.algorithm=idastar -f json
@@ -136,7 +142,9 @@ for e in ev:
 assert len(ev) == res["stats"]["expanded"], (len(ev), res["stats"])
 dups = sum(e["duplicates"] for e in ev)
 assert dups == res["stats"]["duplicates"], (dups, res["stats"])
-' <<<"$out"; then pass; else fail "$a trace:"; echo "$out" | tail -5; fi
+kids = sum(e["children"] for e in ev)
+assert sys.argv[1] != "rbfs" or kids == res["stats"]["generated"], kids
+' $a <<<"$out"; then pass; else fail "$a trace:"; echo "$out" | tail -5; fi
 done
 # under CSV the trace goes to stderr: stdout is the header and the row
 out=$("$sd" -c "$src/config/pancake.ini" -q -f csv --trace --trace-limit 3 2>/dev/null)

@@ -141,7 +141,7 @@ expect 2 "case 1 is broken on purpose" \
 # the second said "within 1-0")
 expect 2 "$label broke the contract: expand() is not deterministic" \
 	"$sd" "${r[@]}" -s problem.mode=nondet
-expect 2 "case = all asks for a batch, but plugin 'rogue' says this problem has no collection" \
+expect 2 "case = all asks for a batch, but $label says this problem has no collection" \
 	"$sd" "${r[@]}" -s problem.mode=nocollection -s problem.case=all
 
 # ---- costs in 64 bits ----------------------------------------------------

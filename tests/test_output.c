@@ -210,7 +210,8 @@ static void json_of_error_row(void **unused)
 	(void)unused;
 	sd_result r = { 0 };
 	sd_run_info run = { "sokoban", "astar", "matching", NULL, "12",
-	                    "levels.xsb:40: level \xff\xff title: no player", 0 };
+	                    "levels.xsb:40: level \xff\xff title: no player",
+	                    0 };
 	cJSON *o = json_of(&run, &r);
 	assert_string_equal(field(o, "status"), "error");
 	assert_string_equal(field(o, "error"),

@@ -78,8 +78,8 @@ enum {
 	SOK_DL_TABLES = 128, /* deadlock tables, made before the search */
 	SOK_DL_LEARN = 256,  /* deadlock patterns learned during it */
 	SOK_DL_GATE = 512,   /* corral-search tests a sample of the
-	                        positions while it proves few dead, unless
-	                        learning (sok_gate_due) */
+	                        positions while it proves few dead
+	                        (sok_gate_due) */
 	SOK_DL_ALL = 127 | SOK_DL_GATE /* the rules judged on each position,
 	                                  and the gate ("all") */
 };
@@ -404,9 +404,9 @@ int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
 int sok_corral_knot(const sok_work *wk, const int **cells);
 #define SOK_CORRAL_NODES 256 /* positions one small search may visit */
 
-/* Which positions the corral search tests under `corral-gate` without
- * `learn`: all while the proofs are many, a sample while they are few
- * (sok_corral.c, sok_gate_due).  A gate starts all zero: open. */
+/* Which positions the corral search tests under `corral-gate`: all
+ * while the proofs are many, a sample while they are few (sok_corral.c,
+ * sok_gate_due).  A gate starts all zero: open. */
 #define SOK_GATE_WINDOW 4096 /* positions with a corral per window */
 #define SOK_GATE_YIELD 16    /* the gate shuts after a window where fewer
                                 than 1 tested in this many was proved

@@ -246,9 +246,10 @@ static int sok_build_grid(const sok_line *lines, const sok_block *b,
 		for (int x = 0; x < l->len; x++) {
 			char c = sok_translate(l->p[x], letters), show[8];
 			if (l->p[x] == '\t')
-				return sok_errf(err, errlen, name, g->row_line[y],
-				                "a tab in the level (levels are "
-				                "drawn with spaces, not tabs)");
+				return sok_errf(err, errlen, name,
+				                g->row_line[y], "a tab in the "
+				                "level (levels are drawn with "
+				                "spaces, not tabs)");
 			if (!c)
 				return sok_errf(err, errlen, name, g->row_line[y],
 				                "unknown character '%s' in %s "

@@ -211,12 +211,15 @@ static unsigned sok_max_successors(const sok *s)
 }
 
 /* Put where parameter p was set before the message in err ("cfg.ini:5:
- * levels.xsb: no level '9' ..."), when it fits.  Returns -1. */
+ * levels.xsb: no level '9' ..."); if out of memory, err stays as it
+ * was.  Returns -1. */
 static int sok_where_first(const sd_param *p, char *err, size_t len)
 {
-	char *msg = strdup(err);
-	if (msg)
-		sd_param_error(p, err, len, "%s", msg);
+	char at[4200], *msg = strdup(err);
+	if (msg) {
+		sd_param_where(p, at, sizeof at);
+		snprintf(err, len, "%s: %s", at, msg);
+	}
 	free(msg);
 	return -1;
 }
