@@ -110,10 +110,13 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 		dlclose(h);
 		return -1;
 	}
+	/* The guard covers reading the descriptor too: a bad pointer
+	 * returned is the plugin's crash, named, not searchd's. */
 	sd_guard_enter(SD_PLUGIN_ENTRY);
 	const sd_plugin *p = entry();
+	int bad = !p || check_abi(p, path, err, len);
 	sd_guard_leave();
-	if (!p || check_abi(p, path, err, len)) {
+	if (bad) {
 		if (!p)
 			sd_fail(err, len, "plugin '%s': %s() returned NULL", path,
 			      SD_PLUGIN_ENTRY);
@@ -128,7 +131,9 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 		return sd_fail(err, len, "out of memory loading plugin '%s'",
 		             path);
 	}
+	sd_guard_enter(SD_PLUGIN_ENTRY);
 	memcpy(copy, p, descriptor_size(p->abi_minor));
+	sd_guard_leave();
 	sd_guard_plugin(copy->name, path);
 	out->handle = h;
 	out->plugin = copy;

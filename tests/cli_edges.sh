@@ -42,6 +42,14 @@ if [ $rc -ge 128 ] && grep -qF "$label: crashed in expand(): SIGABRT" <<<"$out";
 expect 2 "n_heuristics is 3 but heuristics is NULL" \
 	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/nullheur.so"
 
+# a descriptor pointer that points at nothing: the crash names the plugin
+# (a single run died of SIGSEGV unexplained); under AddressSanitizer its
+# own report comes first
+out=$("$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/badptr.so" 2>&1); rc=$?
+if [ $rc -ne 0 ] && { grep -qF "badptr.so): crashed in searchd_plugin(): SIGSEGV" <<<"$out" ||
+	grep -q "AddressSanitizer: SEGV" <<<"$out"; }; then
+	pass; else fail "a bad descriptor pointer: exit $rc: $out"; fi
+
 # --list-plugins survives a plugin that aborts while loading
 out=$(SEARCHD_PLUGIN_PATH="$plugins/broken" "$sd" --list-plugins 2>&1); rc=$?
 if [ $rc = 0 ] && grep -q "ctorabort.so' died while loading (signal 6" <<<"$out" &&
