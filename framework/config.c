@@ -441,14 +441,14 @@ int sd_config_set_via(sd_config *c, const char *a, const char *via,
 	if (e) {
 		free(e->value), free(e->file), free(e->dir);
 		e->value = v, e->file = f, e->dir = d, e->line = 0;
-		e->via = via;
-		return 0;
+	} else {
+		e = add(c, section, key, v, f, 0, d);
+		free(v), free(f), free(d);
+		if (!e)
+			return sd_fail(err, len, "out of memory");
 	}
-	e = add(c, section, key, v, f, 0, d);
-	free(v), free(f), free(d);
-	if (e)
-		e->via = via;
-	return e ? 0 : sd_fail(err, len, "out of memory");
+	e->via = via;
+	return 0;
 }
 
 /* Parse a non-negative finite number, all of s. */

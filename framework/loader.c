@@ -110,19 +110,6 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 		dlclose(h);
 		return -1;
 	}
-	/* The guard covers reading the descriptor too: a bad pointer
-	 * returned is the plugin's crash, named, not searchd's. */
-	sd_guard_enter(SD_PLUGIN_ENTRY);
-	const sd_plugin *p = entry();
-	int bad = !p || check_abi(p, path, err, len);
-	sd_guard_leave();
-	if (bad) {
-		if (!p)
-			sd_fail(err, len, "plugin '%s': %s() returned NULL", path,
-			      SD_PLUGIN_ENTRY);
-		dlclose(h);
-		return -1;
-	}
 	/* A copy as long as this host's descriptor, the fields of later
 	 * minor versions zero, so that the engine may read every field. */
 	sd_plugin *copy = calloc(1, sizeof *copy);
@@ -131,9 +118,22 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 		return sd_fail(err, len, "out of memory loading plugin '%s'",
 		             path);
 	}
+	/* The guard covers reading the descriptor too: a bad pointer
+	 * returned is the plugin's crash, named, not searchd's. */
 	sd_guard_enter(SD_PLUGIN_ENTRY);
-	memcpy(copy, p, descriptor_size(p->abi_minor));
+	const sd_plugin *p = entry();
+	int bad = !p || check_abi(p, path, err, len);
+	if (!bad)
+		memcpy(copy, p, descriptor_size(p->abi_minor));
 	sd_guard_leave();
+	if (bad) {
+		if (!p)
+			sd_fail(err, len, "plugin '%s': %s() returned NULL", path,
+			      SD_PLUGIN_ENTRY);
+		free(copy);
+		dlclose(h);
+		return -1;
+	}
 	sd_guard_plugin(copy->name, path);
 	out->handle = h;
 	out->plugin = copy;

@@ -6,8 +6,8 @@
 #include "guard.h"
 #include "output.h"
 
-#include <errno.h>
 #include <cJSON.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -63,25 +63,29 @@ static int put_clean(FILE *out, const char *s, const char *keep)
  * for sd_output_errno(); 0 while none has. */
 static int first_errno;
 
+/* Keep errno as the cause of the first failure on stdout: by the time
+ * the program reports it, other calls (isatty) may have changed it.
+ * Returns -1. */
+static int failed_on(FILE *out)
+{
+	if (out == stdout && !first_errno)
+		first_errno = errno ? errno : EIO;
+	return -1;
+}
+
 /* The answer of a printer: -1 if out is in error (or failed, nonzero),
- * else 0.  The first time out is in error, errno is kept: by the time
- * the program reports it, other calls (isatty) may have changed it. */
+ * else 0. */
 static int written(FILE *out, int failed)
 {
-	if (out == stdout && ferror(out) && !first_errno)
-		first_errno = errno ? errno : EIO;
-	return failed || ferror(out) ? -1 : 0;
+	if (ferror(out))
+		return failed_on(out);
+	return failed ? -1 : 0;
 }
 
 /* The same, for a report: out flushed first. */
 static int reported(FILE *out, int failed)
 {
-	if (fflush(out)) {
-		if (out == stdout && !first_errno)
-			first_errno = errno ? errno : EIO;
-		return -1;
-	}
-	return written(out, failed);
+	return fflush(out) ? failed_on(out) : written(out, failed);
 }
 
 int sd_output_errno(void)

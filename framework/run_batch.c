@@ -61,6 +61,31 @@ static int parse_selection(const char *v, unsigned max, unsigned char *pick)
 	return 0;
 }
 
+/* The problems that selection sp picks of the max the collection holds,
+ * as a 0/1 map of 1..max in *pick (to free).  0, or -1 with the message
+ * printed, naming the place of sp: the plugin declared no collection,
+ * or the selection is malformed or out of range. */
+static int pick_problems(const sd_runctx *x, const sd_param *sp,
+                         unsigned max, unsigned char **pick)
+{
+	char at[SD_ERR_LEN], name[600];
+	sd_param_where(sp, at, sizeof at);
+	if (!max) {   /* the plugin said nothing of a collection */
+		sd_error("%s: %s = %s asks for a batch, but plugin %s says "
+		         "this problem has no collection (its create() left "
+		         "collection_size at 0)", at, sp->key, sp->value,
+		         sd_guard_plugin_label(x->plugin->name, name,
+		                               sizeof name));
+		return -1;
+	}
+	*pick = calloc((size_t)max + 2, 1);
+	if (*pick && !parse_selection(sp->value, max, *pick))
+		return 0;
+	sd_error("%s: bad %s '%s': expected all, N, N-M or a list like "
+	         "1,4,7-9, within 1-%u", at, sp->key, sp->value, max);
+	return -1;
+}
+
 /* What a batch has run so far, for the progress bar and the summary. */
 typedef struct batch_totals {
 	unsigned count[4];   /* by exit status: solved, none, error, limit */
@@ -295,26 +320,9 @@ int sd_run_batch(sd_runctx *x, size_t which)
 	if (!params)
 		return sd_error("out of memory");
 	memcpy(params, c->params, c->n_params * sizeof *params);
-	if (collection_size(x, params, which, &max))
+	if (collection_size(x, params, which, &max) ||
+	    pick_problems(x, sp, max, &pick))
 		goto out;
-	if (!max) {   /* the plugin said nothing of a collection */
-		char at[SD_ERR_LEN], name[600];
-		sd_param_where(sp, at, sizeof at);
-		sd_error("%s: %s = %s asks for a batch, but plugin %s says "
-		         "this problem has no collection (its create() left "
-		         "collection_size at 0)", at, sp->key, sp->value,
-		         sd_guard_plugin_label(x->plugin->name, name,
-		                               sizeof name));
-		goto out;
-	}
-	pick = calloc((size_t)max + 2, 1);
-	if (!pick || parse_selection(sp->value, max, pick)) {
-		char at[1100];
-		sd_param_where(sp, at, sizeof at);
-		sd_error("%s: bad %s '%s': expected all, N, N-M or a list "
-		         "like 1,4,7-9, within 1-%u", at, sp->key, sp->value, max);
-		goto out;
-	}
 	x->rows = 1;
 	rc = run_picked(x, params, which, pick, max);
 out:

@@ -126,11 +126,7 @@ int sd_resolve_heuristic(sd_runctx *x, char *err, size_t len)
 		unknown_heuristic(c, x->plugin, err, len);
 		return -1;
 	}
-	if (c->opts.algorithm == SD_DLS && !c->opts.depth_limit)
-		snprintf(why, sizeof why, "algorithm dls needs a depth_limit "
-		         "above 0 ([search] depth_limit)");
-	else if (!sd_search_supported(x->plugin, c->opts.algorithm, why,
-	                              sizeof why))
+	if (!sd_search_supported(x->plugin, &c->opts, why, sizeof why))
 		return 0;
 	if (e)  /* where the algorithm was asked for */
 		return sd_entry_error(e, err, len, why);

@@ -127,10 +127,14 @@ static void finish_stats(search *s)
 	                                   st->stored : 0;
 }
 
-int sd_search_supported(const sd_plugin *p, sd_algorithm a, char *err,
-                        size_t len)
+int sd_search_supported(const sd_plugin *p, const sd_search_opts *o,
+                        char *err, size_t len)
 {
 	char name[600];
+	sd_algorithm a = o->algorithm;
+	if (a == SD_DLS && !o->depth_limit)
+		return sd_fail(err, len, "algorithm dls needs a depth_limit "
+		               "above 0 ([search] depth_limit)");
 	if (a == SD_FESS && !p->features)
 		return sd_fail(err, len, "plugin %s has no features(), which "
 		               "algorithm fess needs",
@@ -159,11 +163,8 @@ static int check_opts(const sd_plugin *p, const sd_instance *inst,
 	    !(o->weight >= 1 && o->weight <= SD_MAX_WEIGHT))
 		return sd_fail(err, errlen, "weight must be a number from 1 to "
 		               "1000000");
-	if (sd_search_supported(p, o->algorithm, err, errlen))
+	if (sd_search_supported(p, o, err, errlen))
 		return -1;
-	if (o->algorithm == SD_DLS && !o->depth_limit)
-		return sd_fail(err, errlen, "algorithm dls needs a depth_limit "
-		               "above 0 ([search] depth_limit)");
 	if (o->algorithm == SD_BEAM && !o->beam_width)
 		return sd_fail(err, errlen, "beam_width must be at least 1");
 	return 0;

@@ -232,11 +232,12 @@ typedef struct sd_result {
 
 #define SD_TREE_ROOT UINT32_MAX
 
-/* Whether plugin p offers the calls algorithm a needs (fess:
- * features(); bidirectional: goal_state() and predecessors()).  0, or
- * -1 with a message naming the plugin and the calls in err. */
-int sd_search_supported(const sd_plugin *p, sd_algorithm a, char *err,
-                        size_t len);
+/* Whether the algorithm of o can run: with the calls it needs of plugin
+ * p (fess: features(); bidirectional: goal_state() and predecessors())
+ * and the option it needs (dls: a depth_limit).  0, or -1 with a
+ * message in err (naming the plugin and the calls, or the key). */
+int sd_search_supported(const sd_plugin *p, const sd_search_opts *o,
+                        char *err, size_t len);
 
 /* Run one search.  Returns 0 with the outcome in *res (free with
  * sd_result_free), or -1 with a message in err (bad options, or the

@@ -569,11 +569,10 @@ void sok_gate_count(sok_gate *g, int tested, int dead)
 /* True iff the position in wk->occ is a corral deadlock (see the top of
  * the file), as far as it is tested: under SOK_DL_GATE, only the
  * positions the yield gate lets through (sok_gate_due; 0 for the
- * others), else every one.  r is the
- * player's fill, its ncorral corrals labelled by sok_label_areas(lv,
- * wk, r); rules: the SOK_DL_* bits its small searches judge pushes by.
- * wk->occ, r and the labels are left as they were; wk->scratch and
- * wk->cand are not. */
+ * others), else every one.  r is the player's fill, its ncorral corrals
+ * labelled by sok_label_areas(lv, wk, r); rules: the SOK_DL_* bits its
+ * small searches judge pushes by.  wk->occ, r and the labels are left
+ * as they were; wk->scratch and wk->cand are not. */
 int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
                         const sok_reach *r, int ncorral)
 {
