@@ -63,6 +63,13 @@ typedef struct axis {
 	size_t n;
 } axis;
 
+/* Does --set override set ("section.key=value") name key? */
+static int set_names(const char *set, const char *key)
+{
+	size_t n = strlen(key);
+	return !strncmp(set, key, n) && set[n] == '=';
+}
+
 /* Most combinations one comparison runs (each a whole search). */
 #define SD_COMPARE_MAX 100000
 
@@ -88,6 +95,12 @@ static int parse_axes(const sd_cli *cli, axis *ax, size_t *combos)
 				return sd_error("--compare: %s given twice (list "
 				                "its values in one --compare)",
 				                ax[i].key);
+		for (size_t j = 0; j < cli->n_sets; j++)
+			if (set_names(cli->sets[j], ax[i].key))
+				return sd_error("--compare: %s is also given by "
+				                "--set '%s' (which would be "
+				                "overridden): drop one", ax[i].key,
+				                cli->sets[j]);
 		if (*combos * ax[i].n > SD_COMPARE_MAX)
 			return sd_error("--compare: more than %d combinations",
 			                SD_COMPARE_MAX);

@@ -9,6 +9,8 @@
 #include "mpi_run.h"
 #include "output.h"
 
+#include <unistd.h>
+
 /* Write the search tree to cli->dot.  EXIT_SOLVED, or EXIT_ERROR with
  * the reason printed (the search stored too many states to draw, or the
  * file cannot be written). */
@@ -63,10 +65,13 @@ static int present(const sd_runctx *x, const sd_attempt *a)
 		fprintf(stderr, "searchd: note: %s does not promise the "
 		        "cheapest plan; this one may not be\n",
 		        x->config->algorithm_name);
-	/* JSON and CSV keep stdout to themselves; the boards go to stderr */
+	/* JSON and CSV keep stdout to themselves; the boards go to stderr.
+	 * --animate plays only on a terminal: into a file or a pipe it
+	 * writes the frames as --replay does, without clearing or pauses */
+	FILE *boards = x->format == SD_FMT_TEXT ? stdout : stderr;
 	if ((cli->replay || cli->animate) && a->res.status == SD_SOLVED)
-		sd_print_replay(x->format == SD_FMT_TEXT ? stdout : stderr,
-		                x->plugin, &a->inst, &a->res, cli->animate,
+		sd_print_replay(boards, x->plugin, &a->inst, &a->res,
+		                cli->animate && isatty(fileno(boards)),
 		                cli->delay_ms);
 	if (cli->dot && write_dot(cli, x->plugin, &a->inst, &a->res))
 		return EXIT_ERROR;

@@ -167,6 +167,15 @@ expect 2 "--dot shows one search: not with --compare" \
 	"$sd" -c "$tmp/g.ini" --compare algorithm=bfs,ucs --dot "$tmp/cmp.dot"
 expect 2 "--replay shows one search: not with a batch" \
 	"$sd" -c "$src/config/15puzzle.ini" -q --set problem.index=1,2 --replay
+# --animate into a pipe writes the frames without clearing the screen
+# and without its pauses (it wrote escape codes, and paused 31 times)
+start=$(date +%s%N)
+out=$("$sd" -c "$src/config/npuzzle.ini" -q --animate --delay 200 2>&1)
+rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+if [ $rc = 0 ] && ! grep -q $'\033' <<<"$out" && grep -q "step 31 of 31" <<<"$out" &&
+   [ "$ms" -lt 3000 ]
+then pass; else fail "--animate into a pipe (${ms} ms): $out"; fi
 # an option of one value given twice is refused (the second replaced the
 # first in silence); output keys are not --compare axes (one format for
 # the table); a batch of errors alone has no empty "slowest:" line
@@ -190,6 +199,10 @@ expect 3 "of 100" "$sd" -c "$src/config/15puzzle.ini" -q -s search.node_limit=1 
 # one key in two --compare options is refused (the first was dropped)
 expect 2 "--compare: search.algorithm given twice (list its values in one --compare)" \
 	"$sd" -c "$tmp/g.ini" --compare algorithm=bfs --compare algorithm=ucs
+# a --compare key also given by --set is refused (the --set was
+# overridden in silence)
+expect 2 "--compare: search.algorithm is also given by --set 'search.algorithm=ucs'" \
+	"$sd" -c "$tmp/g.ini" -s search.algorithm=ucs --compare algorithm=bfs,astar
 expect 0 "solved 10, no solution 0, limit reached 0, errors 0, of 10" \
 	"$sd" -c "$tmp/g.ini" --set problem.instance=all -s search.algorithm=bfs
 expect 0 '"instance":"4","plugin":"graph"' \
