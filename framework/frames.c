@@ -4,12 +4,14 @@
 #include "frames.h"
 #include "guard.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 void sd_frames_init(sd_frames *fr, unsigned maxs, size_t stride)
 {
 	memset(fr, 0, sizeof *fr);
+	fr->max_bytes = SIZE_MAX;
 	fr->maxs = maxs;
 	fr->stride = stride;
 }
@@ -49,6 +51,8 @@ int sd_frames_reserve(sd_frames *fr, size_t d)
 	size_t cap = fr->cap ? fr->cap : 16, m = fr->maxs;
 	while (cap <= d)
 		cap *= 2;
+	if (frames_bytes(fr, cap) > fr->max_bytes)
+		return -1;
 	size_t so = fr->cap * m * sizeof *fr->succ, sn = cap * m * sizeof *fr->succ;
 	size_t ko = fr->cap * m * fr->stride, kn = cap * m * fr->stride;
 	sd_succ *succ = grow_guarded(fr->succ, so, sn);

@@ -30,6 +30,8 @@ typedef struct sd_frames {
 	unsigned char *kids;    /* cap * maxs states */
 	uint64_t *val;          /* cap * maxs values, one per successor */
 	size_t bytes;           /* held now (the peak: they only grow) */
+	size_t max_bytes;       /* the most they may hold (memory_limit's
+	                           room; SIZE_MAX by sd_frames_init) */
 } sd_frames;
 
 /* Empty frames for expansions of at most maxs successors of stride
@@ -37,8 +39,8 @@ typedef struct sd_frames {
 void sd_frames_init(sd_frames *fr, unsigned maxs, size_t stride);
 void sd_frames_free(sd_frames *fr);
 
-/* Make frame d usable.  0, or -1 if out of memory (the frames as they
- * were). */
+/* Make frame d usable.  0, or -1 if out of memory or the frames would
+ * hold more than max_bytes (the frames as they were). */
 int sd_frames_reserve(sd_frames *fr, size_t d);
 
 /* The state of frame d, its successors, successor i's state, and the

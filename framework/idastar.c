@@ -74,6 +74,10 @@ static int ida_reserve(search *s, ida_stack *st, size_t d)
 	if (d < st->cap)
 		return 0;
 	size_t n = st->cap ? st->cap * 2 : 64, add = n - st->cap;
+	size_t more = add * (sizeof(frame) + s->maxs * (sizeof(sd_succ) +
+	              sizeof(uint16_t)) + st->kw * s->stride);
+	if (st->bytes + more > search_own_room(s))
+		return -1;                   /* memory_limit */
 	frame *f = realloc(st->f, n * sizeof *f);
 	if (!f || st->n_blk == sizeof st->blk / sizeof *st->blk)
 		return -1;
@@ -97,8 +101,7 @@ static int ida_reserve(search *s, ida_stack *st, size_t d)
 			return -1;
 		}
 	}
-	st->bytes += add * (sizeof *f + s->maxs *
-	             (sizeof(sd_succ) + sizeof *f->keep) + st->kw * s->stride);
+	st->bytes += more;
 	st->cap = n;
 	return 0;
 }
@@ -604,6 +607,11 @@ static int ida_kernel_grow(sd_ida_iter *it, size_t frame_bytes)
 {
 	ida_stack *st = it->engine;
 	size_t n = it->cap ? it->cap * 2 : 64;
+	if (st->bytes + (n - it->cap) * (frame_bytes + sizeof(uint32_t)) >
+	    search_own_room(st->s)) {
+		st->kernel_oom = 1;          /* memory_limit */
+		return -1;
+	}
 	void *stack = realloc(it->stack, n * frame_bytes);
 	if (stack)
 		it->stack = stack;

@@ -14,7 +14,8 @@
  * The goal test is when a successor is chosen to descend into, so
  * that with an admissible heuristic the plan is optimal.  The stack of
  * levels is dfs.c's frames (frames.h); the recursion is bounded by
- * RBFS_MAX_DEPTH, past which the search stops as out of memory.
+ * RBFS_MAX_DEPTH, past which the search stops with "limit reached
+ * (depth)".
  */
 #include "search_int.h"
 
@@ -25,6 +26,15 @@
 
 /* The deepest recursion (levels of the C stack). */
 #define RBFS_MAX_DEPTH 10000  /* about 1 MiB of a default 8 MiB stack */
+
+/* The recursion reached RBFS_MAX_DEPTH: the search ends with the depth
+ * limit (no depth_limit was set, but this one cut states off). */
+static search_rc depth_cap(search *s)
+{
+	s->res->status = SD_LIMIT;
+	s->res->limit = SD_LIMIT_DEPTH;
+	return SEARCH_STOP;
+}
 
 /* Tell the trace callback about the expansion of frame d: the action
  * that reached it is that of the successor of frame d - 1 chosen last
@@ -128,9 +138,10 @@ static search_rc rbfs(search *s, sd_frames *fr, size_t d, sd_cost h,
 		const sd_succ c = sd_frame_succ(fr, d)[i];
 		uint64_t Fi = val[i];  /* val moves if the frames grow */
 		fr->next[d] = i + 1;   /* the action of frame d + 1 (trace) */
-		if (!c.goal && (search_limit_reached(s) ||
-		                d + 1 >= RBFS_MAX_DEPTH))
-			return s->res->limit ? SEARCH_STOP : search_out_of_memory(s);
+		if (!c.goal && search_limit_reached(s))
+			return SEARCH_STOP;
+		if (!c.goal && d + 1 >= RBFS_MAX_DEPTH)
+			return depth_cap(s);
 		if (sd_frames_reserve(fr, d + 1))
 			return search_out_of_memory(s);
 		memcpy(sd_frame_state(fr, d + 1), sd_frame_kid(fr, d, i),
@@ -154,6 +165,7 @@ int search_rbfs(search *s, const unsigned char *start)
 	uint64_t out = 0;
 	search_rc rc;
 	sd_frames_init(&fr, s->maxs, s->stride);
+	fr.max_bytes = search_own_room(s);
 	if (sd_frames_reserve(&fr, 0)) {
 		rc = search_out_of_memory(s);
 	} else if (search_is_goal(s, start) || h0 == SD_DEAD_END) {

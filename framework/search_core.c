@@ -66,6 +66,14 @@ void search_own_bytes(search *s, size_t bytes)
 		s->own_peak_bytes = bytes;
 }
 
+size_t search_own_room(const search *s)
+{
+	size_t other = search_engine_bytes(s) - s->own_bytes;
+	if (!s->o->memory_limit)
+		return SIZE_MAX;
+	return s->o->memory_limit > other ? s->o->memory_limit - other : 0;
+}
+
 /* The time limit and interrupts are flags set by guard.c's handlers, so
  * reading them costs nothing; the memory limit adds up the structures'
  * sizes. */

@@ -144,6 +144,12 @@ int search_limits_hit(search *s);
  * search_engine_bytes, and their peak in the statistics). */
 void search_own_bytes(search *s, size_t bytes);
 
+/* The bytes an algorithm's own structures may hold within memory_limit
+ * beside the rest of the engine's storage now (SIZE_MAX without a
+ * limit): a tree search's stack, which grows by doubling, is refused
+ * a growth past it, so the limit holds. */
+size_t search_own_room(const search *s);
+
 /* Out of memory ends the search like the memory limit: SEARCH_STOP. */
 search_rc search_out_of_memory(search *s);
 

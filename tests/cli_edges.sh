@@ -274,6 +274,29 @@ then pass; else fail "a continued bad value: exit $rc: $out"; fi
 # section: no config name before it
 mkdir -p "$tmp/br"
 printf '[plugin]\nname = pancake\n[problem]\nstack = 1 1\n' >"$tmp/br/[p].ini"
+# a tree search's stack counts in memory_limit: IDA* and rbfs round a
+# cycle of free steps (the goal unreachable) stop at 1M, and rbfs past
+# its 10 000 levels of recursion says so (IDA* ran until the time
+# limit, its stack past 1 GiB; rbfs's cap was named a memory limit)
+cat >"$tmp/free.ini" <<EOI
+[plugin]
+path = $plugins/graph.so
+[search]
+algorithm = idastar
+memory_limit = 1M
+time_limit = 5
+[problem]
+edges = S>A:0 A>B:0 B>S:0 G>S:1
+start = S
+goal = G
+EOI
+expect 3 "limit reached (memory)" "$sd" -c "$tmp/free.ini" -q
+expect 3 "limit reached (memory)" "$sd" -c "$tmp/free.ini" -q \
+	-s search.in_place=no
+expect 3 "limit reached (memory)" "$sd" -c "$tmp/free.ini" -q \
+	-s search.algorithm=rbfs
+expect 3 "limit reached (depth)" "$sd" -c "$tmp/free.ini" -q \
+	-s search.algorithm=rbfs -s search.memory_limit=0
 out=$(cd "$tmp/br" && "$sd" -c "[p].ini" 2>&1); rc=$?
 if [ $rc = 2 ] && grep -q "^searchd: \[p\]\.ini:4: " <<<"$out"; then pass; else
 	fail "a config named [p].ini: exit $rc: $out"; fi
