@@ -117,10 +117,16 @@ static void on_fatal(int sig)
 {
 	const char *call = sd_guard_call;
 	if (call) {
-		char tail[96];
+		char tail[256];
 		size_t n = 0;
 		put(tail, sizeof tail, &n, ": ");
 		put(tail, sizeof tail, &n, signal_name(sig));
+		if (sig == SIGSEGV && (!strcmp(call, "expand") ||
+		                       !strcmp(call, "predecessors")))
+			put(tail, sizeof tail, &n, " (its successor buffers "
+			    "end at a guard page: more successors than "
+			    "max_successors, or states longer than "
+			    "state_size, crash there)");
 		say_plugin(": crashed in ", call, tail);
 	}
 	signal(sig, SIG_DFL);  /* die of the signal, as without us */

@@ -64,8 +64,11 @@ static int check_abi(const sd_plugin *p, const char *path, char *err,
 	if (p->size < descriptor_size(p->abi_minor))
 		return sd_fail(err, len, "plugin '%s' has a truncated descriptor",
 		             path);
-	if (!p->name || !p->create || !p->destroy || !p->initial ||
-	    !p->is_goal || !p->expand)
+	if (!p->name)
+		return sd_fail(err, len, "plugin '%s' has no name (its "
+		               "descriptor's name is NULL)", path);
+	if (!p->create || !p->destroy || !p->initial || !p->is_goal ||
+	    !p->expand)
 		return sd_fail(err, len, "plugin '%s' lacks a required function "
 		             "(create, destroy, initial, is_goal or expand)",
 		             path);

@@ -89,6 +89,13 @@ int sd_run_single(sd_runctx *x)
 		return sd_error("--dot needs a search that keeps its tree; "
 		                "%s keeps none (try astar or bfs)",
 		                c->algorithm_name);
+	/* its two trees meet in the middle: one tree, one event stream
+	 * would tell half of it */
+	if ((x->cli->dot || x->cli->trace) &&
+	    c->opts.algorithm == SD_BIDIR)
+		return sd_error("%s shows no bidirectional search (its two "
+		                "searches are not traced or drawn; try ucs)",
+		                x->cli->dot ? "--dot" : "--trace");
 	int rc = sd_solve(x, c->params, c->n_params, &a)
 	         ? (a.err[0] ? sd_error("%s", a.err) : EXIT_ERROR)
 	         : x->distributed && sd_mpi_rank() ? sd_run_status(&a.res)

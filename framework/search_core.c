@@ -181,9 +181,12 @@ static int find_step(search *s, const unsigned char *from,
 	if (best < 0)
 		return sd_fail(s->err, s->errlen, "plugin %s broke the "
 		               "contract: expand() is not deterministic (the "
-		               "plan could not be rebuilt)",
+		               "plan could not be rebuilt)%s",
 		               sd_guard_plugin_label(s->p->name, name,
-		                                     sizeof name));
+		                                     sizeof name),
+		               s->o->algorithm != SD_BIDIR ? "" :
+		               ", or predecessors() gave a state that "
+		               "expand() does not lead from");
 	*action = s->succ[best].action;
 	*cost = s->succ[best].cost;
 	return 0;

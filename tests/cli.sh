@@ -234,8 +234,24 @@ expect 0 '"algorithm":"bidirectional","heuristic":"zero","status":"solved","cost
 	"$sd" -c "$src/config/npuzzle.ini" -s search.algorithm=bidirectional -f json
 expect 0 '"cost":11' "$sd" -c "$src/config/pancake.ini" \
 	-s search.algorithm=bidirectional -f json
+# a predecessors() that expand() does not agree with is named (the
+# message blamed expand() alone)
+expect 2 "or predecessors() gave a state that expand() does not lead from" \
+	"$sd" -c "$tmp/g.ini" -s search.algorithm=bidirectional \
+	-s "problem.ghost=A>G:0"
+# ... and one whose plan costs more by expand() than the meeting found
+# (the plan S>G was reported as optimal at cost 10; the optimum is 3)
+expect 2 "the plan met in the middle costs 1 by predecessors() but 10 by expand()" \
+	"$sd" -c "$tmp/g.ini" -s search.algorithm=bidirectional \
+	-s "problem.ghost=S>G:1"
 expect 2 "sokoban.so) has no goal_state() and predecessors(), which algorithm bidirectional needs" \
 	"$sd" -c "$src/config/sokoban.ini" -s search.algorithm=bidirectional
+# --trace and --dot are refused with bidirectional (nothing was traced,
+# and half the tree drawn without the plan)
+expect 2 "--trace shows no bidirectional search" "$sd" -c "$tmp/g.ini" \
+	-s search.algorithm=bidirectional --trace
+expect 2 "--dot shows no bidirectional search" "$sd" -c "$tmp/g.ini" \
+	-s search.algorithm=bidirectional --dot "$tmp/bd.dot"
 # an algorithm that does not promise the cheapest plan says so
 expect 0 "searchd: note: beam does not promise the cheapest plan" \
 	"$sd" -c "$src/config/npuzzle.ini" -s search.algorithm=beam

@@ -36,11 +36,20 @@ for m in crash overflow; do
 	if [ $rc -ge 128 ] && grep -qF "$label: crashed in expand(): SIGSEGV" <<<"$out"; then
 		pass; else fail "mode $m: exit $rc: $out"; fi
 done
+# the crash of a plugin writing past its successor buffer says what
+# crashes there (it named no rule)
+out=$("$sd" "${r[@]}" -s problem.mode=overflow 2>&1)
+if grep -qF "(its successor buffers end at a guard page: more successors than max_successors" <<<"$out"
+then pass; else fail "mode overflow: no hint: $out"; fi
 out=$("$sd" "${r[@]}" -s problem.mode=abort 2>&1); rc=$?
 if [ $rc -ge 128 ] && grep -qF "$label: crashed in expand(): SIGABRT" <<<"$out"; then
 	pass; else fail "mode abort: exit $rc: $out"; fi
 expect 2 "n_heuristics is 3 but heuristics is NULL" \
 	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/nullheur.so"
+# a descriptor without a name is named so (it was "lacks a required
+# function")
+expect 2 "noname.so' has no name (its descriptor's name is NULL)" \
+	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/noname.so"
 
 # a descriptor pointer that points at nothing: the crash names the plugin
 # (a single run died of SIGSEGV unexplained); under AddressSanitizer its

@@ -12,6 +12,9 @@
  *   instance = K                 a collection of ten lines: line = K + 1
  *   offer = S A G                the plan improve_plan() offers, whatever
  *                                the search found (to test the checks)
+ *   ghost = S>G:1                edges that predecessors() reads backward
+ *                                and expand() does not offer (to test the
+ *                                checks of a plan met in the middle)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <searchd/plugin.h>
@@ -37,6 +40,7 @@ typedef struct graph {
 	                                 max_successors is the most out-edges */
 	unsigned char offer[MAX_NODES]; /* improve_plan()'s states */
 	int noffer;
+	unsigned char ghost[MAX_EDGES]; /* seen by predecessors() alone */
 } graph;
 
 static int node(graph *g, const char *name, size_t len)
@@ -51,8 +55,8 @@ static int node(graph *g, const char *name, size_t len)
 	return g->n++;
 }
 
-/* Parse "A>B:3" tokens. */
-static int parse_edges(graph *g, const char *v)
+/* Parse "A>B:3" tokens (ghost: edges only predecessors() sees). */
+static int parse_edges(graph *g, const char *v, int ghost)
 {
 	char *copy = strdup(v), *save, *tok;
 	int rc = 0;
@@ -69,6 +73,7 @@ static int parse_edges(graph *g, const char *v)
 			rc = -1;
 			break;
 		}
+		g->ghost[g->ne] = (unsigned char)ghost;
 		g->from[g->ne] = a;
 		g->to[g->ne] = b;
 		g->cost[g->ne++] = (sd_cost)strtoul(colon + 1, NULL, 10);
@@ -139,7 +144,9 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 	for (size_t i = 0; i < n && !rc; i++) {
 		const char *k = p[i].key, *v = p[i].value;
 		if (!strcmp(k, "edges"))
-			rc = parse_edges(g, v);
+			rc = parse_edges(g, v, 0);
+		else if (!strcmp(k, "ghost"))
+			rc = parse_edges(g, v, 1);
 		else if (!strcmp(k, "goal"))
 			rc = parse_list(g, v, NULL);
 		else if (!strcmp(k, "h"))
@@ -240,7 +247,7 @@ static unsigned expand(void *self, const void *state, sd_cost h,
 	int s = *(const unsigned char *)state;
 	unsigned k = 0;
 	for (int e = 0; e < g->ne; e++) {
-		if (g->from[e] != s)
+		if (g->from[e] != s || g->ghost[e])
 			continue;
 		states[k * stride] = (unsigned char)g->to[e];
 		succ[k] = (sd_succ){ .action = (uint32_t)e, .cost = g->cost[e],

@@ -344,7 +344,8 @@ typedef struct sd_plugin {
 	int (*format_action)(void *self, const void *from, uint32_t action,
 	                     char *buf, size_t len);
 
-	/* Optional.  Print state as text (e.g. a board), ending in '\n'. */
+	/* Optional.  Print state as text (e.g. a board), ending in '\n'.
+	 * Default: the state's bytes in hexadecimal. */
 	void (*print_state)(void *self, const void *state, FILE *out);
 
 	const char *plan_separator; /* between actions in the plan text;

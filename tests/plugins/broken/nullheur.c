@@ -1,5 +1,7 @@
-/* A plugin that lists heuristics but has no table of them: searchd must
- * refuse it when loading, naming the rule.  Nothing here is ever called. */
+/* A plugin that lists heuristics but has no table of them (built as
+ * nullheur), or, with NONAME defined, has no name (built as noname):
+ * searchd must refuse it when loading, naming the rule.  Nothing here is
+ * ever called. */
 #include <searchd/plugin.h>
 
 static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
@@ -12,7 +14,9 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 static void destroy(void *self) { (void)self; }
 static void initial(void *self, void *s) { (void)self, (void)s; }
 static int is_goal(void *self, const void *s) { (void)self, (void)s; return 0; }
+#ifndef NONAME
 static sd_cost heuristic(void *self, const void *s) { (void)self, (void)s; return 0; }
+#endif
 
 static unsigned expand(void *self, const void *s, sd_cost h, sd_succ *succ,
                        unsigned char *states, size_t stride)
@@ -21,12 +25,20 @@ static unsigned expand(void *self, const void *s, sd_cost h, sd_succ *succ,
 	return 0;
 }
 
+#ifdef NONAME
+static const sd_plugin plugin = {
+	SD_PLUGIN_INIT, .name = NULL, .create = create,
+	.destroy = destroy, .initial = initial, .is_goal = is_goal,
+	.expand = expand,
+};
+#else
 static const sd_plugin plugin = {
 	SD_PLUGIN_INIT, .name = "nullheur", .n_heuristics = 3,
 	.heuristics = NULL, .heuristic = heuristic, .create = create,
 	.destroy = destroy, .initial = initial, .is_goal = is_goal,
 	.expand = expand,
 };
+#endif
 
 SD_EXPORT const sd_plugin *searchd_plugin(void)
 {
