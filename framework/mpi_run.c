@@ -56,6 +56,7 @@ typedef struct row_head {
 	uint64_t expanded, generated;
 	double seconds;
 	int64_t peak_kib;      /* the sender's peak RSS so far, KiB */
+	int32_t skipped;       /* sd_row.skipped */
 } row_head;
 
 /* This process's peak RSS so far, in KiB. */
@@ -133,7 +134,8 @@ static void send_row(int64_t i, const sd_row *row)
 	size_t len = row->text ? strlen(row->text) + 1 : 0;
 	char *buf = malloc(sizeof(row_head) + len);
 	row_head h = { i, row->status, sd_guard_interrupted, row->expanded,
-	               row->generated, row->seconds, peak_kib() };
+	               row->generated, row->seconds, peak_kib(),
+	               row->skipped };
 	if (!buf) {
 		sd_error("out of memory");
 		MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
@@ -197,7 +199,7 @@ static void got_row(dispatch *d, int src, int64_t i, const sd_row *r,
 {
 	d->rows[i] = *r;
 	d->got[i] = 1;
-	job.per[src].rows++;
+	job.per[src].rows += !r->skipped;
 	job.per[src].expanded += r->expanded;
 	job.per[src].seconds += r->seconds;
 	if (peak > job.per[src].peak_kib)
@@ -241,8 +243,11 @@ static void receive_row(dispatch *d, int src, int len)
 		sd_guard_interrupt();
 	if (h.i >= 0 && (size_t)h.i < d->n) {
 		sd_row r = { h.status, h.expanded, h.generated, h.seconds,
-		             len > (int)sizeof h ? strdup(buf + sizeof h) : NULL };
+		             len > (int)sizeof h ? strdup(buf + sizeof h) : NULL,
+		             h.skipped };
 		got_row(d, src, h.i, &r, (long)h.peak_kib);
+	} else if (h.peak_kib > job.per[src].peak_kib) {
+		job.per[src].peak_kib = (long)h.peak_kib;  /* "ready" */
 	}
 	free(buf);
 }
@@ -373,11 +378,14 @@ void sd_mpi_rank_summary(FILE *out)
 {
 	if (job.rank || job.ranks < 2 || !job.per)
 		return;
+	if (peak_kib() > job.per[0].peak_kib)
+		job.per[0].peak_kib = peak_kib();   /* rank 0 may run none */
 	fprintf(out, "ranks: %d (rank 0 also hands out the rows)\n",
 	        job.ranks);
 	for (int r = 0; r < job.ranks; r++)
-		fprintf(out, "rank %d: %u rows, %llu expanded, %.2f s, peak "
+		fprintf(out, "rank %d: %u row%s, %llu expanded, %.2f s, peak "
 		        "RSS %.1f MiB\n", r, job.per[r].rows,
+		        job.per[r].rows == 1 ? "" : "s",
 		        (unsigned long long)job.per[r].expanded,
 		        job.per[r].seconds, job.per[r].peak_kib / 1024.0);
 }

@@ -43,6 +43,8 @@ typedef struct sd_row {
 	uint64_t expanded, generated;
 	double seconds;
 	char *text;              /* the report, NULL if printed already */
+	int skipped;             /* no search ran: a --compare repeat (not
+	                            counted in the rank's rows) */
 } sd_row;
 
 /* Compute row i (0-based) into *row; called on the rank the row is

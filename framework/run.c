@@ -99,12 +99,14 @@ static int one_rank_only(sd_runctx *x, long b)
 	int rank = sd_mpi_rank();
 	if (sd_mpi_ranks() < 2)
 		return -1;
-	if ((b >= 0 || x->cli->n_compare) && x->cli->html) {
+	if ((b >= 0 || x->cli->n_compare) && (x->cli->html || x->cli->trace)) {
 		if (rank)
 			return EXIT_ERROR;
-		return sd_error("--html writes the page of a %s in one process: "
-		                "run it without mpirun or with -np 1",
-		                b >= 0 ? "batch" : "comparison");
+		return sd_error("%s %s of a %s in one process: run it without "
+		                "mpirun or with -np 1",
+		                x->cli->html ? "--html" : "--trace",
+		                x->cli->html ? "writes the page" : "writes the "
+		                "trace", b >= 0 ? "batch" : "comparison");
 	}
 	if (b >= 0 || x->cli->n_compare)
 		return -1;
@@ -119,7 +121,8 @@ static int one_rank_only(sd_runctx *x, long b)
 	return sd_error("algorithm %s %s: under mpirun with %d ranks searchd "
 	                "spreads one search of ucs, astar or wastar over the "
 	                "ranks (hash-distributed A*), or a batch (e.g. --set "
-	                "%s=all); run this one without mpirun or with -np 1",
+	                "problem.%s=all); run this one without mpirun or "
+	                "with -np 1",
 	                x->config->algorithm_name, why, sd_mpi_ranks(),
 	                x->plugin->batch_key ? x->plugin->batch_key : "level");
 }

@@ -208,6 +208,7 @@ static void run_combo(const compare_rows *cr, size_t k, FILE *out,
 	sd_runctx x = *base;
 	sd_attempt a = { .made = 0 };
 	r->status = EXIT_SOLVED;
+	r->skipped = cr->repeat[k];
 	if (cr->repeat[k])
 		return;
 	combo_sets(cr->ax, n, k, sets, extra);
