@@ -246,6 +246,9 @@ expect 2 "the plan met in the middle costs 1 by predecessors() but 10 by expand(
 	-s "problem.ghost=S>G:1"
 expect 2 "sokoban.so) has no goal_state() and predecessors(), which algorithm bidirectional needs" \
 	"$sd" -c "$src/config/sokoban.ini" -s search.algorithm=bidirectional
+# features() giving no value names the plugin (it said "plugin's")
+expect 2 "graph.so) broke the contract: features() gave 0 values; it must give 1 to" \
+	"$sd" -c "$tmp/g.ini" -s search.algorithm=fess -s problem.features=0
 # --trace and --dot are refused with bidirectional (nothing was traced,
 # and half the tree drawn without the plan)
 expect 2 "--trace shows no bidirectional search" "$sd" -c "$tmp/g.ini" \

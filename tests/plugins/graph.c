@@ -12,6 +12,8 @@
  *   instance = K                 a collection of ten lines: line = K + 1
  *   offer = S A G                the plan improve_plan() offers, whatever
  *                                the search found (to test the checks)
+ *   features = K                 features() says it gave K values (1 by
+ *                                default; to test the checks)
  *   ghost = S>G:1                edges that predecessors() reads backward
  *                                and expand() does not offer (to test the
  *                                checks of a plan met in the middle)
@@ -41,6 +43,7 @@ typedef struct graph {
 	unsigned char offer[MAX_NODES]; /* improve_plan()'s states */
 	int noffer;
 	unsigned char ghost[MAX_EDGES]; /* seen by predecessors() alone */
+	unsigned nfeat;               /* features() returns this (f[0] set) */
 } graph;
 
 static int node(graph *g, const char *name, size_t len)
@@ -147,6 +150,8 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 			rc = parse_edges(g, v, 0);
 		else if (!strcmp(k, "ghost"))
 			rc = parse_edges(g, v, 1);
+		else if (!strcmp(k, "features"))
+			g->nfeat = (unsigned)strtoul(v, NULL, 10) + 1;
 		else if (!strcmp(k, "goal"))
 			rc = parse_list(g, v, NULL);
 		else if (!strcmp(k, "h"))
@@ -321,7 +326,7 @@ static unsigned features(void *self, const void *state, uint32_t *f)
 	if (g->line)
 		memcpy(&v, state, 4);
 	f[0] = g->line ? v % 2 : g->cell[*(const unsigned char *)state];
-	return 1;
+	return g->nfeat ? g->nfeat - 1 : 1;
 }
 
 static const sd_heuristic_info heuristics[] = {
