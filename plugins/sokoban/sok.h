@@ -537,6 +537,12 @@ void sok_learn_knot(const sok_level *lv, unsigned rules, sok_work *wk,
  * holds. */
 int sok_learn_holds(const sok_level *lv, const sok_work *wk, int c,
                     int player, uint64_t fold);
+/* sok_lpat.c: whether the position in wk->occ (the player at `player`,
+ * any cell of its area; fold as above) holds any pattern learned so
+ * far, at its expansion: a position stored before the pattern was
+ * learned is judged by it only here. */
+int sok_learn_holds_any(const sok_level *lv, const sok_work *wk,
+                        int player, uint64_t fold);
 /* Counters: pushes judged, small-search positions spent, patterns kept
  * (all 0 before the first call).  A search starts only while spent <
  * SOK_LRN_BASE + SOK_LRN_RATIO * judged; one search and its shrinking

@@ -37,3 +37,20 @@ int sok_learn_holds(const sok_level *lv, const sok_work *wk, int c,
 	}
 	return 0;
 }
+
+/* True iff the position in wk->occ (its boxes' fold: fold), the player
+ * at `player` (any cell of its area), holds any pattern learned so far.
+ * A push is judged only by the patterns of its box's new cell, so a
+ * position stored before a pattern was learned is caught here, when it
+ * is expanded, and its dead descendants with it.  Each pattern is
+ * tested under its first box met in floor order. */
+int sok_learn_holds_any(const sok_level *lv, const sok_work *wk,
+                        int player, uint64_t fold)
+{
+	if (!wk->learn || !wk->learn->n)
+		return 0;
+	for (int c = 0; c < lv->nfloor; c++)
+		if (wk->occ[c] && sok_learn_holds(lv, wk, c, player, fold))
+			return 1;
+	return 0;
+}

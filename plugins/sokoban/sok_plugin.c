@@ -547,6 +547,10 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 	int player;
 	unsigned k = 0;
 	sok_decode(lv, wk->occ, st, &player);
+	uint64_t fold = sok_expand_fold(lv, cf, st);
+	if ((cf->deadlocks & SOK_DL_LEARN) &&
+	    sok_learn_holds_any(lv, wk, player, fold))
+		return 0;           /* stored before a pattern that holds */
 	const sok_reach *r = &wk->parent;
 	sok_fill(lv, wk, &wk->parent, player);
 	int pi = cf->model == SOK_PUSHES && (cf->deadlocks & SOK_DL_CORRAL);
@@ -558,7 +562,6 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 		return 0;
 	}
 	int off = sok_off_goal_packed(lv, st), n = sok_list_pushes(lv, wk, r);
-	uint64_t fold = sok_expand_fold(lv, cf, st);
 	if (pi)
 		n = sok_pi_corral(lv, wk, r, n, ncorral);
 	if (cf->heur == SOK_H_MATCHING)

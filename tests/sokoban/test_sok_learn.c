@@ -20,7 +20,9 @@
  * random potentials and hints, finds the least cost of every
  * permutation, with duals its repair can use; and
  * the small searches' verdicts are a plain breadth-first search's;
- * and the corral search's yield gate opens and shuts by the yield.
+ * and the corral search's yield gate opens and shuts by the yield;
+ * a position that holds a pattern learned after it was stored gets no
+ * successors when it is expanded.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -606,6 +608,87 @@ static void learned_lookup_folded(void **unused)
 	assert_true(hits > 100);
 }
 
+/* States of a walk kept for learned_at_expansion(). */
+#define KEPT 2000
+static unsigned char *kept;
+static int nkept;
+
+/* Keep st (the walk's states in the order expanded, the first KEPT). */
+static void keep_state(sok *s, const unsigned char *st, const sd_succ *succ,
+                       const unsigned char *kids, unsigned n, size_t ss)
+{
+	(void)s;
+	(void)succ;
+	(void)kids;
+	(void)n;
+	if (nkept < KEPT)
+		memcpy(kept + (size_t)nkept++ * ss, st, ss);
+}
+
+/* True iff the position in wk->occ, the player at `player`, holds a
+ * learned pattern: every pattern read off the lists by cell, its cells
+ * and its area tested plainly (no folds). */
+static int holds_plainly(const sok_level *lv, const sok_work *wk,
+                         int player)
+{
+	const struct sok_learn *l = wk->learn;
+	for (int c = 0; l && c < lv->nfloor; c++)
+		for (int j = 0; j < l->at[c].n; j++) {
+			const struct sok_lrec *r = &l->at[c].rec[j];
+			int all = wk->occ[c];
+			for (int k = 0; k < r->m; k++)
+				all &= wk->occ[r->cell[k]];
+			size_t w = (size_t)r->id * l->words + player / 64;
+			if (all && (l->area[w] >> (player % 64) & 1))
+				return 1;
+		}
+	return 0;
+}
+
+/* A position stored before a pattern that it holds was learned is dead
+ * when it is expanded (the pattern was looked up only after pushes onto
+ * its cells, so such a position and its descendants that keep the
+ * pattern were expanded as if live): the states of a walk through
+ * XSokoban 4 and Microban 122, expanded again once the walk has
+ * learned its patterns, give no successors where a pattern holds. */
+static void learned_at_expansion(void **unused)
+{
+	(void)unused;
+	const char *walks[][2] = { { XSOKOBAN, "4" }, { MICROBAN, "122" } };
+	int dead = 0;
+	for (size_t k = 0; k < sizeof walks / sizeof *walks; k++) {
+		sd_instance inst;
+		nkept = 0;
+		kept = malloc((size_t)KEPT * 64);
+		assert_non_null(kept);
+		walk_file(walks[k][0], walks[k][1], "all learn", EXPANSIONS,
+		          keep_state, &inst);
+		sok *s = inst.self;
+		size_t ss = inst.state_size;
+		assert_true(ss <= 64);
+		sd_succ *succ = calloc(inst.max_successors, sizeof *succ);
+		unsigned char *kids = malloc(ss * inst.max_successors);
+		assert_non_null(succ);
+		assert_non_null(kids);
+		for (int i = 0; i < nkept; i++) {
+			const unsigned char *st = kept + (size_t)i * ss;
+			int player;
+			sok_decode(&s->lv, s->wk.occ, st, &player);
+			if (!holds_plainly(&s->lv, &s->wk, player))
+				continue;
+			dead++;
+			assert_int_equal(searchd_plugin()->expand(s, st, 0, succ,
+			                                          kids, ss), 0);
+		}
+		free(succ);
+		free(kids);
+		free(kept);
+		searchd_plugin()->destroy(inst.self);
+	}
+	printf("positions holding a pattern learned after them: %d\n", dead);
+	assert_true(dead > 10);
+}
+
 /* The plain search small_search_plain() checks the plugin's against:
  * breadth-first over the same pushes, pruned by the same rules, its
  * positions in a table of at most PLAIN_MAX. */
@@ -853,6 +936,7 @@ int main(void)
 		cmocka_unit_test(matching_exact),
 		cmocka_unit_test(goals_last),
 		cmocka_unit_test(learned_lookup_folded),
+		cmocka_unit_test(learned_at_expansion),
 		cmocka_unit_test(small_search_plain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
