@@ -74,8 +74,8 @@ static int ida_reserve(search *s, ida_stack *st, size_t d)
 	if (d < st->cap)
 		return 0;
 	size_t n = st->cap ? st->cap * 2 : 64, add = n - st->cap;
-	size_t more = add * (sizeof(frame) + s->maxs * (sizeof(sd_succ) +
-	              sizeof(uint16_t)) + st->kw * s->stride);
+	size_t more = add * (sizeof *st->f + s->maxs * (sizeof(sd_succ) +
+	              sizeof *st->f->keep) + st->kw * s->stride);
 	if (st->bytes + more > search_own_room(s))
 		return -1;                   /* memory_limit */
 	frame *f = realloc(st->f, n * sizeof *f);
@@ -607,7 +607,7 @@ static int ida_kernel_grow(sd_ida_iter *it, size_t frame_bytes)
 {
 	ida_stack *st = it->engine;
 	size_t n = it->cap ? it->cap * 2 : 64;
-	if (st->bytes + (n - it->cap) * (frame_bytes + sizeof(uint32_t)) >
+	if (st->bytes + (n - it->cap) * (frame_bytes + sizeof *it->path) >
 	    search_own_room(st->s)) {
 		st->kernel_oom = 1;          /* memory_limit */
 		return -1;

@@ -89,7 +89,8 @@ static const char *not_distributed(const sd_runctx *x)
 
 /* Under mpirun with several ranks: a batch or a comparison is spread
  * over the ranks, a row each (mpi_run.h), but not with --html (its page
- * is one process's: refused); rank 0 runs a listing alone (the other
+ * is one process's) or --trace (the ranks' traces would interleave):
+ * refused; rank 0 runs a listing alone (the other
  * ranks end at once, status 0); one search of ucs, astar or wastar is
  * spread over the ranks (x->distributed set: hda.h); any other search
  * is refused on every rank (rank 0 says why).  Returns the exit status, or -1 for "run

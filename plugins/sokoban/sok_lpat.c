@@ -42,8 +42,9 @@ int sok_learn_holds(const sok_level *lv, const sok_work *wk, int c,
  * at `player` (any cell of its area), holds any pattern learned so far.
  * A push is judged only by the patterns of its box's new cell, so a
  * position stored before a pattern was learned is caught here, when it
- * is expanded, and its dead descendants with it.  Each pattern is
- * tested under its first box met in floor order. */
+ * is expanded, and its dead descendants with it.  Every box's list is
+ * read (a pattern is listed under each of its cells, so it may be
+ * tested more than once); the first that holds ends the scan. */
 int sok_learn_holds_any(const sok_level *lv, const sok_work *wk,
                         int player, uint64_t fold)
 {
