@@ -50,6 +50,8 @@ const char *sd_algorithm_name(sd_algorithm a)
 int sd_entry_error(const sd_entry *e, char *err, size_t len,
                    const char *what)
 {
+	if (!e)
+		return sd_fail(err, len, "%s", what);
 	if (e->line)
 		return sd_fail(err, len, "%s:%d: %s", e->file, e->line, what);
 	return sd_fail(err, len, "%s %s.%s: %s", e->via ? e->via : "--set",

@@ -56,8 +56,8 @@ int sd_format_from_name(const char *name);
 int sd_config_read(sd_config *c, const char *file, char *err, size_t len);
 
 /* Write "file:line: what" (or, for an entry given on the command line,
- * "--set section.key: what", "--compare ..." likewise) into err and
- * return -1. */
+ * "--set section.key: what", "--compare ..." likewise; what alone if e
+ * is NULL: a default, given nowhere) into err and return -1. */
 int sd_entry_error(const sd_entry *e, char *err, size_t len,
                    const char *what);
 

@@ -266,8 +266,7 @@ int search_dfs_tree(search *s, const unsigned char *start)
 	uint64_t dl = s->o->depth_limit;
 	size_t limit = dl && dl < SIZE_MAX ? (size_t)dl : SIZE_MAX;
 	int cut = 0;
-	sd_frames_init(&fr, s->maxs, s->stride);
-	fr.max_bytes = search_own_room(s);
+	sd_frames_init(&fr, s->maxs, s->stride, search_own_room(s));
 	search_rc rc = search_dfs_limited(s, &fr, start, limit, &cut);
 	return search_depth_finish(s, &fr, rc, cut);
 }

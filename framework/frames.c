@@ -4,14 +4,14 @@
 #include "frames.h"
 #include "guard.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-void sd_frames_init(sd_frames *fr, unsigned maxs, size_t stride)
+void sd_frames_init(sd_frames *fr, unsigned maxs, size_t stride,
+                    size_t max_bytes)
 {
 	memset(fr, 0, sizeof *fr);
-	fr->max_bytes = SIZE_MAX;
+	fr->max_bytes = max_bytes;
 	fr->maxs = maxs;
 	fr->stride = stride;
 }

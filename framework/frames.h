@@ -31,12 +31,13 @@ typedef struct sd_frames {
 	uint64_t *val;          /* cap * maxs values, one per successor */
 	size_t bytes;           /* held now (the peak: they only grow) */
 	size_t max_bytes;       /* the most they may hold (memory_limit's
-	                           room; SIZE_MAX by sd_frames_init) */
+	                           room) */
 } sd_frames;
 
 /* Empty frames for expansions of at most maxs successors of stride
- * bytes each. */
-void sd_frames_init(sd_frames *fr, unsigned maxs, size_t stride);
+ * bytes each, that may grow to hold max_bytes (SIZE_MAX: no cap). */
+void sd_frames_init(sd_frames *fr, unsigned maxs, size_t stride,
+                    size_t max_bytes);
 void sd_frames_free(sd_frames *fr);
 
 /* Make frame d usable.  0, or -1 if out of memory or the frames would

@@ -35,8 +35,7 @@ int search_iddfs(search *s, const unsigned char *start)
 	size_t last = dl && dl < SIZE_MAX ? (size_t)dl : SIZE_MAX - 1;
 	int cut = 1;
 	search_rc rc = SEARCH_GO;
-	sd_frames_init(&fr, s->maxs, s->stride);
-	fr.max_bytes = search_own_room(s);
+	sd_frames_init(&fr, s->maxs, s->stride, search_own_room(s));
 	for (size_t limit = 0; rc == SEARCH_GO && cut && limit <= last; limit++)
 		rc = iddfs_iteration(s, &fr, start, limit, &cut);
 	return search_depth_finish(s, &fr, rc, cut);

@@ -378,8 +378,9 @@ void sd_mpi_rank_summary(FILE *out)
 {
 	if (job.rank || job.ranks < 2 || !job.per)
 		return;
-	if (peak_kib() > job.per[0].peak_kib)
-		job.per[0].peak_kib = peak_kib();   /* rank 0 may run none */
+	long peak = peak_kib();
+	if (peak > job.per[0].peak_kib)
+		job.per[0].peak_kib = peak;   /* rank 0 may have run none */
 	fprintf(out, "ranks: %d (rank 0 also hands out the rows)\n",
 	        job.ranks);
 	for (int r = 0; r < job.ranks; r++)

@@ -164,8 +164,7 @@ int search_rbfs(search *s, const unsigned char *start)
 	sd_cost h0 = search_initial_h(s, start);
 	uint64_t out = 0;
 	search_rc rc;
-	sd_frames_init(&fr, s->maxs, s->stride);
-	fr.max_bytes = search_own_room(s);
+	sd_frames_init(&fr, s->maxs, s->stride, search_own_room(s));
 	if (sd_frames_reserve(&fr, 0)) {
 		rc = search_out_of_memory(s);
 	} else if (search_is_goal(s, start) || h0 == SD_DEAD_END) {

@@ -103,10 +103,9 @@ static int one_rank_only(sd_runctx *x, long b)
 	if ((b >= 0 || x->cli->n_compare) && (x->cli->html || x->cli->trace)) {
 		if (rank)
 			return EXIT_ERROR;
-		return sd_error("%s %s of a %s in one process: run it without "
-		                "mpirun or with -np 1",
-		                x->cli->html ? "--html" : "--trace",
-		                x->cli->html ? "writes the page" : "writes the "
+		return sd_error("%s of a %s in one process: run it without "
+		                "mpirun or with -np 1", x->cli->html ?
+		                "--html writes the page" : "--trace writes the "
 		                "trace", b >= 0 ? "batch" : "comparison");
 	}
 	if (b >= 0 || x->cli->n_compare)

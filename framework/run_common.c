@@ -90,10 +90,7 @@ static void unknown_heuristic(const sd_config *c, const sd_plugin *p,
 	char what[1400];
 	snprintf(what, sizeof what, "unknown heuristic '%s' for plugin '%s' "
 	         "(available: %s)", c->heuristic, p->name, list);
-	if (e)  /* the config line, or the option that gave it */
-		sd_entry_error(e, err, len, what);
-	else
-		snprintf(err, len, "%s", what);
+	sd_entry_error(e, err, len, what);  /* the line or option, if any */
 }
 
 int sd_admissible_note(const sd_config *c, const sd_plugin *p, int h,
@@ -128,10 +125,7 @@ int sd_resolve_heuristic(sd_runctx *x, char *err, size_t len)
 	}
 	if (!sd_search_supported(x->plugin, &c->opts, why, sizeof why))
 		return 0;
-	if (e)  /* where the algorithm was asked for */
-		return sd_entry_error(e, err, len, why);
-	snprintf(err, len, "%s", why);
-	return -1;
+	return sd_entry_error(e, err, len, why);  /* where it was asked for */
 }
 
 int sd_pick_heuristic(sd_runctx *x, int quiet)
