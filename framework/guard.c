@@ -7,6 +7,7 @@
 #include "guard.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/time.h>
@@ -133,6 +134,19 @@ static void on_fatal(int sig)
 	raise(sig);
 }
 
+/* At exit(): a plugin that called exit() inside one of its calls would
+ * end the program as though the search had succeeded (status 0, no
+ * report).  Name it, and end with status 2 (an error) instead. */
+static void on_exit_in_call(void)
+{
+	const char *call = sd_guard_call;
+	if (!call)
+		return;
+	say_plugin(": called exit() in ", call, "; a plugin must return "
+	           "from its calls, not end the program");
+	_exit(2);
+}
+
 /* Set the real-time timer to go off once, `seconds` from now. */
 static void set_timer(double seconds)
 {
@@ -201,6 +215,7 @@ void sd_guard_install(int status)
 	                             SIGABRT };
 	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
 		handle(fatal[i], on_fatal, SA_ONSTACK | SA_NODEFER);
+	atexit(on_exit_in_call);
 }
 
 void sd_guard_again_ends(int on)

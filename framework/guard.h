@@ -63,8 +63,9 @@ static inline void sd_guard_leave(void)
 	sd_guard_call = NULL;
 }
 
-/* Install the handlers: SIGINT and SIGTERM (the flag), and the fatal
- * signals (name the plugin, then die of the signal).  Call once, early,
+/* Install the handlers: SIGINT and SIGTERM (the flag), the fatal
+ * signals (name the plugin, then die of the signal), and exit() inside
+ * a plugin call (name the plugin, end with status 2).  Call once, early,
  * in a program; tests that call the engine directly may skip it.
  * limit_status is the exit status when a second interrupt or a hung
  * plugin call ends the program at once (default 3). */

@@ -16,7 +16,13 @@
  * is one call of it: the in-place loop of searchd/ida_kernel.h compiled
  * in the plugin with its own moves; the engine hands it the bound, the
  * counters, the limits' next check and a stack, and takes back the
- * counters and the plan.
+ * counters and the plan.  A plan made by moves() and apply() is checked
+ * step by step against expand() before it is reported.
+ *
+ * The stack stops at IDA_MAX_DEPTH frames ("limit reached (depth)"):
+ * only a cycle of actions that cost 0 keeps a path within the bound
+ * that long, and IDA*, which stores no states, would follow it for
+ * ever.
  */
 #include "error.h"
 #include "profile.h"
@@ -64,6 +70,7 @@ typedef struct ida_stack {
 	                               in place */
 	int kernel;                 /* the plugin's ida_iterate() (ABI 1.5) */
 	int kernel_oom;             /* its grow() found no memory */
+	int kernel_deep;            /* ... or IDA_MAX_DEPTH frames */
 	sd_ida_iter kit;            /* what ida_iterate() is handed */
 	search *s;                  /* for the kernel's calls back */
 } ida_stack;
@@ -151,6 +158,12 @@ static inline int same(const unsigned char *a, const unsigned char *b,
 /* "No f above the bound was seen" (every f is below it). */
 #define IDA_NONE UINT64_MAX
 
+/* Frames the stack may hold, at most (a power of 2, as the stack
+ * doubles from 64): deeper than any plan IDA* finds in a day, and few
+ * enough that the frames' successor buffers stay within a few hundred
+ * MiB for plugins of a few hundred successors. */
+#define IDA_MAX_DEPTH ((size_t)1 << 16)
+
 /* The bound and counters of one IDA* iteration. */
 typedef struct ida_pass {
 	sd_path_cost bound;   /* f above this is cut off */
@@ -230,7 +243,19 @@ static void ida_uncount(const search *s, const ida_stack *st, ida_pass *ps)
 	}
 }
 
-/* Copy the path on the stack (frames 0..depth) into the result. */
+/* How the search ends once a plan was copied into the result with
+ * outcome rc (0; -1 out of memory; -2 a step broke the contract, the
+ * message in the search's). */
+static search_rc ida_found(search *s, int rc)
+{
+	if (rc == -1)
+		return search_out_of_memory(s);
+	return rc ? SEARCH_ERROR : SEARCH_STOP;
+}
+
+/* Copy the path on the stack (frames 0..depth) into the result: 0, -1
+ * if out of memory, -2 if a step made in place breaks the contract
+ * (search_check_steps). */
 static int ida_plan(search *s, ida_stack *st, const sd_succ *last,
                     const unsigned char *goal)
 {
@@ -248,7 +273,8 @@ static int ida_plan(search *s, ida_stack *st, const sd_succ *last,
 	r->length = len;
 	r->cost = st->f[st->depth].g + last->cost;
 	r->status = SD_SOLVED;
-	return 0;
+	return st->in_place && search_check_steps(s, "moves() and apply()")
+	       ? -2 : 0;
 }
 
 /* Tell the trace callback about the expansion of the top frame. */
@@ -354,16 +380,18 @@ static search_rc ida_slow(search *s, ida_stack *st, size_t depth,
 		if (!st->in_place)
 			ida_uncount(s, st, ps);
 		ida_sync(s, ps, expanded);
-		return ida_plan(s, st, c, ida_child(s, st, &st->f[depth], c,
-		                                    s->kids))
-		       ? search_out_of_memory(s) : SEARCH_STOP;
+		return ida_found(s, ida_plan(s, st, c,
+		                             ida_child(s, st, &st->f[depth], c,
+		                                       s->kids)));
 	}
 	search_rc rc = SEARCH_GO;
 	if ((expanded >= *check_at || sd_guard_stop()) &&
 	    search_limits_hit(s))
 		rc = SEARCH_STOP;
 	*check_at = ida_check_after(s, expanded);
-	if (rc == SEARCH_GO && ida_reserve(s, st, depth + 1))
+	if (rc == SEARCH_GO && depth + 1 >= IDA_MAX_DEPTH)
+		rc = search_depth_cap(s);
+	else if (rc == SEARCH_GO && ida_reserve(s, st, depth + 1))
 		rc = search_out_of_memory(s);
 	if (rc == SEARCH_STOP && st->in_place) {
 		ida_count_rest(st, ps);
@@ -607,6 +635,10 @@ static int ida_kernel_grow(sd_ida_iter *it, size_t frame_bytes)
 {
 	ida_stack *st = it->engine;
 	size_t n = it->cap ? it->cap * 2 : 64;
+	if (n > IDA_MAX_DEPTH) {
+		st->kernel_deep = 1;
+		return -1;
+	}
 	if (st->bytes + (n - it->cap) * (frame_bytes + sizeof *it->path) >
 	    search_own_room(st->s)) {
 		st->kernel_oom = 1;          /* memory_limit */
@@ -627,7 +659,8 @@ static int ida_kernel_grow(sd_ida_iter *it, size_t frame_bytes)
 }
 
 /* The plan the kernel found (it->path, length, cost) into the result,
- * its states rebuilt from start by the plugin's apply(). */
+ * its states rebuilt from start by the plugin's apply(): 0, -1 if out
+ * of memory, -2 if a step breaks the contract. */
 static int ida_kernel_plan(search *s, const sd_ida_iter *it,
                            const unsigned char *start)
 {
@@ -648,7 +681,7 @@ static int ida_kernel_plan(search *s, const sd_ida_iter *it,
 	r->length = len;
 	r->cost = it->cost;
 	r->status = SD_SOLVED;
-	return 0;
+	return search_check_steps(s, "ida_iterate() and apply()") ? -2 : 0;
 }
 
 /* ida_iteration by the plugin's kernel: one call of ida_iterate() with
@@ -680,10 +713,11 @@ static search_rc ida_iteration_kernel(search *s, ida_stack *st,
 	if (k == SD_IDA_EXHAUSTED)
 		return SEARCH_GO;
 	if (k == SD_IDA_FOUND)
-		return ida_kernel_plan(s, it, start) ? search_out_of_memory(s)
-		                                     : SEARCH_STOP;
+		return ida_found(s, ida_kernel_plan(s, it, start));
 	if (k == SD_IDA_STOPPED && st->kernel_oom)
 		return search_out_of_memory(s);
+	if (k == SD_IDA_STOPPED && st->kernel_deep)
+		return search_depth_cap(s);
 	if (k == SD_IDA_STOPPED && search_limits_hit(s))
 		return SEARCH_STOP;
 	char name[600], why[128];

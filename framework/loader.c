@@ -6,6 +6,7 @@
 #include "guard.h"
 
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,11 +44,43 @@ static int check_heuristics(const sd_plugin *p, const char *path, char *err,
 		return sd_fail(err, len, "plugin '%s' broke the contract: "
 		               "n_heuristics is %zu (at most %d)", path,
 		               p->n_heuristics, SD_MAX_HEURISTICS);
-	for (size_t i = 0; i < p->n_heuristics; i++)
-		if (!p->heuristics[i].name || !p->heuristics[i].name[0])
+	for (size_t i = 0; i < p->n_heuristics; i++) {
+		const char *name = p->heuristics[i].name;
+		if (!name || !name[0])
 			return sd_fail(err, len, "plugin '%s' broke the contract: "
 			               "heuristic %zu has no name", path, i);
+		if (!strcmp(name, "zero"))
+			return sd_fail(err, len, "plugin '%s' broke the contract: "
+			               "heuristic %zu is called 'zero', the "
+			               "engine's own name for h = 0", path, i);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(name, p->heuristics[j].name))
+				return sd_fail(err, len, "plugin '%s' broke the "
+				               "contract: heuristics %zu and %zu "
+				               "are both called '%s'", path, j, i,
+				               name);
+	}
 	return 0;
+}
+
+/* The required functions the descriptor p lacks, named in buf (", "
+ * between them). */
+static const char *missing_calls(const sd_plugin *p, char *buf, size_t len)
+{
+	const struct { const void *fn; const char *name; } req[] = {
+		{ (const void *)p->create, "create" },
+		{ (const void *)p->destroy, "destroy" },
+		{ (const void *)p->initial, "initial" },
+		{ (const void *)p->is_goal, "is_goal" },
+		{ (const void *)p->expand, "expand" },
+	};
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof req / sizeof *req; i++)
+		if (!req[i].fn && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s()",
+			                      n ? ", " : "", req[i].name);
+	return buf;
 }
 
 /* Refuse a descriptor this host cannot use: another ABI major, a newer
@@ -64,14 +97,15 @@ static int check_abi(const sd_plugin *p, const char *path, char *err,
 	if (p->size < descriptor_size(p->abi_minor))
 		return sd_fail(err, len, "plugin '%s' has a truncated descriptor",
 		             path);
-	if (!p->name)
+	if (!p->name || !p->name[0])
 		return sd_fail(err, len, "plugin '%s' has no name (its "
-		               "descriptor's name is NULL)", path);
+		               "descriptor's name is %s)", path,
+		               p->name ? "empty" : "NULL");
+	char lacks[80];
 	if (!p->create || !p->destroy || !p->initial || !p->is_goal ||
 	    !p->expand)
-		return sd_fail(err, len, "plugin '%s' lacks a required function "
-		             "(create, destroy, initial, is_goal or expand)",
-		             path);
+		return sd_fail(err, len, "plugin '%s' lacks a required function: "
+		               "%s", path, missing_calls(p, lacks, sizeof lacks));
 	if (p->abi_minor >= 4 && !p->moves != !p->apply)
 		return sd_fail(err, len, "plugin '%s' broke the contract: it "
 		               "has %s() without %s() (ABI 1.4: both or "

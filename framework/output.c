@@ -401,7 +401,7 @@ int sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r)
 /* The table's columns; status is as wide as its longest words,
  * "limit reached (interrupted)". */
 static const char table_fmt[] =
-	"%-*s %-13s %-16s %-27s %7s %7s %12s %13s %11s %9s %9s\n";
+	"%-*s %-13s %-16s %-27s %7s %11s %12s %13s %11s %9s %9s\n";
 
 /* The instance column's width for a width asked for (0: 14). */
 static int table_width(int width)

@@ -27,15 +27,6 @@
 /* The deepest recursion (levels of the C stack). */
 #define RBFS_MAX_DEPTH 10000  /* about 1 MiB of a default 8 MiB stack */
 
-/* The recursion reached RBFS_MAX_DEPTH: the search ends with the depth
- * limit (no depth_limit was set, but this one cut states off). */
-static search_rc depth_cap(search *s)
-{
-	s->res->status = SD_LIMIT;
-	s->res->limit = SD_LIMIT_DEPTH;
-	return SEARCH_STOP;
-}
-
 /* Tell the trace callback about the expansion of frame d: the action
  * that reached it is that of the successor of frame d - 1 chosen last
  * (fr->next[d - 1] - 1), and its dead ends and its child equal to the
@@ -141,7 +132,7 @@ static search_rc rbfs(search *s, sd_frames *fr, size_t d, sd_cost h,
 		if (!c.goal && search_limit_reached(s))
 			return SEARCH_STOP;
 		if (!c.goal && d + 1 >= RBFS_MAX_DEPTH)
-			return depth_cap(s);
+			return search_depth_cap(s);
 		if (sd_frames_reserve(fr, d + 1))
 			return search_out_of_memory(s);
 		memcpy(sd_frame_state(fr, d + 1), sd_frame_kid(fr, d, i),

@@ -70,12 +70,14 @@ long sd_plan_step_text(const sd_plugin *p, const sd_instance *inst,
                        size_t *cap)
 {
 	for (;;) {
+		memset(*buf, 0, *cap);  /* what the plugin says it wrote, it
+		                           may not have */
 		int m = format_step(p, inst, res, k, *buf, *cap);
 		if ((size_t)m < *cap)
-			return m;
+			return (long)strnlen(*buf, (size_t)m);
 		if (*cap >= ACTION_TEXT_MAX) {
 			(*buf)[*cap - 1] = 0;
-			return (long)*cap - 1;
+			return (long)strlen(*buf);
 		}
 		size_t n = (size_t)m + 1 > ACTION_TEXT_MAX ? ACTION_TEXT_MAX
 		                                           : (size_t)m + 1;

@@ -9,6 +9,7 @@
 #include "mpi_run.h"
 #include "output.h"
 
+#include <string.h>
 #include <unistd.h>
 
 /* Write the search tree to cli->dot.  EXIT_SOLVED, or EXIT_ERROR with
@@ -28,8 +29,11 @@ static int write_dot(const sd_cli *cli, const sd_plugin *p,
 	int rc = sd_print_dot(f, p, inst, res);
 	if (fclose(f) || rc)
 		return sd_error("error writing '%s'", cli->dot);
+	size_t n = strlen(cli->dot);
+	int dot = n > 4 && !strcmp(cli->dot + n - 4, ".dot");
 	fprintf(stderr, "searchd: wrote %zu states to '%s' (render with: dot "
-	        "-Tsvg %s -o tree.svg)\n", res->tree_n, cli->dot, cli->dot);
+	        "-Tsvg %s -o %.*s.svg)\n", res->tree_n, cli->dot, cli->dot,
+	        (int)(dot ? n - 4 : n), cli->dot);
 	return EXIT_SOLVED;
 }
 

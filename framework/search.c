@@ -181,6 +181,7 @@ static int select_heuristic(search *s, char *err, size_t errlen)
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
+	err[0] = 0;
 	sd_guard_enter("select_heuristic");
 	int rc = p->select_heuristic(s->self, s->blind ? SD_NO_HEURISTIC
 	                                               : s->o->heuristic,
@@ -190,6 +191,12 @@ static int select_heuristic(search *s, char *err, size_t errlen)
 	                                                 &s->t0);
 	if (!rc)
 		return 0;
+	if (!sd_guard_stop() && !err[0]) {
+		char name[600];
+		return sd_fail(err, errlen, "plugin %s: select_heuristic() "
+		               "failed without a message",
+		               sd_guard_plugin_label(p->name, name, sizeof name));
+	}
 	if (!sd_guard_stop())
 		return -1;
 	s->res->status = SD_LIMIT;
@@ -235,6 +242,25 @@ static int wants_improvement(const sd_search_opts *o)
 	return o->improve_plan == SD_IMPROVE_YES;
 }
 
+/* A plan found must end at a state is_goal() accepts: the goal flags of
+ * expand(), and bidirectional's goal_state(), are the plugin's word,
+ * and one call checks them.  0, or -1 with a message. */
+static int check_plan_end(search *s)
+{
+	const sd_result *r = s->res;
+	if (r->status != SD_SOLVED || !r->states ||
+	    search_is_goal(s, r->states + r->length * s->ssz))
+		return 0;
+	char name[600];
+	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: the "
+	               "plan found ends at a state that is_goal() says is not "
+	               "a goal (%s)", sd_guard_plugin_label(s->p->name, name,
+	                                                    sizeof name),
+	               s->o->algorithm == SD_BIDIR
+	               ? "goal_state() gave it as the goal"
+	               : "expand() marked it as one");
+}
+
 /* The search proper, once set up: the start state, then the algorithm
  * (run).  0, or -1 with a message. */
 static int run_algorithm(search *s, unsigned char *start,
@@ -246,7 +272,7 @@ static int run_algorithm(search *s, unsigned char *start,
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
 	s->res->status = SD_LIMIT;
-	if (run(s, start))
+	if (run(s, start) || check_plan_end(s))
 		return -1;
 	if (s->res->limit)
 		s->res->status = SD_LIMIT;

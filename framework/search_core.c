@@ -274,6 +274,52 @@ int search_plan_from_states_packed(search *s, const void *states, size_t n)
 	return plan_from(s, states, s->ssz, n);
 }
 
+/* The successor by expand() of `from` that action leads to `to` by,
+ * written into s->succ: its index, or -1 if there is none (-2 if
+ * expand() broke the contract, with a message). */
+static long step_by_action(search *s, const unsigned char *from,
+                           uint32_t action, const unsigned char *to)
+{
+	long n = search_plugin_expand(s, from, search_initial_h(s, from),
+	                              s->succ, s->kids);
+	if (n < 0)
+		return -2;
+	for (long k = 0; k < n; k++)
+		if (s->succ[k].action == action &&
+		    !memcmp(s->kids + k * s->stride, to, s->ssz))
+			return k;
+	return -1;
+}
+
+int search_check_steps(search *s, const char *by)
+{
+	const sd_result *r = s->res;
+	sd_path_cost cost = 0;
+	char name[600];
+	for (size_t i = 0; i < r->length; i++) {
+		long k = step_by_action(s, r->states + i * s->ssz,
+		                        r->actions[i],
+		                        r->states + (i + 1) * s->ssz);
+		if (k == -2)
+			return -1;
+		if (k < 0)
+			return sd_fail(s->err, s->errlen, "plugin %s broke the "
+			               "contract: step %zu of the plan made by "
+			               "%s (action %u) is not a successor by "
+			               "expand() of the state before it",
+			               sd_guard_plugin_label(s->p->name, name,
+			                                     sizeof name),
+			               i + 1, by, r->actions[i]);
+		cost += s->succ[k].cost;
+	}
+	if (cost == r->cost)
+		return 0;
+	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: the "
+	               "plan made by %s costs %llu, but %llu by expand()",
+	               sd_guard_plugin_label(s->p->name, name, sizeof name), by,
+	               (unsigned long long)r->cost, (unsigned long long)cost);
+}
+
 /* The plugin's improve_plan() (ABI 1.4), guarded: the number of actions
  * of the plan it offers (0: none) and its states in *out. */
 static size_t call_improve(search *s, double seconds, const void **out)
@@ -376,6 +422,13 @@ void search_progress(const search *s, const char *what, uint64_t value)
 	        (unsigned long long)value, (unsigned long long)st->expanded,
 	        (unsigned long long)st->generated,
 	        search_clock_since(CLOCK_MONOTONIC, &s->t0));
+}
+
+search_rc search_depth_cap(search *s)
+{
+	s->res->status = SD_LIMIT;
+	s->res->limit = SD_LIMIT_DEPTH;
+	return SEARCH_STOP;
 }
 
 int search_depth_finish(search *s, sd_frames *fr, search_rc rc, int cut)

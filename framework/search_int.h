@@ -195,6 +195,17 @@ int search_plan_from_states(search *s, const unsigned char *states,
 /* The same, the states packed (state_size bytes apart). */
 int search_plan_from_states_packed(search *s, const void *states, size_t n);
 
+/* Check the plan in the result, made without expand() (`by`: the calls
+ * that made it, for the message), against expand(): each step's action
+ * leads by expand() from the state before it to the state after it,
+ * and their costs add up to the plan's.  0, or -1 with a message naming
+ * the plugin and the step. */
+int search_check_steps(search *s, const char *by);
+
+/* End the search at a depth it may not go past though no depth_limit
+ * was set (an engine cap): "limit reached (depth)".  SEARCH_STOP. */
+search_rc search_depth_cap(search *s);
+
 /* search_limits_hit(), for once per expansion: the node limit, the time
  * limit and interrupts every time, the memory limit every
  * SD_MEMORY_CHECK_PERIOD expansions. */

@@ -205,6 +205,11 @@ expect 2 "--compare: search.algorithm is also given by --set 'search.algorithm=u
 	"$sd" -c "$tmp/g.ini" -s search.algorithm=ucs --compare algorithm=bfs,astar
 expect 0 "solved 10, no solution 0, limit reached 0, errors 0, of 10" \
 	"$sd" -c "$tmp/g.ini" --set problem.instance=all -s search.algorithm=bfs
+# a cost of 10 digits keeps the table's columns (it pushed them right)
+out=$("$sd" -c "$tmp/g.ini" -s "problem.edges=S>G:4294967295" \
+	--compare algorithm=bfs,astar -q)
+if [ "$(awk '{print length($0)}' <<<"$out" | sort -u | wc -l)" = 1 ]
+then pass; else fail "a wide cost in the table: $out"; fi
 expect 0 '"instance":"4","plugin":"graph"' \
 	"$sd" -c "$tmp/g.ini" --set problem.instance=3-5 -f json
 expect 3 "limit reached 1" "$sd" -c "$tmp/g.ini" --set problem.instance=1,9 \
@@ -212,6 +217,9 @@ expect 3 "limit reached 1" "$sd" -c "$tmp/g.ini" --set problem.instance=1,9 \
 expect 2 "bad instance '0-3'" "$sd" -c "$tmp/g.ini" --set problem.instance=0-3
 expect 0 "step 3 of 3: B>G" "$sd" -c "$tmp/g.ini" --replay
 expect 0 "wrote 4 states" "$sd" -c "$tmp/g.ini" --dot "$tmp/t.dot"
+# the hint renders to the file's own name (it said tree.svg)
+expect 0 "(render with: dot -Tsvg $tmp/t.dot -o $tmp/t.svg)" \
+	"$sd" -c "$tmp/g.ini" --dot "$tmp/t.dot"
 # DOT: edges carry the action, nodes g, h and f, the plan in red, a legend
 if grep -q 'n3 -> n1 \[label="B>G", color=red' "$tmp/t.dot" &&
 	grep -q 'n2 \[label="#2 g=1 h=0 f=1' "$tmp/t.dot" &&
@@ -244,6 +252,14 @@ expect 2 "or predecessors() gave a state that expand() does not lead from" \
 expect 2 "the plan met in the middle costs 1 by predecessors() but 10 by expand()" \
 	"$sd" -c "$tmp/g.ini" -s search.algorithm=bidirectional \
 	-s "problem.ghost=S>G:1"
+# IDA* round a cycle of actions that cost 0 stops at its depth cap (its
+# stack grew until the memory limit: 6.7 GiB here)
+expect 3 "limit reached (depth)" "$sd" -c "$tmp/g.ini" -s search.algorithm=idastar \
+	-s "problem.edges=S>A:0 A>B:0 B>C:0 C>S:0 C>G:5"
+# ... and a goal_state() that is no goal (the empty plan was "solved")
+expect 2 "the plan found ends at a state that is_goal() says is not a goal (goal_state() gave it as the goal)" \
+	"$sd" -c "$tmp/g.ini" -s search.algorithm=bidirectional \
+	-s problem.named=S
 expect 2 "sokoban.so) has no goal_state() and predecessors(), which algorithm bidirectional needs" \
 	"$sd" -c "$src/config/sokoban.ini" -s search.algorithm=bidirectional
 # features() giving no value names the plugin (it said "plugin's")

@@ -51,6 +51,36 @@ expect 2 "n_heuristics is 3 but heuristics is NULL" \
 expect 2 "noname.so' has no name (its descriptor's name is NULL)" \
 	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/noname.so"
 
+# an empty name, no is_goal() nor expand(), two heuristics of one name,
+# one called "zero" (the engine's): refused, the rule named (the empty
+# name and the names were taken; the lack did not say which)
+expect 2 "emptyname.so' has no name (its descriptor's name is empty)" \
+	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/emptyname.so"
+expect 2 "noexpand.so' lacks a required function: is_goal(), expand()" \
+	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/noexpand.so"
+expect 2 "dupheur.so' broke the contract: heuristics 0 and 1 are both called 'near'" \
+	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/dupheur.so"
+expect 2 "zeroheur.so' broke the contract: heuristic 1 is called 'zero'" \
+	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/zeroheur.so"
+
+# a goal flag on a state is_goal() denies: the plan's end is checked (it
+# was "solved" at cost 1)
+for a in bfs astar idastar greedy; do
+	expect 2 "$label broke the contract: the plan found ends at a state that is_goal() says is not a goal (expand() marked it as one)" \
+		"$sd" "${r[@]}" -s problem.mode=goallie -s search.algorithm=$a
+done
+# select_heuristic() failing without a message, exit() inside expand():
+# named, status 2 (both printed nothing; exit() gave status 0)
+expect 2 "$label: select_heuristic() failed without a message" \
+	"$sd" "${r[@]}" -s problem.mode=selnoerr
+expect 2 "$label: called exit() in expand(); a plugin must return" \
+	"$sd" "${r[@]}" -s problem.mode=exit
+# format_action() saying it wrote more than it did, or writing a NUL
+# inside its text: the plan holds what was written up to the NUL (it
+# printed uninitialised bytes; the NUL cut off the rest of the plan)
+expect 0 '"plan":"MMMMMMMMMM"' "$sd" "${r[@]}" -s problem.mode=fmtnul -f json
+expect 0 '"plan":"",' "$sd" "${r[@]}" -s problem.mode=fmtlong -f json
+
 # a descriptor pointer that points at nothing: the crash names the plugin
 # (a single run died of SIGSEGV unexplained); under AddressSanitizer its
 # own report comes first

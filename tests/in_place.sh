@@ -165,6 +165,14 @@ expect 2 "kline' ($plugins/kline.so) broke the contract: its ida_iterate() kerne
 expect 2 "broke the contract: ida_iterate() returned SD_IDA_STOPPED, but no limit stopped it" \
 	"$sd" -q --config "$kl" --set search.algorithm=idastar \
 	--set problem.kernel=kstop
+# a plan made in place, by moves() and apply() or by the kernel, whose
+# actions expand() does not make is refused (it was "solved")
+expect 2 "kline' ($plugins/kline.so) broke the contract: step 1 of the plan made by moves() and apply() (action 1) is not a successor by expand() of the state before it" \
+	"$sd" -q --config "$kl" --set search.algorithm=idastar \
+	--set problem.kernel=swap
+expect 2 "kline' ($plugins/kline.so) broke the contract: step 1 of the plan made by ida_iterate() and apply() (action 1) is not a successor by expand()" \
+	"$sd" -q --config "$kl" --set search.algorithm=idastar \
+	--set problem.kernel=kswap
 expect 2 "has ida_iterate() without moves() and apply()" "$sd" -q \
 	--config "$kl" --set plugin.path="$plugins/kline_nomoves.so" \
 	--set search.algorithm=idastar

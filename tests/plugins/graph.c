@@ -17,6 +17,9 @@
  *   ghost = S>G:1                edges that predecessors() reads backward
  *                                and expand() does not offer (to test the
  *                                checks of a plan met in the middle)
+ *   named = S                    goal_state() names this node, goal or
+ *                                not (to test the check of the plan's
+ *                                end)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <searchd/plugin.h>
@@ -44,6 +47,7 @@ typedef struct graph {
 	int noffer;
 	unsigned char ghost[MAX_EDGES]; /* seen by predecessors() alone */
 	unsigned nfeat;               /* features() returns this (f[0] set) */
+	int named;                    /* goal_state()'s node + 1 (0: none) */
 } graph;
 
 static int node(graph *g, const char *name, size_t len)
@@ -150,6 +154,8 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 			rc = parse_edges(g, v, 0);
 		else if (!strcmp(k, "ghost"))
 			rc = parse_edges(g, v, 1);
+		else if (!strcmp(k, "named"))
+			rc = (g->named = node(g, v, strlen(v)) + 1) ? 0 : -1;
 		else if (!strcmp(k, "features"))
 			g->nfeat = (unsigned)strtoul(v, NULL, 10) + 1;
 		else if (!strcmp(k, "goal"))
@@ -277,6 +283,8 @@ static int goal_state(void *self, void *state)
 	for (int i = 0; i < g->n; i++)
 		if (g->goal[i])
 			n++, last = i;
+	if (g->named)
+		last = g->named - 1, n = 1;
 	*(unsigned char *)state = (unsigned char)last;
 	return n == 1;
 }

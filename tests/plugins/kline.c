@@ -15,6 +15,11 @@
  *   kmany     the kernel, whose move generator claims 3 moves (more than
  *             its SD_IDA_MAX_MOVES, 2) without writing the third
  *   kstop     returns SD_IDA_STOPPED though no limit stopped it
+ *   swap      declines, and moves() gives each move the other's action
+ *             id, which apply() follows: a plan made in place whose
+ *             actions are not expand()'s
+ *   kswap     the kernel, its moves' action ids swapped likewise (its
+ *             own apply follows them, the plugin's apply() does not)
  *
  * Built a second time with KLINE_NO_MOVES (kline_nomoves.so): ida_iterate
  * without moves() and apply(), which the loader must refuse.
@@ -24,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kmode { KERNEL, DECLINE, BADRC, TOOMANY, KMANY, KSTOP };
+enum kmode { KERNEL, DECLINE, BADRC, TOOMANY, KMANY, KSTOP, SWAP, KSWAP };
 
 typedef struct kline {
 	uint32_t len;
@@ -33,8 +38,18 @@ typedef struct kline {
 
 /* The [problem] kernel values, in the order of enum kmode. */
 static const char *const kmodes[] = {
-	"yes", "decline", "badrc", "toomany", "kmany", "kstop"
+	"yes", "decline", "badrc", "toomany", "kmany", "kstop", "swap", "kswap"
 };
+
+/* Under swap and kswap, give each of the n moves in succ the other
+ * move's action id. */
+static unsigned swapped(const kline *k, enum kmode when, sd_succ *succ,
+                        unsigned n)
+{
+	for (unsigned i = 0; k->mode == when && i < n; i++)
+		succ[i].action ^= 1;
+	return n;
+}
 
 static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
                   size_t len)
@@ -125,14 +140,15 @@ static unsigned moves(void *self, const void *state, sd_cost h,
 	(void)h;
 	if (((kline *)self)->mode == TOOMANY)
 		return 100000;
-	return line_moves(self, at(state), back ? (int64_t)at(back) : -1, succ,
-	                  NULL);
+	return swapped(self, SWAP, succ,
+	               line_moves(self, at(state), back ? (int64_t)at(back)
+	                                                : -1, succ, NULL));
 }
 
 static void apply(void *self, const void *state, uint32_t action,
                   void *child)
 {
-	(void)self;
+	action ^= ((kline *)self)->mode == SWAP;
 	uint32_t t = action == 0 ? at(state) + 1 : at(state) - 1;
 	memcpy(child, &t, sizeof t);
 }
@@ -148,12 +164,13 @@ static inline unsigned k_moves(const kline *k, const uint32_t *s,
                                const uint32_t *back, sd_succ *succ)
 {
 	unsigned n = line_moves(k, *s, back ? (int64_t)*back : -1, succ, NULL);
-	return k->mode == KMANY ? 3 : n;
+	return k->mode == KMANY ? 3 : swapped(k, KSWAP, succ, n);
 }
 
-static inline void k_apply(const uint32_t *s, const sd_succ *m, uint32_t *c)
+static inline void k_apply(const kline *k, const uint32_t *s,
+                           const sd_succ *m, uint32_t *c)
 {
-	*c = m->action == 0 ? *s + 1 : *s - 1;
+	*c = (m->action ^ (k->mode == KSWAP)) == 0 ? *s + 1 : *s - 1;
 }
 
 #define SD_IDA_NAME kline_kernel
@@ -161,13 +178,13 @@ static inline void k_apply(const uint32_t *s, const sd_succ *m, uint32_t *c)
 #define SD_IDA_MAX_MOVES 2
 #define SD_IDA_LOAD(self, packed, s) k_load(packed, s)
 #define SD_IDA_MOVES(self, s, h, back, succ) k_moves(self, s, back, succ)
-#define SD_IDA_APPLY(self, s, m, child) k_apply(s, m, child)
+#define SD_IDA_APPLY(self, s, m, child) k_apply(self, s, m, child)
 #include <searchd/ida_kernel.h>
 
 static int ida_iterate(void *self, const void *start, sd_ida_iter *it)
 {
 	const kline *k = self;
-	if (k->mode == DECLINE || k->mode == TOOMANY)
+	if (k->mode == DECLINE || k->mode == TOOMANY || k->mode == SWAP)
 		return SD_IDA_DECLINED;
 	if (k->mode == BADRC)
 		return 7;

@@ -21,6 +21,12 @@
  *               (after len expansions): the plan cannot be rebuilt
  *   nocollection  a case = K batch, but create() leaves
  *               collection_size at 0
+ *   goallie     expand() marks its first child a goal, whatever it is
+ *   selnoerr    select_heuristic() fails without a message
+ *   fmtlong     format_action() writes nothing and says it needs 2e9
+ *               bytes
+ *   fmtnul      format_action() writes "M", a NUL and "Z", and says 3
+ *   exit        expand() calls exit(0) at the 5th expansion
  *
  * [problem] case = K picks one of a collection of 5 (batch_key "case");
  * case 1 is broken when [problem] broken_first = yes.
@@ -29,15 +35,18 @@
 #include <searchd/plugin.h>
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
-            TABLES, DEAFTABLES, NONDET, NOCOLLECTION };
+            TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
+            FMTLONG, FMTNUL, EXIT };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
-	"nondet", "nocollection", NULL };
+	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
+	"exit", NULL };
 
 typedef struct rogue {
 	enum mode mode;
@@ -127,6 +136,8 @@ static int select_heuristic(void *self, int index, char *err, size_t len)
 	if (r->mode == DEAFTABLES)
 		for (;;)
 			nap(100);
+	if (r->mode == SELNOERR)
+		return -1;
 	if (r->mode != TABLES)
 		return 0;
 	while (!r->host || !r->host->stop_requested())
@@ -169,6 +180,8 @@ static unsigned misbehave(rogue *r, sd_succ *succ)
 		                    a sanitizer would report a NULL load first */
 	if (r->mode == ABORT && r->expansions == 5)
 		abort();
+	if (r->mode == EXIT && r->expansions == 5)
+		exit(0);
 	if (r->mode == HANG)
 		for (;;)
 			nap(100);
@@ -194,11 +207,28 @@ static unsigned expand(void *self, const void *state, sd_cost h,
 			continue;  /* off either end of the line */
 		succ[n] = (sd_succ){ .action = (uint32_t)i, .cost = 1,
 		                     .h = r->len - next[i],
-		                     .goal = next[i] == r->len };
+		                     .goal = next[i] == r->len ||
+		                             (r->mode == GOALLIE && !n) };
 		memcpy(states + n * stride, &next[i], 4);
 		n++;
 	}
 	return lie ? lie : n;
+}
+
+/* The action's id in decimal, as searchd prints it for a plugin
+ * without format_action(), but under fmtlong and fmtnul. */
+static int format_action(void *self, const void *state, uint32_t action,
+                         char *buf, size_t len)
+{
+	rogue *r = self;
+	(void)state;
+	if (r->mode == FMTLONG)
+		return 2000000000;
+	if (r->mode == FMTNUL && len >= 4) {
+		memcpy(buf, "M\0Z", 4);
+		return 3;
+	}
+	return snprintf(buf, len, "%u", action);
 }
 
 static const sd_heuristic_info heuristics[] = {
@@ -219,6 +249,7 @@ static const sd_plugin plugin = {
 	.is_goal = is_goal,
 	.heuristic = heuristic,
 	.expand = expand,
+	.format_action = format_action,
 	.batch_key = "case",
 	.set_host = set_host,
 };

@@ -88,7 +88,19 @@
  *   successors       0 .. SD_MAX_SUCCESSORS per expand(), and never more
  *                    than the max_successors the instance declared
  *   heuristics table n_heuristics > 0 needs a non-NULL heuristics array
- *                    whose entries all have a name
+ *                    whose entries all have a name, no two the same and
+ *                    none "zero" (the engine's name for h = 0)
+ *   name             the descriptor's name is neither NULL nor empty
+ *   the plan         a plan found must end at a state is_goal()
+ *                    accepts; one made by moves() and apply() (or
+ *                    ida_iterate()) must be made by expand() too,
+ *                    action for action and cost for cost
+ *   exit()           a plugin that ends the program inside one of its
+ *                    calls is named, and the program ends with status 2
+ *
+ * The plugin's calls must not write to standard output: it carries the
+ * report (-f json and csv are read by programs).  Write to stderr, or
+ * through print_state() and the other calls that are handed a FILE.
  *
  * A plugin that must be built out of tree needs nothing but this header
  * (installed with a pkg-config file; if the prefix is not a standard
@@ -305,7 +317,8 @@ typedef struct sd_plugin {
 	 * databases).  Return 0, or -1 with a message in err (it is printed
 	 * as it is: name the file and line yourself where one applies, from
 	 * the parameters create() kept; the engine adds nothing before
-	 * it). Optional: if NULL the engine assumes it always succeeds. */
+	 * it; an empty message gets one naming the plugin and the call).
+	 * Optional: if NULL the engine assumes it always succeeds. */
 	int (*select_heuristic)(void *self, int index, char *err,
 	                        size_t errlen);
 
@@ -326,8 +339,9 @@ typedef struct sd_plugin {
 	 * h is the state's own heuristic value, so that the successors'
 	 * values can be updated incrementally; in a blind search (no
 	 * heuristic selected) it is 0, and the successors' h should be 0.
-	 * The goal flag is the only goal test a successor gets: the engine
-	 * calls is_goal() on the start state only.  Must be deterministic:
+	 * The goal flag is the only goal test a successor gets during the
+	 * search: the engine calls is_goal() on the start state and, once,
+	 * on the last state of a plan found.  Must be deterministic:
 	 * the same state gives the same successors in the same order. */
 	unsigned (*expand)(void *self, const void *state, sd_cost h,
 	                   sd_succ *succ, unsigned char *states, size_t stride);
@@ -340,7 +354,9 @@ typedef struct sd_plugin {
 	/* Optional.  Write the text of action, taken from state `from`, to
 	 * buf like snprintf (return the length it needs).  Default: the
 	 * action id in decimal.  The plan is the concatenation of these
-	 * texts, separated by plan_separator. */
+	 * texts, separated by plan_separator.  A text ends at its first NUL
+	 * and at what was written, whatever length is returned; a negative
+	 * return gets "#id" instead. */
 	int (*format_action)(void *self, const void *from, uint32_t action,
 	                     char *buf, size_t len);
 
