@@ -208,8 +208,8 @@ static int take_line(reader *r, char *line)
 		return sd_fail(r->err, r->errlen, "%s:%d: section name too long",
 		             r->file, r->line);
 	if (continued && r->have_entry) {
+		/* inih takes a continuation line whole, '; ...' included */
 		sd_entry *e = &r->c->e[r->c->n - 1];
-		*value_end(s, NULL) = 0;
 		r->continued = 1;
 		return on_entry(r, e->section, e->key, trim(s)) ? 0 : -1;
 	}

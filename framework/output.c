@@ -729,6 +729,11 @@ int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
 		rc |= ferror(out) ? -1 : 0;
 		if (animate && i < r->length)
 			pause_ms(delay_ms);
+		if (animate && sd_guard_interrupted && i < r->length) {
+			fprintf(stderr, "searchd: interrupted; the animation "
+			        "stopped at step %zu of %zu\n", i, r->length);
+			break;
+		}
 	}
 	free(act);
 	return written(out, rc);

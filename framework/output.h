@@ -101,7 +101,8 @@ char *sd_plan_state_text(const sd_plugin *p, const sd_instance *inst,
                          const void *state, const sd_result *r, size_t k);
 
 /* The plan as successive boards; animated: redrawn in place every
- * delay_ms milliseconds. */
+ * delay_ms milliseconds, until the plan ends or SIGINT or SIGTERM comes
+ * (sd_guard_interrupted; it then says where it stopped on stderr). */
 int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
                     const sd_result *r, int animate, unsigned delay_ms);
 

@@ -5,6 +5,7 @@
 #include "run_int.h"
 
 #include "error.h"
+#include "guard.h"
 #include "html.h"
 #include "mpi_run.h"
 #include "output.h"
@@ -64,8 +65,14 @@ static int present(const sd_runctx *x, const sd_attempt *a)
 	const sd_cli *cli = x->cli;
 	sd_report_start(x);
 	sd_report(x, a, NULL, NULL);
+	sd_algorithm alg = x->config->opts.algorithm;
 	if (a->res.status == SD_SOLVED && !cli->quiet &&
-	    !sd_algorithm_about(x->config->opts.algorithm).optimal)
+	    (alg == SD_BFS || alg == SD_IDDFS))
+		fprintf(stderr, "searchd: note: %s finds a plan of the fewest "
+		        "actions, the cheapest if every action costs the "
+		        "same\n", x->config->algorithm_name);
+	else if (a->res.status == SD_SOLVED && !cli->quiet &&
+	         !sd_algorithm_about(alg).optimal)
 		fprintf(stderr, "searchd: note: %s does not promise the "
 		        "cheapest plan; this one may not be\n",
 		        x->config->algorithm_name);
@@ -81,6 +88,8 @@ static int present(const sd_runctx *x, const sd_attempt *a)
 		return EXIT_ERROR;
 	if (cli->html && write_html(x, a))
 		return EXIT_ERROR;
+	if (cli->animate && sd_guard_interrupted)
+		return EXIT_LIMIT;  /* the animation was cut short */
 	return sd_run_status(&a->res);
 }
 

@@ -176,6 +176,21 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 if [ $rc = 0 ] && ! grep -q $'\033' <<<"$out" && grep -q "step 31 of 31" <<<"$out" &&
    [ "$ms" -lt 3000 ]
 then pass; else fail "--animate into a pipe (${ms} ms): $out"; fi
+# Ctrl-C during --animate on a terminal (script(1) gives it one) stops it
+# at once with status 3 (it played all 31 frames and exited 0)
+printf '%s\n' "\"$sd\" -c \"$src/config/npuzzle.ini\" -q --animate --delay 300 &" \
+	"echo \$! >\"$tmp/anim.pid\"; wait \$!; echo \"EXIT=\$?\"" >"$tmp/anim.sh"
+rm -f "$tmp/anim.pid"
+timeout 30 script -qfc "bash $tmp/anim.sh" "$tmp/anim.log" >/dev/null 2>&1 &
+spid=$!
+for i in $(seq 100); do [ -s "$tmp/anim.pid" ] && break; sleep 0.05; done
+apid=$(cat "$tmp/anim.pid" 2>/dev/null)
+[ -n "$apid" ] && wait_ready "$apid" && sleep 0.5 && kill -INT "$apid"
+wait $spid
+if grep -aq "EXIT=3" "$tmp/anim.log" &&
+   grep -aq "interrupted; the animation stopped at step" "$tmp/anim.log" &&
+   ! grep -aq "step 31 of 31" "$tmp/anim.log"
+then pass; else fail "Ctrl-C during --animate: $(tr -d '\033' <"$tmp/anim.log" | tail -c 300)"; fi
 # an option of one value given twice is refused (the second replaced the
 # first in silence); output keys are not --compare axes (one format for
 # the table); a batch of errors alone has no empty "slowest:" line
@@ -271,6 +286,25 @@ expect 2 "--trace shows no bidirectional search" "$sd" -c "$tmp/g.ini" \
 	-s search.algorithm=bidirectional --trace
 expect 2 "--dot shows no bidirectional search" "$sd" -c "$tmp/g.ini" \
 	-s search.algorithm=bidirectional --dot "$tmp/bd.dot"
+# Sokoban level files and their selection: a blank after the number, a
+# level named by its comment when a Title: line follows it (both gave
+# "no level"); a file without levels given by --set is blamed on the
+# command line (it named the config's line); an empty file name is said
+# so (it said ": No such file or directory")
+printf '; one\n#####\n#@$.#\n#####\n\n; two\n######\n#@$ .#\n######\n\nTitle: after\n' >"$tmp/two.xsb"
+for l in "2 " two after; do
+	expect 0 "length      2" "$sd" -c "$src/config/sokoban.ini" \
+		-s problem.file="$tmp/two.xsb" -s "problem.level=$l"
+done
+printf ';c\n' >"$tmp/nolevel.xsb"
+expect 2 "searchd: <command line>: $tmp/nolevel.xsb: no level in the file" \
+	"$sd" -c "$src/config/sokoban.ini" -s problem.file="$tmp/nolevel.xsb"
+expect 2 "searchd: <command line>: file: no file named (the value is empty)" \
+	"$sd" -c "$src/config/sokoban.ini" -s problem.file=
+# bfs's note says what it promises (it said "does not promise the
+# cheapest plan" where every action costs 1, as in the flagship config)
+expect 0 "searchd: note: bfs finds a plan of the fewest actions, the cheapest if every action costs the same" \
+	"$sd" -c "$src/config/sokoban.ini"
 # an algorithm that does not promise the cheapest plan says so
 expect 0 "searchd: note: beam does not promise the cheapest plan" \
 	"$sd" -c "$src/config/npuzzle.ini" -s search.algorithm=beam

@@ -238,6 +238,17 @@ expect 0 "status      solved" "$sd" -c "$tmp/long3.ini"
 printf '[plugin]\n%s\n[problem]\nedges = S>A:1\n  %s A>G:1\nstart = S\ngoal = G\n' \
 	"$g" "$(printf 'S>B:5 %.0s' $(seq 60))" >"$tmp/long4.ini"
 expect 0 "plan        S>A A>G" "$sd" -c "$tmp/long4.ini"
+# a '; note' on a continuation line is read alike after a short first
+# line (inih's) and a long one (searchd's: it dropped the note)
+for w in 1 250; do
+	printf '[plugin]\n%s\n[problem]\nedges = S>A:1%*s\n  A>G:1 ; note\nstart = S\ngoal = G\n' \
+		"$g" "$w" "" >"$tmp/cont$w.ini"
+	"$sd" -c "$tmp/cont$w.ini" >"$tmp/cont$w.out" 2>&1
+	echo "exit $?" >>"$tmp/cont$w.out"
+	sed -i "s/cont$w/cont/g" "$tmp/cont$w.out"
+done
+if cmp -s "$tmp/cont1.out" "$tmp/cont250.out"; then pass; else
+	fail "a continuation's note: $(cat "$tmp/cont1.out") / $(cat "$tmp/cont250.out")"; fi
 printf '[plugin]\n%s\n[search]\nalgorithm = bfs\x00 ; rest\n' "$g" >"$tmp/nul.ini"
 expect 2 "$tmp/nul.ini:4: the line holds a NUL byte" "$sd" -c "$tmp/nul.ini"
 : >"$tmp/empty.ini"

@@ -48,8 +48,9 @@ typedef struct sok_grid {
  * the file that parameter p names, in notation `format` ("auto", "xsb"
  * or "letters").  Only a regular file of at most SOK_MAX_FILE bytes
  * without NUL bytes is read.  Returns 0, or -1 with "path:line:
- * message" in err (-2 when the file holds no such level, or no level:
- * "path: no level ..."); then g holds nothing but g->collection, the
+ * message" in err (-2 when the file holds no such level, -3 when it
+ * holds no level at all: "path: no level ..."); then g holds nothing
+ * but g->collection, the
  * number of levels in the file (0 if it could not be read). */
 int sok_read_level(const sd_param *p, const char *level, const char *format,
                    sok_grid *g, char *err, size_t errlen);

@@ -21,6 +21,8 @@ typedef struct sok_block {
 	int first, count;     /* index of its first line, number of lines */
 	char title[128];
 	int titled_after;     /* title came from a "Title:" line after it */
+	char comment[128];    /* the ';' comment just before it: a name too,
+	                         when a "Title:" line after it gave title */
 } sok_block;
 
 /* "NAME:LINE: message" (or "NAME: message" for line 0) into err, and -1:
@@ -155,6 +157,8 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 			b[nb].count = 1;
 			b[nb].titled_after = 0;
 			snprintf(b[nb].title, sizeof b[nb].title, "%s", pending);
+			snprintf(b[nb].comment, sizeof b[nb].comment, "%s",
+			         pending);
 		}
 		nb++;
 		pending[0] = 0;
@@ -163,7 +167,8 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 }
 
 /* Pick the block named by `level` (NULL: the first; digits: 1-based
- * number; else a title, case-insensitive).  Returns its index or -1. */
+ * number, blanks around it; else a title or the comment before the
+ * level, case-insensitive).  Returns its index or -1. */
 static int sok_pick_block(const sok_block *b, int nb, const char *level)
 {
 	if (!level || !*level)
@@ -171,10 +176,13 @@ static int sok_pick_block(const sok_block *b, int nb, const char *level)
 	char *end;
 	errno = 0;
 	long k = strtol(level, &end, 10);
+	while (*end == ' ' || *end == '\t')
+		end++;  /* blanks after the number, as before it */
 	if (!errno && end != level && !*end)
 		return k >= 1 && k <= nb ? (int)k - 1 : -1;
 	for (int i = 0; i < nb; i++)
-		if (strcasecmp(b[i].title, level) == 0)
+		if (strcasecmp(b[i].title, level) == 0 ||
+		    (b[i].comment[0] && strcasecmp(b[i].comment, level) == 0))
 			return i;
 	return -1;
 }
@@ -302,7 +310,7 @@ int sok_parse_level(const char *text, const char *name, const char *level,
 		sok_errf(err, errlen, name, 0, "out of memory");
 	} else if (nb == 0) {
 		sok_errf(err, errlen, name, 0, "no level in the file");
-		rc = -2;
+		rc = -3;
 	} else {
 		sok_find_blocks(lines, n, b, nb);
 		int k = sok_pick_block(b, nb, level);

@@ -573,6 +573,11 @@ static inline FILE *sd_param_fopen(const sd_param *p, uint64_t max_bytes,
 	FILE *f = NULL;
 	const char *why = NULL;
 	sd_param_where(p, at, sizeof at);
+	if (!p->value[0]) {
+		snprintf(err, errlen, "%s: %s: no file named (the value is "
+		         "empty)", at, p->key);
+		return NULL;
+	}
 	if (!sd_param_path(p, path, sizeof path)) {
 		snprintf(err, errlen, "%s: path too long", at);
 		return NULL;
