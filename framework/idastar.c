@@ -817,6 +817,9 @@ int search_idastar(search *s, const unsigned char *start)
 	while (rc == SEARCH_GO) {
 		sd_path_cost next;
 		uint64_t before = s->res->stats.expanded;
+		if (s->res->stats.iterations && search_limits_hit(s))
+			break;  /* reached at the end of the last iteration: the
+			           next would expand its root first */
 		s->res->stats.iterations++;
 		rc = ida_iterate(s, &stack, start, bound, &next);
 		if (s->res->profile)

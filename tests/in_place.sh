@@ -165,6 +165,13 @@ expect 2 "kline' ($plugins/kline.so) broke the contract: its ida_iterate() kerne
 expect 2 "broke the contract: ida_iterate() returned SD_IDA_STOPPED, but no limit stopped it" \
 	"$sd" -q --config "$kl" --set search.algorithm=idastar \
 	--set problem.kernel=kstop
+# node_limit = 1 stops IDA* after the one expansion of its first
+# iteration (the second iteration's root was expanded before the check)
+for ip in yes no; do
+	expect 3 '"expanded":1,' "$sd" -q --config config/15puzzle.ini -f json \
+		--set problem.index=79 --set search.node_limit=1 \
+		--set search.in_place=$ip
+done
 # a plan made in place, by moves() and apply() or by the kernel, whose
 # actions expand() does not make is refused (it was "solved")
 expect 2 "kline' ($plugins/kline.so) broke the contract: step 1 of the plan made by moves() and apply() (action 1) is not a successor by expand() of the state before it" \

@@ -6,7 +6,8 @@
  * the k-th pancake from the top and turn those k pancakes over at once.
  *
  *   [problem]
- *   stack = 3 1 4 2 5      the sizes, top of the stack first
+ *   stack = 3 1 4 2 5      the sizes, top of the stack first (blanks
+ *                          or commas between them, as npuzzle's tiles)
  *
  * Action k (k = 2..n) flips the top k pancakes; it costs 1 and is
  * printed "F<k>".  The one heuristic, "gap", is Helmert's gap heuristic.
@@ -24,9 +25,9 @@
  * fixed bound lets the instance be a plain struct. */
 #define PK_MAX 64
 
-/* What separates the numbers in "stack": spaces, tabs, and the newlines
- * of continuation lines. */
-#define PK_SPACE " \t\r\n"
+/* What separates the numbers in "stack": spaces, tabs, the newlines of
+ * continuation lines, and commas. */
+#define PK_SPACE " \t\r\n,"
 
 /* An instance: the stack to sort, and whether h is wanted. */
 typedef struct pancake {
