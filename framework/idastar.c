@@ -70,7 +70,7 @@ typedef struct ida_stack {
 	                               in place */
 	int kernel;                 /* the plugin's ida_iterate() (ABI 1.5) */
 	int kernel_oom;             /* its grow() found no memory */
-	int kernel_deep;            /* ... or IDA_MAX_DEPTH frames */
+	int kernel_deep;            /* its grow() would pass IDA_MAX_DEPTH */
 	sd_ida_iter kit;            /* what ida_iterate() is handed */
 	search *s;                  /* for the kernel's calls back */
 } ida_stack;

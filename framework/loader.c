@@ -67,17 +67,17 @@ static int check_heuristics(const sd_plugin *p, const char *path, char *err,
  * between them). */
 static const char *missing_calls(const sd_plugin *p, char *buf, size_t len)
 {
-	const struct { const void *fn; const char *name; } req[] = {
-		{ (const void *)p->create, "create" },
-		{ (const void *)p->destroy, "destroy" },
-		{ (const void *)p->initial, "initial" },
-		{ (const void *)p->is_goal, "is_goal" },
-		{ (const void *)p->expand, "expand" },
+	const struct { int has; const char *name; } req[] = {
+		{ p->create != NULL, "create" },
+		{ p->destroy != NULL, "destroy" },
+		{ p->initial != NULL, "initial" },
+		{ p->is_goal != NULL, "is_goal" },
+		{ p->expand != NULL, "expand" },
 	};
 	size_t n = 0;
 	buf[0] = 0;
 	for (size_t i = 0; i < sizeof req / sizeof *req; i++)
-		if (!req[i].fn && n < len)
+		if (!req[i].has && n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s()",
 			                      n ? ", " : "", req[i].name);
 	return buf;
@@ -102,10 +102,9 @@ static int check_abi(const sd_plugin *p, const char *path, char *err,
 		               "descriptor's name is %s)", path,
 		               p->name ? "empty" : "NULL");
 	char lacks[80];
-	if (!p->create || !p->destroy || !p->initial || !p->is_goal ||
-	    !p->expand)
+	if (missing_calls(p, lacks, sizeof lacks)[0])
 		return sd_fail(err, len, "plugin '%s' lacks a required function: "
-		               "%s", path, missing_calls(p, lacks, sizeof lacks));
+		               "%s", path, lacks);
 	if (p->abi_minor >= 4 && !p->moves != !p->apply)
 		return sd_fail(err, len, "plugin '%s' broke the contract: it "
 		               "has %s() without %s() (ABI 1.4: both or "

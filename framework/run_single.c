@@ -58,6 +58,21 @@ static int write_html(const sd_runctx *x, const sd_attempt *a)
 	return EXIT_SOLVED;
 }
 
+/* After a plan found by an algorithm that does not promise the cheapest
+ * one, say what it does promise (on stderr). */
+static void note_cheapest(const sd_runctx *x)
+{
+	const char *name = x->config->algorithm_name;
+	sd_algorithm alg = x->config->opts.algorithm;
+	if (alg == SD_BFS || alg == SD_IDDFS)
+		fprintf(stderr, "searchd: note: %s finds a plan of the fewest "
+		        "actions, the cheapest if every action costs the "
+		        "same\n", name);
+	else if (!sd_algorithm_about(alg).optimal)
+		fprintf(stderr, "searchd: note: %s does not promise the "
+		        "cheapest plan; this one may not be\n", name);
+}
+
 /* Report a single search, then the replay and the tree the command line
  * asks for; returns the exit status of its result. */
 static int present(const sd_runctx *x, const sd_attempt *a)
@@ -65,17 +80,8 @@ static int present(const sd_runctx *x, const sd_attempt *a)
 	const sd_cli *cli = x->cli;
 	sd_report_start(x);
 	sd_report(x, a, NULL, NULL);
-	sd_algorithm alg = x->config->opts.algorithm;
-	if (a->res.status == SD_SOLVED && !cli->quiet &&
-	    (alg == SD_BFS || alg == SD_IDDFS))
-		fprintf(stderr, "searchd: note: %s finds a plan of the fewest "
-		        "actions, the cheapest if every action costs the "
-		        "same\n", x->config->algorithm_name);
-	else if (a->res.status == SD_SOLVED && !cli->quiet &&
-	         !sd_algorithm_about(alg).optimal)
-		fprintf(stderr, "searchd: note: %s does not promise the "
-		        "cheapest plan; this one may not be\n",
-		        x->config->algorithm_name);
+	if (a->res.status == SD_SOLVED && !cli->quiet)
+		note_cheapest(x);
 	/* JSON and CSV keep stdout to themselves; the boards go to stderr.
 	 * --animate plays only on a terminal: into a file or a pipe it
 	 * writes the frames as --replay does, without clearing or pauses */

@@ -191,14 +191,12 @@ static int select_heuristic(search *s, char *err, size_t errlen)
 	                                                 &s->t0);
 	if (!rc)
 		return 0;
-	if (!sd_guard_stop() && !err[0]) {
+	if (!sd_guard_stop()) {
 		char name[600];
-		return sd_fail(err, errlen, "plugin %s: select_heuristic() "
-		               "failed without a message",
+		return err[0] ? -1 : sd_fail(err, errlen, "plugin %s: "
+		               "select_heuristic() failed without a message",
 		               sd_guard_plugin_label(p->name, name, sizeof name));
 	}
-	if (!sd_guard_stop())
-		return -1;
 	s->res->status = SD_LIMIT;
 	s->res->limit = sd_guard_interrupted ? SD_LIMIT_INTERRUPT
 	                                     : SD_LIMIT_TIME;

@@ -162,14 +162,21 @@ uint32_t search_store(search *s, const void *state, int *is_new)
 	return id;
 }
 
+/* Re-expand `from` into s->succ and s->kids: the successors' number,
+ * or -1 with a message. */
+static long reexpand(search *s, const unsigned char *from)
+{
+	return search_plugin_expand(s, from, search_initial_h(s, from),
+	                            s->succ, s->kids);
+}
+
 /* The action and cost of the step from state `from` to `to`: re-expand
  * from and find to among its successors.  0, or -1 with a message. */
 static int find_step(search *s, const unsigned char *from,
                      const unsigned char *to, uint32_t *action,
                      sd_cost *cost)
 {
-	long n = search_plugin_expand(s, from, search_initial_h(s, from),
-	                              s->succ, s->kids);
+	long n = reexpand(s, from);
 	if (n < 0)
 		return -1;
 	long best = -1;  /* the cheapest of the actions that lead to `to` */
@@ -280,8 +287,7 @@ int search_plan_from_states_packed(search *s, const void *states, size_t n)
 static long step_by_action(search *s, const unsigned char *from,
                            uint32_t action, const unsigned char *to)
 {
-	long n = search_plugin_expand(s, from, search_initial_h(s, from),
-	                              s->succ, s->kids);
+	long n = reexpand(s, from);
 	if (n < 0)
 		return -2;
 	for (long k = 0; k < n; k++)
