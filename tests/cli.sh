@@ -296,6 +296,15 @@ for l in "2 " two after; do
 	expect 0 "length      2" "$sd" -c "$src/config/sokoban.ini" \
 		-s problem.file="$tmp/two.xsb" -s "problem.level=$l"
 done
+# a batch reads its level file once, not once a level (1,000 levels of a
+# file of 100,000 took 12 s, 12 ms each, where all now take well under 1)
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "#####\n#@$.#\n#####\n\n" }' \
+	>"$tmp/many.xsb"
+start=$(date +%s%N)
+expect 0 "solved 1000, no solution 0" "$sd" -c "$src/config/sokoban.ini" -q \
+	-s problem.file="$tmp/many.xsb" -s problem.level=1-1000
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$ms" -lt 8000 ] && pass || fail "a batch of 1000 levels took $ms ms"
 printf ';c\n' >"$tmp/nolevel.xsb"
 expect 2 "searchd: <command line>: $tmp/nolevel.xsb: no level in the file" \
 	"$sd" -c "$src/config/sokoban.ini" -s problem.file="$tmp/nolevel.xsb"

@@ -42,6 +42,8 @@ typedef struct sok_grid {
 	int *row_line;   /* file line of each row */
 	char *title;     /* title of the level, or NULL */
 	int collection;  /* number of levels in the file it came from */
+	int boxes, goals; /* counted over the grid (sok_compile checks that
+	                     they match, once the floor is known) */
 } sok_grid;
 
 /* Read level `level` ("N" 1-based, or a title; NULL = the first) from

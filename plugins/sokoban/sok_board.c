@@ -374,7 +374,8 @@ static void sok_make_ring(sok_level *lv)
 /* Compile a parsed grid into s->lv: floor numbering, neighbour tables,
  * push distances, dead squares and scratch buffers.  0 or -1 with
  * "path:line: message" (player outside the walls, level too large,
- * boxes or goals outside the player's area). */
+ * boxes or goals outside the player's area, boxes and goals that do not
+ * match in number). */
 int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
                 size_t errlen)
 {
@@ -403,7 +404,13 @@ int sok_compile(sok *s, const sok_grid *g, const char *path, char *err,
 		goto out;
 	}
 	if (sok_check_outside(g, fi, path, err, errlen))
+		goto out;  /* before the counts: a goal walled off is named */
+	if (g->boxes != g->goals) {
+		snprintf(err, errlen, "%s:%d: %d box%s but %d goal%s", path,
+		         g->row_line[0], g->boxes, g->boxes == 1 ? "" : "es",
+		         g->goals, g->goals == 1 ? "" : "s");
 		goto out;
+	}
 	int nbox = 0;
 	for (size_t c = 0; c < cells; c++)
 		nbox += fi[c] >= 0 && (g->cells[c] == '$' || g->cells[c] == '*');

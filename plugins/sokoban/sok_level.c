@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "sok.h"
 
 /* One line of the input: start and length (trailing blanks cut). */
@@ -226,8 +227,8 @@ static int sok_block_letters(const sok_line *lines, const sok_block *b,
 	return 0;
 }
 
-/* Build the grid of one block, checking characters, the player and the
- * box and goal counts.  Returns 0 or -1 with a message. */
+/* Build the grid of one block, checking characters and the player, and
+ * counting boxes and goals.  Returns 0 or -1 with a message. */
 static int sok_build_grid(const sok_line *lines, const sok_block *b,
                           int letters, const char *name, sok_grid *g,
                           char *err, size_t errlen)
@@ -282,10 +283,83 @@ static int sok_build_grid(const sok_line *lines, const sok_block *b,
 		return sok_errf(err, errlen, name, line0, "no player");
 	if (boxes == 0)
 		return sok_errf(err, errlen, name, line0, "no boxes");
-	if (boxes != goals)
-		return sok_errf(err, errlen, name, line0, "%d box%s but %d "
-		                "goal%s", boxes, boxes == 1 ? "" : "es", goals,
-		                goals == 1 ? "" : "s");
+	g->boxes = boxes;
+	g->goals = goals;
+	return 0;
+}
+
+/* A collection's text cut into lines and level blocks. */
+typedef struct sok_coll {
+	char *text;        /* NUL-terminated (owned when kept, see below) */
+	sok_line *lines;
+	int n;             /* lines */
+	sok_block *b;
+	int nb;            /* blocks: the levels */
+} sok_coll;
+
+static void sok_coll_free(sok_coll *c)
+{
+	free(c->lines);
+	free(c->b);
+	c->lines = NULL;
+	c->b = NULL;
+}
+
+/* Cut text into c's lines and blocks (c->text = text).  0, or -1 if out
+ * of memory. */
+static int sok_coll_index(const char *text, sok_coll *c)
+{
+	c->text = (char *)text;
+	c->n = sok_split_lines(text, &c->lines);
+	c->nb = c->lines ? sok_find_blocks(c->lines, c->n, NULL, 0) : 0;
+	c->b = c->lines ? calloc((size_t)c->nb + 1, sizeof *c->b) : NULL;
+	if (!c->b) {
+		sok_coll_free(c);
+		return -1;
+	}
+	sok_find_blocks(c->lines, c->n, c->b, c->nb);
+	return 0;
+}
+
+/* Build level `level` of the indexed collection c into g (see
+ * sok_parse_level for the outcomes). */
+static int sok_coll_level(const sok_coll *c, const char *name,
+                          const char *level, const char *format,
+                          sok_grid *g, char *err, size_t errlen)
+{
+	int nb = c->nb, rc;
+	if (nb == 0) {
+		sok_errf(err, errlen, name, 0, "no level in the file");
+		rc = -3;
+	} else {
+		int k = sok_pick_block(c->b, nb, level);
+		if (k < 0) {
+			sok_errf(err, errlen, name, 0, "no level '%s' (the file "
+			         "has %d level%s)", level, nb, nb > 1 ? "s" : "");
+			rc = -2;
+		} else {
+			const sok_block *b = &c->b[k];
+			rc = sok_build_grid(c->lines, b,
+			                    sok_block_letters(c->lines, b, format),
+			                    name, g, err, errlen);
+			if (rc == 0 && b->title[0])
+				g->title = strdup(b->title);
+		}
+	}
+	if (rc)
+		sok_grid_free(g);
+	g->collection = nb; /* also on failure: see sok.h */
+	return rc;
+}
+
+/* 0 if format is one of the notations, else -1 with a message. */
+static int sok_check_format(const char *format, const char *name,
+                            char *err, size_t errlen)
+{
+	if (format && strcmp(format, "auto") && strcmp(format, "xsb") &&
+	    strcmp(format, "letters"))
+		return sok_errf(err, errlen, name, 0, "unknown format '%s' "
+		                "(auto, xsb or letters)", format);
 	return 0;
 }
 
@@ -294,44 +368,14 @@ int sok_parse_level(const char *text, const char *name, const char *level,
                     const char *format, sok_grid *g, char *err,
                     size_t errlen)
 {
+	sok_coll c;
 	memset(g, 0, sizeof *g);
-	if (format && strcmp(format, "auto") && strcmp(format, "xsb") &&
-	    strcmp(format, "letters"))
-		return sok_errf(err, errlen, name, 0, "unknown format '%s' "
-		                "(auto, xsb or letters)", format);
-	sok_line *lines;
-	int n = sok_split_lines(text, &lines);
-	if (!lines)
+	if (sok_check_format(format, name, err, errlen))
+		return -1;
+	if (sok_coll_index(text, &c))
 		return sok_errf(err, errlen, name, 0, "out of memory");
-	int nb = sok_find_blocks(lines, n, NULL, 0);
-	sok_block *b = calloc((size_t)nb + 1, sizeof *b);
-	int rc = -1;
-	if (!b) {
-		sok_errf(err, errlen, name, 0, "out of memory");
-	} else if (nb == 0) {
-		sok_errf(err, errlen, name, 0, "no level in the file");
-		rc = -3;
-	} else {
-		sok_find_blocks(lines, n, b, nb);
-		int k = sok_pick_block(b, nb, level);
-		if (k < 0) {
-			sok_errf(err, errlen, name, 0, "no level '%s' (the file "
-			         "has %d level%s)", level, nb, nb > 1 ? "s" : "");
-			rc = -2;
-		} else {
-			rc = sok_build_grid(lines, &b[k],
-			                    sok_block_letters(lines, &b[k], format),
-			                    name, g, err, errlen);
-			if (rc == 0 && b[k].title[0])
-				g->title = strdup(b[k].title);
-		}
-		g->collection = nb;
-	}
-	free(b);
-	free(lines);
-	if (rc)
-		sok_grid_free(g);
-	g->collection = nb; /* also on failure: see sok.h */
+	int rc = sok_coll_level(&c, name, level, format, g, err, errlen);
+	sok_coll_free(&c);
 	return rc;
 }
 
@@ -377,42 +421,107 @@ static int sok_nul_line(const char *text, size_t n)
 	return line;
 }
 
-/* See sok.h: read one level of the collection file that p names. */
+/* The collection file read last, kept cut up so that the next level
+ * of a batch, from the same file unchanged (path, device, inode, size
+ * and modification time alike), is not read and cut up again: a batch
+ * over a file of N levels read it N times (23 ms a level on a file of
+ * 200,000 small levels).  One per process, replaced by the next file
+ * read; its memory lasts as long as the process. */
+static struct sok_kept {
+	char path[4096];
+	struct stat st;
+	char *buf;        /* the file, NUL-terminated; c.text is in it */
+	sok_coll c;
+} sok_kept;
+
+/* Whether sok_kept holds the file at path whose status is st. */
+static int sok_kept_is(const char *path, const struct stat *st)
+{
+	const struct stat *k = &sok_kept.st;
+	return sok_kept.buf && !strcmp(sok_kept.path, path) &&
+	       k->st_dev == st->st_dev && k->st_ino == st->st_ino &&
+	       k->st_size == st->st_size &&
+	       k->st_mtim.tv_sec == st->st_mtim.tv_sec &&
+	       k->st_mtim.tv_nsec == st->st_mtim.tv_nsec;
+}
+
+/* Keep buf (the file at path, status st; its text after a byte order
+ * mark of bom bytes) in sok_kept, cut up, in place of the one kept.
+ * 0, or -1 if out of memory (buf freed). */
+static int sok_keep(const char *path, const struct stat *st, char *buf,
+                    size_t bom)
+{
+	sok_coll_free(&sok_kept.c);
+	free(sok_kept.buf);
+	sok_kept.buf = NULL;
+	if (sok_coll_index(buf + bom, &sok_kept.c)) {
+		free(buf);
+		return -1;
+	}
+	snprintf(sok_kept.path, sizeof sok_kept.path, "%s", path);
+	sok_kept.st = *st;
+	sok_kept.buf = buf;
+	return 0;
+}
+
+/* Read all of f (the file at path) into a NUL-terminated buffer
+ * (malloc'd): a text file of at most SOK_MAX_FILE bytes without NUL
+ * bytes, *bom the bytes of a UTF-8 byte order mark before its text
+ * (some editors write one; it is not a level character).  NULL with a
+ * message if it is not. */
+static char *sok_load(FILE *f, const char *path, size_t *bom, char *err,
+                      size_t errlen)
+{
+	size_t n;
+	char *buf = sok_read_all(f, SOK_MAX_FILE, &n);
+	int why = ferror(f) ? errno : 0, nul = buf ? sok_nul_line(buf, n) : 0;
+	if (why)
+		sok_errf(err, errlen, path, 0, "cannot read: %s", strerror(why));
+	else if (!buf && n > SOK_MAX_FILE)
+		sok_errf(err, errlen, path, 0, "file too large (more than %llu "
+		         "bytes)", (unsigned long long)SOK_MAX_FILE);
+	else if (!buf)
+		sok_errf(err, errlen, path, 0, "out of memory");
+	else if (nul)
+		sok_errf(err, errlen, path, nul, "NUL byte: not a text file");
+	if (why || nul) {
+		free(buf);
+		return NULL;
+	}
+	*bom = buf && n >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3) ? 3 : 0;
+	return buf;
+}
+
+/* See sok.h: read one level of the collection file that p names (from
+ * sok_kept when it holds that file). */
 int sok_read_level(const sd_param *p, const char *level, const char *format,
                    sok_grid *g, char *err, size_t errlen)
 {
 	char path[4096];
-	size_t n;
+	struct stat st;
+	size_t bom;
 	memset(g, 0, sizeof *g);
 	FILE *f = sd_param_fopen(p, SOK_MAX_FILE, err, errlen);
 	if (!f)
 		return -1;
 	sd_param_path(p, path, sizeof path); /* fits: it was opened */
-	char *buf = sok_read_all(f, SOK_MAX_FILE, &n);
-	int bad = ferror(f), why = errno;
+	int known = !fstat(fileno(f), &st);
+	int kept = known && sok_kept_is(path, &st);
+	int bad = sok_check_format(format, path, err, errlen);
+	char *buf = bad || kept ? NULL : sok_load(f, path, &bom, err, errlen);
 	fclose(f);
-	if (bad) {
+	if (bad || (!kept && !buf))
+		return -1;
+	if (!known) {  /* no status to know it again by: not kept */
+		int rc = sok_parse_level(buf + bom, path, level, format, g,
+		                         err, errlen);
 		free(buf);
-		return sok_errf(err, errlen, path, 0, "cannot read: %s",
-		                strerror(why));
+		return rc;
 	}
-	if (!buf && n > SOK_MAX_FILE)
-		return sok_errf(err, errlen, path, 0, "file too large (more "
-		                "than %llu bytes)",
-		                (unsigned long long)SOK_MAX_FILE);
-	if (!buf)
+	if (!kept && sok_keep(path, &st, buf, bom))
 		return sok_errf(err, errlen, path, 0, "out of memory");
-	int nul = sok_nul_line(buf, n), rc = -1;
-	/* a UTF-8 byte order mark (some editors write one) is not a level
-	 * character: the first line starts after it */
-	size_t bom = n >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3) ? 3 : 0;
-	if (nul)
-		sok_errf(err, errlen, path, nul, "NUL byte: not a text file");
-	else
-		rc = sok_parse_level(buf + bom, path, level, format, g, err,
-		                     errlen);
-	free(buf);
-	return rc;
+	return sok_coll_level(&sok_kept.c, path, level, format, g, err,
+	                      errlen);
 }
 
 /* Free a grid's buffers and clear it. */

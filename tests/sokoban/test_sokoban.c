@@ -573,6 +573,10 @@ static void level_errors(void **unused)
 	expect_error("#####\n#@  #\n#####\n", NULL, NULL, ":1: no boxes");
 	expect_error("#####\n#@$.#\n#. .#\n#####\n", NULL, NULL,
 	             ":1: 1 box but 3 goals");
+	/* a goal walled off from the player is named so (it was "1 box but
+	 * 2 goals") */
+	expect_error("########\n#@$ #. #\n#  .#  #\n########\n", NULL, NULL,
+	             ":2: goal outside the player's area");
 	expect_error("#####\n#@$.#\n#x  #\n#####\n", NULL, NULL,
 	             ":3: unknown character 'x'");
 	expect_error("#####\n#@$.\n#####\n", NULL, NULL,
