@@ -194,6 +194,31 @@ static char *trim(char *s)
 	return s;
 }
 
+/* ini_parse_string() handler of inih_strips_continued(): *user = 1 if
+ * the continuation's value lost its "; x". */
+static int on_probe(void *user, const char *section, const char *key,
+                    const char *value)
+{
+	(void)section, (void)key;
+	if (!strcmp(value, "2"))
+		*(int *)user = 1;
+	return 1;
+}
+
+/* Whether the inih linked in drops a "; comment" from a continuation
+ * line (versions differ: 55 keeps it, later ones drop it), asked once
+ * by parsing a line of each kind, so that take_line() reads long lines
+ * as inih reads short ones. */
+static int inih_strips_continued(void)
+{
+	static int strips = -1;
+	if (strips < 0) {
+		strips = 0;
+		ini_parse_string("[s]\nk = 1\n  2 ; x\n", on_probe, &strips);
+	}
+	return strips;
+}
+
 /* Take a line ourselves, as inih would read it: a comment is skipped,
  * "key = value" (or "key: value") becomes an entry of the current
  * section, and a line that begins with white space after an entry
@@ -208,8 +233,9 @@ static int take_line(reader *r, char *line)
 		return sd_fail(r->err, r->errlen, "%s:%d: section name too long",
 		             r->file, r->line);
 	if (continued && r->have_entry) {
-		/* inih takes a continuation line whole, '; ...' included */
 		sd_entry *e = &r->c->e[r->c->n - 1];
+		if (inih_strips_continued())
+			*value_end(s, NULL) = 0;
 		r->continued = 1;
 		return on_entry(r, e->section, e->key, trim(s)) ? 0 : -1;
 	}

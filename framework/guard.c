@@ -6,6 +6,7 @@
 #define _DEFAULT_SOURCE  /* MAP_ANONYMOUS, sigaltstack */
 #include "guard.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,13 +135,19 @@ static void on_fatal(int sig)
 	raise(sig);
 }
 
+/* The thread that installed the handlers: the one that calls the
+ * plugin (sd_guard_call is its mark). */
+static pthread_t guard_thread;
+
 /* At exit(): a plugin that called exit() inside one of its calls would
  * end the program as though the search had succeeded (status 0, no
- * report).  Name it, and end with status 2 (an error) instead. */
+ * report).  Name it, and end with status 2 (an error) instead.  An
+ * exit() from another thread (MPI's, while the plugin is in a call) is
+ * not the plugin's. */
 static void on_exit_in_call(void)
 {
 	const char *call = sd_guard_call;
-	if (!call)
+	if (!call || !pthread_equal(pthread_self(), guard_thread))
 		return;
 	say_plugin(": called exit() in ", call, "; a plugin must return "
 	           "from its calls, not end the program");
@@ -215,6 +222,7 @@ void sd_guard_install(int status)
 	                             SIGABRT };
 	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
 		handle(fatal[i], on_fatal, SA_ONSTACK | SA_NODEFER);
+	guard_thread = pthread_self();
 	atexit(on_exit_in_call);
 }
 

@@ -19,10 +19,11 @@
  * counters and the plan.  A plan made by moves() and apply() is checked
  * step by step against expand() before it is reported.
  *
- * The stack stops at IDA_MAX_DEPTH frames ("limit reached (depth)"):
- * only a cycle of actions that cost 0 keeps a path within the bound
- * that long, and IDA*, which stores no states, would follow it for
- * ever.
+ * A path whose last IDA_ZERO_RUN steps cost 0 in all ends the search
+ * ("limit reached (depth)"): a cycle of actions that cost 0 stays
+ * within every bound, and IDA*, which stores no states, would follow it
+ * for ever.  Long paths that cost something grow the stack as far as
+ * memory_limit lets them.
  */
 #include "error.h"
 #include "profile.h"
@@ -70,7 +71,6 @@ typedef struct ida_stack {
 	                               in place */
 	int kernel;                 /* the plugin's ida_iterate() (ABI 1.5) */
 	int kernel_oom;             /* its grow() found no memory */
-	int kernel_deep;            /* its grow() would pass IDA_MAX_DEPTH */
 	sd_ida_iter kit;            /* what ida_iterate() is handed */
 	search *s;                  /* for the kernel's calls back */
 } ida_stack;
@@ -158,11 +158,9 @@ static inline int same(const unsigned char *a, const unsigned char *b,
 /* "No f above the bound was seen" (every f is below it). */
 #define IDA_NONE UINT64_MAX
 
-/* Frames the stack may hold, at most (a power of 2, as the stack
- * doubles from 64): deeper than any plan IDA* finds in a day, and few
- * enough that the frames' successor buffers stay within a few hundred
- * MiB for plugins of a few hundred successors. */
-#define IDA_MAX_DEPTH ((size_t)1 << 16)
+/* Steps of cost 0 in a row that end the search (a power of 2: the run
+ * is looked at when the stack doubles from 64 frames). */
+#define IDA_ZERO_RUN ((size_t)1 << 16)
 
 /* The bound and counters of one IDA* iteration. */
 typedef struct ida_pass {
@@ -389,8 +387,9 @@ static search_rc ida_slow(search *s, ida_stack *st, size_t depth,
 	    search_limits_hit(s))
 		rc = SEARCH_STOP;
 	*check_at = ida_check_after(s, expanded);
-	if (rc == SEARCH_GO && depth + 1 >= IDA_MAX_DEPTH)
-		rc = search_depth_cap(s);
+	if (rc == SEARCH_GO && depth + 1 >= IDA_ZERO_RUN &&
+	    st->f[depth].g == st->f[depth + 1 - IDA_ZERO_RUN].g)
+		rc = search_depth_cap(s);  /* a run of free steps */
 	else if (rc == SEARCH_GO && ida_reserve(s, st, depth + 1))
 		rc = search_out_of_memory(s);
 	if (rc == SEARCH_STOP && st->in_place) {
@@ -635,10 +634,6 @@ static int ida_kernel_grow(sd_ida_iter *it, size_t frame_bytes)
 {
 	ida_stack *st = it->engine;
 	size_t n = it->cap ? it->cap * 2 : 64;
-	if (n > IDA_MAX_DEPTH) {
-		st->kernel_deep = 1;
-		return -1;
-	}
 	if (st->bytes + (n - it->cap) * (frame_bytes + sizeof *it->path) >
 	    search_own_room(st->s)) {
 		st->kernel_oom = 1;          /* memory_limit */
@@ -716,8 +711,6 @@ static search_rc ida_iteration_kernel(search *s, ida_stack *st,
 		return ida_found(s, ida_kernel_plan(s, it, start));
 	if (k == SD_IDA_STOPPED && st->kernel_oom)
 		return search_out_of_memory(s);
-	if (k == SD_IDA_STOPPED && st->kernel_deep)
-		return search_depth_cap(s);
 	if (k == SD_IDA_STOPPED && search_limits_hit(s))
 		return SEARCH_STOP;
 	char name[600], why[128];

@@ -103,8 +103,9 @@ static int check_abi(const sd_plugin *p, const char *path, char *err,
 		               p->name ? "empty" : "NULL");
 	char lacks[80];
 	if (missing_calls(p, lacks, sizeof lacks)[0])
-		return sd_fail(err, len, "plugin '%s' lacks a required function: "
-		               "%s", path, lacks);
+		return sd_fail(err, len, "plugin '%s' lacks %s: %s", path,
+		               strchr(lacks, ',') ? "required functions"
+		                                  : "a required function", lacks);
 	if (p->abi_minor >= 4 && !p->moves != !p->apply)
 		return sd_fail(err, len, "plugin '%s' broke the contract: it "
 		               "has %s() without %s() (ABI 1.4: both or "

@@ -702,7 +702,8 @@ static void pause_ms(unsigned ms)
 /* The plan, board after board; the screen-clearing sequence of the
  * animation is the only one written on purpose. */
 int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
-                    const sd_result *r, int animate, unsigned delay_ms)
+                    const sd_result *r, int animate, unsigned delay_ms,
+                    int *cut)
 {
 	size_t cap = 256;
 	char *act = malloc(cap);
@@ -732,6 +733,7 @@ int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
 		if (animate && sd_guard_interrupted && i < r->length) {
 			fprintf(stderr, "searchd: interrupted; the animation "
 			        "stopped at step %zu of %zu\n", i, r->length);
+			*cut = 1;
 			break;
 		}
 	}

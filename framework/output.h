@@ -102,9 +102,11 @@ char *sd_plan_state_text(const sd_plugin *p, const sd_instance *inst,
 
 /* The plan as successive boards; animated: redrawn in place every
  * delay_ms milliseconds, until the plan ends or SIGINT or SIGTERM comes
- * (sd_guard_interrupted; it then says where it stopped on stderr). */
+ * (sd_guard_interrupted: then *cut is set, and where it stopped said on
+ * stderr). */
 int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
-                    const sd_result *r, int animate, unsigned delay_ms);
+                    const sd_result *r, int animate, unsigned delay_ms,
+                    int *cut);
 
 /* The kept search tree (r->tree_*) as Graphviz DOT, the plan's path in
  * red. */

@@ -73,8 +73,11 @@ long sd_plan_step_text(const sd_plugin *p, const sd_instance *inst,
 		memset(*buf, 0, *cap);  /* what the plugin says it wrote, it
 		                           may not have */
 		int m = format_step(p, inst, res, k, *buf, *cap);
-		if ((size_t)m < *cap)
-			return (long)strnlen(*buf, (size_t)m);
+		if ((size_t)m < *cap) {
+			size_t n = strnlen(*buf, (size_t)m);
+			(*buf)[n] = 0;
+			return (long)n;
+		}
 		if (*cap >= ACTION_TEXT_MAX) {
 			(*buf)[*cap - 1] = 0;
 			return (long)strlen(*buf);

@@ -5,7 +5,6 @@
 #include "run_int.h"
 
 #include "error.h"
-#include "guard.h"
 #include "html.h"
 #include "mpi_run.h"
 #include "output.h"
@@ -86,15 +85,16 @@ static int present(const sd_runctx *x, const sd_attempt *a)
 	 * --animate plays only on a terminal: into a file or a pipe it
 	 * writes the frames as --replay does, without clearing or pauses */
 	FILE *boards = x->format == SD_FMT_TEXT ? stdout : stderr;
+	int cut = 0;
 	if ((cli->replay || cli->animate) && a->res.status == SD_SOLVED)
 		sd_print_replay(boards, x->plugin, &a->inst, &a->res,
 		                cli->animate && isatty(fileno(boards)),
-		                cli->delay_ms);
+		                cli->delay_ms, &cut);
 	if (cli->dot && write_dot(cli, x->plugin, &a->inst, &a->res))
 		return EXIT_ERROR;
 	if (cli->html && write_html(x, a))
 		return EXIT_ERROR;
-	if (cli->animate && sd_guard_interrupted)
+	if (cut)
 		return EXIT_LIMIT;  /* the animation was cut short */
 	return sd_run_status(&a->res);
 }

@@ -256,7 +256,8 @@ static int check_plan_end(search *s)
 	                                                    sizeof name),
 	               s->o->algorithm == SD_BIDIR
 	               ? "goal_state() gave it as the goal"
-	               : "expand() marked it as one");
+	               : "its goal flag, from expand() or moves(), said it "
+	                 "was one");
 }
 
 /* The search proper, once set up: the start state, then the algorithm

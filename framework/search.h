@@ -262,8 +262,9 @@ sd_algorithm_props sd_algorithm_about(sd_algorithm algorithm);
 /* The text of step k of the plan in res into *buf (of *cap bytes,
  * malloc'd, grown as needed; texts are cut at 64 KiB): the plugin's
  * format_plan(), or format_action(), or the action id.  Returns its
- * length: up to its first NUL, and no more than the plugin wrote,
- * whatever length it claimed; or -1 if out of memory. */
+ * length, and the text ends there: at its first NUL or at the length
+ * the plugin returned, whichever comes first (bytes it did not write
+ * are not shown); or -1 if out of memory. */
 long sd_plan_step_text(const sd_plugin *p, const sd_instance *inst,
                        const sd_result *res, size_t k, char **buf,
                        size_t *cap);

@@ -56,7 +56,7 @@ expect 2 "noname.so' has no name (its descriptor's name is NULL)" \
 # name and the names were taken; the lack did not say which)
 expect 2 "emptyname.so' has no name (its descriptor's name is empty)" \
 	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/emptyname.so"
-expect 2 "noexpand.so' lacks a required function: is_goal(), expand()" \
+expect 2 "noexpand.so' lacks required functions: is_goal(), expand()" \
 	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/noexpand.so"
 expect 2 "dupheur.so' broke the contract: heuristics 0 and 1 are both called 'near'" \
 	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/dupheur.so"
@@ -66,7 +66,7 @@ expect 2 "zeroheur.so' broke the contract: heuristic 1 is called 'zero'" \
 # a goal flag on a state is_goal() denies: the plan's end is checked (it
 # was "solved" at cost 1)
 for a in bfs astar idastar greedy; do
-	expect 2 "$label broke the contract: the plan found ends at a state that is_goal() says is not a goal (expand() marked it as one)" \
+	expect 2 "$label broke the contract: the plan found ends at a state that is_goal() says is not a goal (its goal flag, from expand() or moves(), said it was one)" \
 		"$sd" "${r[@]}" -s problem.mode=goallie -s search.algorithm=$a
 done
 # select_heuristic() failing without a message, exit() inside expand():
@@ -80,6 +80,15 @@ expect 2 "$label: called exit() in expand(); a plugin must return" \
 # printed uninitialised bytes; the NUL cut off the rest of the plan)
 expect 0 '"plan":"MMMMMMMMMM"' "$sd" "${r[@]}" -s problem.mode=fmtnul -f json
 expect 0 '"plan":"",' "$sd" "${r[@]}" -s problem.mode=fmtlong -f json
+# ... and one that writes more than it says: cut at its length in the
+# replay too, as in the plan (the replay showed all it wrote)
+out=$("$sd" "${r[@]}" -s problem.mode=fmtshort --replay 2>&1)
+if grep -q "^step 1 of 10: ABC$" <<<"$out" && ! grep -q "ABCD" <<<"$out"
+then pass; else fail "fmtshort: $out"; fi
+# IDA* on a plan of 100,000 steps that cost 1 is not cut by the cap on
+# free steps (a cap of 65,536 frames stopped it)
+expect 0 '"status":"solved","cost":100000' "$sd" "${r[@]}" -f json \
+	-s search.algorithm=idastar -s problem.len=100000 -s output.plan=no
 
 # a descriptor pointer that points at nothing: the crash names the plugin
 # (a single run died of SIGSEGV unexplained); under AddressSanitizer its

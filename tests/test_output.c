@@ -399,8 +399,11 @@ static void text_has_no_control_bytes(void **unused)
 	free(text);
 	free(plan);
 	capture c;
+	int cut = 0;
 	capture_open(&c);
-	assert_int_equal(sd_print_replay(c.f, &hostile, &inst, &r, 0, 0), 0);
+	assert_int_equal(sd_print_replay(c.f, &hostile, &inst, &r, 0, 0, &cut),
+	                 0);
+	assert_false(cut);
 	text = capture_close(&c);
 	assert_false(has_control(text));
 	assert_true(valid_utf8(text));

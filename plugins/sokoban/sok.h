@@ -48,7 +48,7 @@ typedef struct sok_grid {
 
 /* Read level `level` ("N" 1-based, or a title; NULL = the first) from
  * the file that parameter p names, in notation `format` ("auto", "xsb"
- * or "letters").  Only a regular file of at most SOK_MAX_FILE bytes
+ * or "letters": the caller checked it).  Only a regular file of at most SOK_MAX_FILE bytes
  * without NUL bytes is read.  Returns 0, or -1 with "path:line:
  * message" in err (-2 when the file holds no such level, -3 when it
  * holds no level at all: "path: no level ..."); then g holds nothing

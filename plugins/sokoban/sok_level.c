@@ -22,8 +22,9 @@ typedef struct sok_block {
 	int first, count;     /* index of its first line, number of lines */
 	char title[128];
 	int titled_after;     /* title came from a "Title:" line after it */
-	char comment[128];    /* the ';' comment just before it: a name too,
-	                         when a "Title:" line after it gave title */
+	int comment;          /* line of the ';' comment just before it, or
+	                         -1: a name too, when a "Title:" line after
+	                         it gave title */
 } sok_block;
 
 /* "NAME:LINE: message" (or "NAME: message" for line 0) into err, and -1:
@@ -120,6 +121,7 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 {
 	int nb = 0, in = 0, klen;
 	char pending[128] = "";
+	int pending_line = -1;  /* pending's line when a ';' comment */
 	for (int i = 0; i < n; i++) {
 		const sok_line *l = &lines[i];
 		int v = l->len ? sok_header_line(l, &klen) : -1;
@@ -127,7 +129,7 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 			in = 0;
 			if (l->len && l->p[0] == ';')
 				sok_trim_copy(pending, sizeof pending, l->p + 1,
-				              l->len - 1);
+				              l->len - 1), pending_line = i;
 			if (v >= 0 && klen == 5 &&
 			    strncasecmp(l->p, "title", 5) == 0) {
 				sok_block *last = nb && nb <= max ? &b[nb - 1]
@@ -141,6 +143,7 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 				} else {
 					sok_trim_copy(pending, sizeof pending,
 					              l->p + v, l->len - v);
+					pending_line = -1;
 				}
 			}
 			continue;
@@ -158,19 +161,33 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 			b[nb].count = 1;
 			b[nb].titled_after = 0;
 			snprintf(b[nb].title, sizeof b[nb].title, "%s", pending);
-			snprintf(b[nb].comment, sizeof b[nb].comment, "%s",
-			         pending);
+			b[nb].comment = pending_line;
 		}
 		nb++;
 		pending[0] = 0;
+		pending_line = -1;
 	}
 	return nb;
 }
 
+/* Whether the ';' comment of block b (see sok_block) reads `name`,
+ * case-insensitive. */
+static int sok_comment_is(const sok_line *lines, const sok_block *b,
+                          const char *name)
+{
+	char text[128];
+	if (b->comment < 0)
+		return 0;
+	const sok_line *l = &lines[b->comment];
+	sok_trim_copy(text, sizeof text, l->p + 1, l->len - 1);
+	return strcasecmp(text, name) == 0;
+}
+
 /* Pick the block named by `level` (NULL: the first; digits: 1-based
- * number, blanks around it; else a title or the comment before the
- * level, case-insensitive).  Returns its index or -1. */
-static int sok_pick_block(const sok_block *b, int nb, const char *level)
+ * number, blanks around it; else a title, or failing that the comment
+ * before a level, case-insensitive).  Returns its index or -1. */
+static int sok_pick_block(const sok_line *lines, const sok_block *b, int nb,
+                          const char *level)
 {
 	if (!level || !*level)
 		return nb > 0 ? 0 : -1;
@@ -182,8 +199,10 @@ static int sok_pick_block(const sok_block *b, int nb, const char *level)
 	if (!errno && end != level && !*end)
 		return k >= 1 && k <= nb ? (int)k - 1 : -1;
 	for (int i = 0; i < nb; i++)
-		if (strcasecmp(b[i].title, level) == 0 ||
-		    (b[i].comment[0] && strcasecmp(b[i].comment, level) == 0))
+		if (strcasecmp(b[i].title, level) == 0)
+			return i;
+	for (int i = 0; i < nb; i++)
+		if (sok_comment_is(lines, &b[i], level))
 			return i;
 	return -1;
 }
@@ -332,7 +351,7 @@ static int sok_coll_level(const sok_coll *c, const char *name,
 		sok_errf(err, errlen, name, 0, "no level in the file");
 		rc = -3;
 	} else {
-		int k = sok_pick_block(c->b, nb, level);
+		int k = sok_pick_block(c->lines, c->b, nb, level);
 		if (k < 0) {
 			sok_errf(err, errlen, name, 0, "no level '%s' (the file "
 			         "has %d level%s)", level, nb, nb > 1 ? "s" : "");
@@ -422,17 +441,27 @@ static int sok_nul_line(const char *text, size_t n)
 }
 
 /* The collection file read last, kept cut up so that the next level
- * of a batch, from the same file unchanged (path, device, inode, size
- * and modification time alike), is not read and cut up again: a batch
+ * of a batch, from the same file unchanged (path, device, inode, size,
+ * modification and change times alike: a program can set the first
+ * time back, not the second), is not read and cut up again: a batch
  * over a file of N levels read it N times (23 ms a level on a file of
  * 200,000 small levels).  One per process, replaced by the next file
- * read; its memory lasts as long as the process. */
+ * read, and freed when the plugin is unloaded (sok_kept_drop). */
 static struct sok_kept {
 	char path[4096];
 	struct stat st;
 	char *buf;        /* the file, NUL-terminated; c.text is in it */
 	sok_coll c;
 } sok_kept;
+
+/* Free what sok_kept holds: when the plugin is unloaded (dlclose() or
+ * the end of the program), since its statics go with it. */
+__attribute__((destructor)) static void sok_kept_drop(void)
+{
+	sok_coll_free(&sok_kept.c);
+	free(sok_kept.buf);
+	sok_kept.buf = NULL;
+}
 
 /* Whether sok_kept holds the file at path whose status is st. */
 static int sok_kept_is(const char *path, const struct stat *st)
@@ -442,7 +471,9 @@ static int sok_kept_is(const char *path, const struct stat *st)
 	       k->st_dev == st->st_dev && k->st_ino == st->st_ino &&
 	       k->st_size == st->st_size &&
 	       k->st_mtim.tv_sec == st->st_mtim.tv_sec &&
-	       k->st_mtim.tv_nsec == st->st_mtim.tv_nsec;
+	       k->st_mtim.tv_nsec == st->st_mtim.tv_nsec &&
+	       k->st_ctim.tv_sec == st->st_ctim.tv_sec &&
+	       k->st_ctim.tv_nsec == st->st_ctim.tv_nsec;
 }
 
 /* Keep buf (the file at path, status st; its text after a byte order
@@ -451,9 +482,7 @@ static int sok_kept_is(const char *path, const struct stat *st)
 static int sok_keep(const char *path, const struct stat *st, char *buf,
                     size_t bom)
 {
-	sok_coll_free(&sok_kept.c);
-	free(sok_kept.buf);
-	sok_kept.buf = NULL;
+	sok_kept_drop();
 	if (sok_coll_index(buf + bom, &sok_kept.c)) {
 		free(buf);
 		return -1;
@@ -507,10 +536,9 @@ int sok_read_level(const sd_param *p, const char *level, const char *format,
 	sd_param_path(p, path, sizeof path); /* fits: it was opened */
 	int known = !fstat(fileno(f), &st);
 	int kept = known && sok_kept_is(path, &st);
-	int bad = sok_check_format(format, path, err, errlen);
-	char *buf = bad || kept ? NULL : sok_load(f, path, &bom, err, errlen);
+	char *buf = kept ? NULL : sok_load(f, path, &bom, err, errlen);
 	fclose(f);
-	if (bad || (!kept && !buf))
+	if (!kept && !buf)
 		return -1;
 	if (!known) {  /* no status to know it again by: not kept */
 		int rc = sok_parse_level(buf + bom, path, level, format, g,

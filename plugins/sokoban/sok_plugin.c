@@ -252,7 +252,7 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	inst->collection_size = (unsigned)g.collection;
 	if (rc == -2)   /* no such level: name the config line that asks */
 		return sok_where_first(c.level ? c.level : c.file, err, len);
-	if (rc == -3)   /* no level at all: name the line of the file */
+	if (rc == -3)   /* no level at all: name where the file was set */
 		return sok_where_first(c.file, err, len);
 	if (rc)
 		return -1;

@@ -26,6 +26,7 @@
  *   fmtlong     format_action() writes nothing and says it needs 2e9
  *               bytes
  *   fmtnul      format_action() writes "M", a NUL and "Z", and says 3
+ *   fmtshort    format_action() writes "ABCDEF" and says 3
  *   exit        expand() calls exit(0) at the 5th expansion
  *
  * [problem] case = K picks one of a collection of 5 (batch_key "case");
@@ -42,11 +43,11 @@
 
 enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
-            FMTLONG, FMTNUL, EXIT };
+            FMTLONG, FMTNUL, EXIT, FMTSHORT };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
-	"exit", NULL };
+	"exit", "fmtshort", NULL };
 
 typedef struct rogue {
 	enum mode mode;
@@ -226,6 +227,10 @@ static int format_action(void *self, const void *state, uint32_t action,
 		return 2000000000;
 	if (r->mode == FMTNUL && len >= 4) {
 		memcpy(buf, "M\0Z", 4);
+		return 3;
+	}
+	if (r->mode == FMTSHORT && len >= 7) {
+		memcpy(buf, "ABCDEF", 7);
 		return 3;
 	}
 	return snprintf(buf, len, "%u", action);

@@ -340,8 +340,9 @@ typedef struct sd_plugin {
 	 * values can be updated incrementally; in a blind search (no
 	 * heuristic selected) it is 0, and the successors' h should be 0.
 	 * The goal flag is the only goal test a successor gets during the
-	 * search: the engine calls is_goal() on the start state and, once,
-	 * on the last state of a plan found.  Must be deterministic:
+	 * search: the engine calls is_goal() on the start state and on the
+	 * last state of a plan found (or offered by improve_plan()).  Must
+	 * be deterministic:
 	 * the same state gives the same successors in the same order. */
 	unsigned (*expand)(void *self, const void *state, sd_cost h,
 	                   sd_succ *succ, unsigned char *states, size_t stride);
@@ -355,7 +356,7 @@ typedef struct sd_plugin {
 	 * buf like snprintf (return the length it needs).  Default: the
 	 * action id in decimal.  The plan is the concatenation of these
 	 * texts, separated by plan_separator.  A text ends at its first NUL
-	 * and at what was written, whatever length is returned; a negative
+	 * or at the length returned, whichever comes first; a negative
 	 * return gets "#id" instead. */
 	int (*format_action)(void *self, const void *from, uint32_t action,
 	                     char *buf, size_t len);
