@@ -342,8 +342,8 @@ typedef struct sd_plugin {
 	 * The goal flag is the only goal test a successor gets during the
 	 * search: the engine calls is_goal() on the start state and on the
 	 * last state of a plan found (or offered by improve_plan()).  Must
-	 * be deterministic:
-	 * the same state gives the same successors in the same order. */
+	 * be deterministic: the same state gives the same successors in
+	 * the same order. */
 	unsigned (*expand)(void *self, const void *state, sd_cost h,
 	                   sd_succ *succ, unsigned char *states, size_t stride);
 
