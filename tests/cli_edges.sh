@@ -24,11 +24,18 @@ EOI
 r=(-c "$tmp/r.ini")
 label="plugin 'rogue' ($plugins/rogue.so)"
 
+# each_algorithm MODE MESSAGE: rogue in that mode fails with exit 2 and
+# the message under bfs, astar, idastar and greedy alike
+each_algorithm() {
+	local a
+	for a in bfs astar idastar greedy; do
+		expect 2 "$2" "$sd" "${r[@]}" -s problem.mode="$1" \
+			-s search.algorithm=$a
+	done
+}
+
 # ---- a plugin that breaks the contract is named, never trusted --------
-for a in bfs astar idastar greedy; do
-	expect 2 "$label broke the contract: expand() returned 100000 successors, more than the max_successors (2)" \
-		"$sd" "${r[@]}" -s problem.mode=toomany -s search.algorithm=$a
-done
+each_algorithm toomany "$label broke the contract: expand() returned 100000 successors, more than the max_successors (2)"
 expect 2 "$label broke the contract: its instance has state size 1099511627776" \
 	"$sd" "${r[@]}" -s problem.mode=hugestate
 for m in crash overflow; do
@@ -65,10 +72,7 @@ expect 2 "zeroheur.so' broke the contract: heuristic 1 is called 'zero'" \
 
 # a goal flag on a state is_goal() denies: the plan's end is checked (it
 # was "solved" at cost 1)
-for a in bfs astar idastar greedy; do
-	expect 2 "$label broke the contract: the plan found ends at a state that is_goal() says is not a goal (its goal flag, from expand() or moves(), said it was one)" \
-		"$sd" "${r[@]}" -s problem.mode=goallie -s search.algorithm=$a
-done
+each_algorithm goallie "$label broke the contract: the plan found ends at a state that is_goal() says is not a goal (its goal flag, from expand() or moves(), said it was one)"
 # select_heuristic() failing without a message, exit() inside expand():
 # named, status 2 (both printed nothing; exit() gave status 0)
 expect 2 "$label: select_heuristic() failed without a message" \

@@ -154,17 +154,16 @@ same '"length":300' --config "$kl" --set problem.len=300
 same '"limit"' --config "$kl" --set problem.len=300 --set search.node_limit=5000
 same '"length":300' --config "$kl" --set problem.len=300 \
 	--set problem.kernel=decline
-expect 2 "broke the contract: ida_iterate() returned 7" "$sd" -q \
-	--config "$kl" --set search.algorithm=idastar --set problem.kernel=badrc
-expect 2 "kline' ($plugins/kline.so) broke the contract: moves() returned 100000 successors, more than the max_successors (2)" \
-	"$sd" -q --config "$kl" --set search.algorithm=idastar \
-	--set problem.kernel=toomany
-expect 2 "kline' ($plugins/kline.so) broke the contract: its ida_iterate() kernel listed more moves than its SD_IDA_MAX_MOVES" \
-	"$sd" -q --config "$kl" --set search.algorithm=idastar \
-	--set problem.kernel=kmany
-expect 2 "broke the contract: ida_iterate() returned SD_IDA_STOPPED, but no limit stopped it" \
-	"$sd" -q --config "$kl" --set search.algorithm=idastar \
-	--set problem.kernel=kstop
+# kline_breaks KERNEL MESSAGE: IDA* on kline with that kernel mode fails
+# with exit 2 and the message
+kline_breaks() {
+	expect 2 "$2" "$sd" -q --config "$kl" --set search.algorithm=idastar \
+		--set problem.kernel="$1"
+}
+kline_breaks badrc "broke the contract: ida_iterate() returned 7"
+kline_breaks toomany "kline' ($plugins/kline.so) broke the contract: moves() returned 100000 successors, more than the max_successors (2)"
+kline_breaks kmany "kline' ($plugins/kline.so) broke the contract: its ida_iterate() kernel listed more moves than its SD_IDA_MAX_MOVES"
+kline_breaks kstop "broke the contract: ida_iterate() returned SD_IDA_STOPPED, but no limit stopped it"
 # node_limit = 1 stops IDA* after the one expansion of its first
 # iteration (the second iteration's root was expanded before the check)
 for ip in yes no; do
@@ -174,12 +173,8 @@ for ip in yes no; do
 done
 # a plan made in place, by moves() and apply() or by the kernel, whose
 # actions expand() does not make is refused (it was "solved")
-expect 2 "kline' ($plugins/kline.so) broke the contract: step 1 of the plan made by moves() and apply() (action 1) is not a successor by expand() of the state before it" \
-	"$sd" -q --config "$kl" --set search.algorithm=idastar \
-	--set problem.kernel=swap
-expect 2 "kline' ($plugins/kline.so) broke the contract: step 1 of the plan made by ida_iterate() and apply() (action 1) is not a successor by expand()" \
-	"$sd" -q --config "$kl" --set search.algorithm=idastar \
-	--set problem.kernel=kswap
+kline_breaks swap "kline' ($plugins/kline.so) broke the contract: step 1 of the plan made by moves() and apply() (action 1) is not a successor by expand() of the state before it"
+kline_breaks kswap "kline' ($plugins/kline.so) broke the contract: step 1 of the plan made by ida_iterate() and apply() (action 1) is not a successor by expand()"
 expect 2 "has ida_iterate() without moves() and apply()" "$sd" -q \
 	--config "$kl" --set plugin.path="$plugins/kline_nomoves.so" \
 	--set search.algorithm=idastar

@@ -57,6 +57,11 @@ typedef struct sok_grid {
 int sok_read_level(const sd_param *p, const char *level, const char *format,
                    sok_grid *g, char *err, size_t errlen);
 
+/* 0 if format (NULL: the default) is "auto", "xsb" or "letters", else
+ * -1 with a message placed at `where` (the key that gave it). */
+int sok_check_format(const sd_param *where, const char *format, char *err,
+                     size_t errlen);
+
 /* Same, from text held in memory; `name` stands for the file name in
  * messages. */
 int sok_parse_level(const char *text, const char *name, const char *level,

@@ -371,14 +371,14 @@ static int sok_coll_level(const sok_coll *c, const char *name,
 	return rc;
 }
 
-/* 0 if format is one of the notations, else -1 with a message. */
-static int sok_check_format(const char *format, const char *name,
-                            char *err, size_t errlen)
+/* See sok.h: whether format (NULL: the default) is a notation. */
+int sok_check_format(const sd_param *where, const char *format, char *err,
+                     size_t errlen)
 {
 	if (format && strcmp(format, "auto") && strcmp(format, "xsb") &&
 	    strcmp(format, "letters"))
-		return sok_errf(err, errlen, name, 0, "unknown format '%s' "
-		                "(auto, xsb or letters)", format);
+		return sd_param_error(where, err, errlen, "unknown format '%s' "
+		                      "(auto, xsb or letters)", format);
 	return 0;
 }
 
@@ -389,7 +389,7 @@ int sok_parse_level(const char *text, const char *name, const char *level,
 {
 	sok_coll c;
 	memset(g, 0, sizeof *g);
-	if (sok_check_format(format, name, err, errlen))
+	if (sok_check_format(&(sd_param){ .file = name }, format, err, errlen))
 		return -1;
 	if (sok_coll_index(text, &c))
 		return sok_errf(err, errlen, name, 0, "out of memory");

@@ -235,10 +235,8 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 	if (sok_read_params(params, n, &c, err, len) ||
 	    sok_pick_model(&c, err, len))
 		return -1;
-	if (c.format && strcmp(c.format->value, "auto") &&
-	    strcmp(c.format->value, "xsb") && strcmp(c.format->value, "letters"))
-		return sd_param_error(c.format, err, len, "unknown format '%s' "
-		                      "(auto, xsb or letters)", c.format->value);
+	if (c.format && sok_check_format(c.format, c.format->value, err, len))
+		return -1;
 	if (!sd_param_path(c.file, path, sizeof path))
 		return sok_param_err(c.file, err, len, "path too long:",
 		                     c.file->value);
