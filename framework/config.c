@@ -479,10 +479,17 @@ int sd_config_set_via(sd_config *c, const char *a, const char *via,
 	return 0;
 }
 
-/* Parse a non-negative finite number, all of s. */
+/* Parse a non-negative finite decimal number, all of s: digits with
+ * maybe a fraction and an exponent ("2.5", ".5", "1e9"); no sign, space,
+ * hexadecimal, "inf" or "nan", which strtod() alone would take. */
 static int parse_double(const char *s, double *out)
 {
 	char *end;
+	if (!isdigit((unsigned char)*s) &&
+	    !(*s == '.' && isdigit((unsigned char)s[1])))
+		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return -1;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (end == s || *end || errno || !isfinite(v) || v < 0)

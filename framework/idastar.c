@@ -761,6 +761,78 @@ static search_rc ida_root(search *s, ida_stack *stack,
 	return SEARCH_GO;
 }
 
+/* Check moves() and apply() of state (heuristic value h; back: the state
+ * it was reached from, or NULL) against expand(): the same successors in
+ * the same order (those equal to back left out), each with the same
+ * action, cost, h and goal flag, and apply() writing expand()'s state.
+ * A plugin whose apply() went astray could otherwise make IDA* report
+ * "no solution" for a solvable problem.  The successors by expand() are
+ * left in s->succ and s->kids.  0, or -1 with a message. */
+static int ida_check_moves(search *s, const unsigned char *state, sd_cost h,
+                           const unsigned char *back, sd_succ *moved,
+                           unsigned char *into)
+{
+	long n = search_plugin_expand(s, state, h, s->succ, s->kids);
+	if (n < 0)
+		return -1;
+	sd_guard_enter("moves");
+	unsigned m = s->p->moves(s->self, state, h, back, moved);
+	sd_guard_leave();
+	if (m > s->maxs)
+		return search_too_many(s, "moves", m);
+	unsigned j = 0;
+	long k = 0;
+	for (; k < n; k++) {
+		const unsigned char *kid = s->kids + (size_t)k * s->stride;
+		if (back && !memcmp(kid, back, s->ssz))
+			continue;
+		const sd_succ *a = &s->succ[k], *b = &moved[j];
+		if (j == m || a->action != b->action || a->cost != b->cost ||
+		    (!s->blind && a->h != b->h) || !a->goal != !b->goal)
+			break;
+		sd_guard_enter("apply");
+		s->p->apply(s->self, state, b->action, into);
+		sd_guard_leave();
+		if (memcmp(into, kid, s->ssz))
+			break;
+		j++;
+	}
+	char name[600];
+	if (k == n && j == m)
+		return 0;
+	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
+	               "moves() and apply() of the %s differ from expand() at "
+	               "its successor %u (action, cost, h, goal flag or state)",
+	               sd_guard_plugin_label(s->p->name, name, sizeof name),
+	               back ? "start state's successors" : "start state", j + 1);
+}
+
+/* Check moves() and apply() against expand() (ida_check_moves) on the
+ * start state and on each of its successors, reached from it.  0, or
+ * -1 with a message. */
+static int ida_check_in_place(search *s, const unsigned char *start,
+                              sd_cost h)
+{
+	sd_succ *moved = malloc(s->maxs * sizeof *moved);
+	sd_succ *first = malloc(s->maxs * sizeof *first);
+	unsigned char *kids = malloc((size_t)s->maxs * s->stride + s->stride);
+	int rc = moved && first && kids ? 0 : sd_fail(s->err, s->errlen,
+	                                              "out of memory");
+	unsigned char *into = kids + (size_t)s->maxs * s->stride;
+	long n = rc ? 0 : search_plugin_expand(s, start, h, first, kids);
+	if (n < 0)
+		rc = -1;
+	for (long k = -1; !rc && k < n; k++)
+		rc = k < 0 ? ida_check_moves(s, start, h, NULL, moved, into)
+		           : ida_check_moves(s, kids + (size_t)k * s->stride,
+		                             s->blind ? 0 : first[k].h, start,
+		                             moved, into);
+	free(moved);
+	free(first);
+	free(kids);
+	return rc;
+}
+
 /* Set up the stack's kernel (ABI 1.5) when the plugin offers one, the
  * search runs in place and the user has not turned it off. */
 static void ida_kernel_setup(search *s, ida_stack *st)
@@ -804,6 +876,9 @@ int search_idastar(search *s, const unsigned char *start)
 		stack.kw = 1;
 	search_rc rc = ida_reserve(s, &stack, 0) ? search_out_of_memory(s)
 	                                         : ida_root(s, &stack, start);
+	if (rc == SEARCH_GO && stack.in_place &&
+	    ida_check_in_place(s, start, stack.f[0].h))
+		rc = SEARCH_ERROR;
 	sd_path_cost bound = rc == SEARCH_GO ? stack.f[0].h : 0;
 	if (rc == SEARCH_GO)
 		ida_kernel_setup(s, &stack);

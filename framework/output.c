@@ -755,8 +755,9 @@ static void dot_escape(FILE *out, const char *s)
 	}
 }
 
-/* A DOT label of tree node id: its number, g, h and f, then the state
- * as the plugin prints it.  0, or -1 if out of memory. */
+/* A DOT label of tree node id: its number, g, h and f (the key the
+ * algorithm ordered it by, as --trace prints it), then the state as the
+ * plugin prints it.  0, or -1 if out of memory. */
 static int dot_label(FILE *out, const sd_plugin *p, const sd_instance *inst,
                      const sd_result *r, uint32_t id)
 {
@@ -769,7 +770,7 @@ static int dot_label(FILE *out, const sd_plugin *p, const sd_instance *inst,
 		fprintf(out, "label=\"#%u g=%llu h=dead end\\l", id, g);
 	else
 		fprintf(out, "label=\"#%u g=%llu h=%u f=%llu\\l", id, g, h,
-		        g + h);
+		        (unsigned long long)r->tree_f[id]);
 	dot_escape(out, text ? text : "");
 	fputc('"', out);
 	free(raw);

@@ -19,6 +19,7 @@ void sd_result_free(sd_result *res)
 	free(res->tree_closed);
 	free(res->tree_h);
 	free(res->tree_action);
+	free(res->tree_f);
 	free(res->profile);
 	free(res->ranks);
 	res->profile = NULL;
@@ -32,6 +33,7 @@ void sd_result_free(sd_result *res)
 	res->tree_closed = NULL;
 	res->tree_h = NULL;
 	res->tree_action = NULL;
+	res->tree_f = NULL;
 	res->tree_n = 0;
 }
 

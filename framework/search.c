@@ -61,9 +61,25 @@ static uint32_t tree_action(search *s, uint32_t id)
 	return n > (long)k ? s->succ[k].action : 0;
 }
 
+/* The key a state of g and h was ordered by, as --trace prints it: the
+ * best-first algorithms' primary key, else g + h (bfs and the depth-first
+ * searches are blind: g). */
+static sd_path_cost tree_key(const search *s, sd_path_cost g, sd_cost h)
+{
+	uint64_t k1 = g + h, k2;
+	switch (s->o->algorithm) {
+	case SD_UCS: case SD_ASTAR: case SD_WASTAR: case SD_GREEDY: case SD_FESS:
+		search_bf_keys(s, g, h, &k1, &k2);
+		break;
+	default:
+		break;
+	}
+	return k1;
+}
+
 /* Copy the search tree into the result, if asked and small enough: each
- * state with its parent, g, h, the action that reached it, and whether
- * it was expanded. */
+ * state with its parent, g, h, its key, the action that reached it, and
+ * whether it was expanded. */
 static void keep_tree(search *s)
 {
 	sd_result *r = s->res;
@@ -76,8 +92,9 @@ static void keep_tree(search *s)
 	r->tree_closed = malloc(n);
 	r->tree_h = malloc(n * sizeof *r->tree_h);
 	r->tree_action = malloc(n * sizeof *r->tree_action);
+	r->tree_f = malloc(n * sizeof *r->tree_f);
 	if (!r->tree_states || !r->tree_parent || !r->tree_g ||
-	    !r->tree_closed || !r->tree_h || !r->tree_action)
+	    !r->tree_closed || !r->tree_h || !r->tree_action || !r->tree_f)
 		return;
 	for (uint32_t id = 0; id < n; id++) {
 		const void *st = sd_registry_state(&s->reg, id);
@@ -87,6 +104,8 @@ static void keep_tree(search *s)
 		r->tree_g[id] = sd_node_g(&s->nd, id);
 		r->tree_closed[id] = !!(s->nd.via[id] & SD_NODE_CLOSED);
 		r->tree_h[id] = search_initial_h(s, st);
+		r->tree_f[id] = r->tree_h[id] == SD_DEAD_END ? 0 :
+		                tree_key(s, r->tree_g[id], r->tree_h[id]);
 		r->tree_action[id] = tree_action(s, id);
 	}
 	r->tree_n = n;

@@ -228,6 +228,9 @@ typedef struct sd_result {
 	                           whose figures stats sums; else 0 */
 	sd_rank_stats *ranks;   /* n_ranks figures, rank 0 first; NULL if
 	                           n_ranks is 0 */
+	sd_path_cost *tree_f;   /* the key each was ordered by, the f that
+	                           --trace prints (ucs g, wastar g + w.h,
+	                           greedy and fess h; else g + h) */
 } sd_result;
 
 #define SD_TREE_ROOT UINT32_MAX

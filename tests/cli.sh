@@ -242,6 +242,22 @@ if grep -q 'n3 -> n1 \[label="B>G", color=red' "$tmp/t.dot" &&
 	fail "dot file:"; cat "$tmp/t.dot"; fi
 expect 0 "wrote" "$sd" -c "$tmp/g.ini" --set problem.h="S:3 A:2 B:1" --dot "$tmp/h.dot"
 if grep -q 'h=2 f=3' "$tmp/h.dot"; then pass; else fail "dot h and f:"; cat "$tmp/h.dot"; fi
+# f is the key the algorithm orders by, as --trace prints it (it was
+# g + h under every algorithm: 3 for A, #2, under wastar, whose key is
+# 1 + 3*2, and under greedy, whose key is h)
+for a in "wastar 7 2" "greedy 2 0"; do
+	set -- $a
+	expect 0 "wrote" "$sd" -c "$tmp/g.ini" --set problem.h="S:3 A:2 B:1" \
+		-s search.algorithm=$1 -s search.weight=3 --dot "$tmp/k.dot"
+	line=$("$sd" -c "$tmp/g.ini" --set problem.h="S:3 A:2 B:1" \
+		-s search.algorithm=$1 -s search.weight=3 --trace 2>&1 |
+		grep "  id      $3  ")
+	f=$(awk '{print $10}' <<<"$line")
+	if grep -q '#2 g=1 h=2 f='$2'\\l' "$tmp/k.dot" &&
+		grep -q "#$3 g=[0-9]* h=[0-9]* f=$f\\\\l" "$tmp/k.dot"; then
+		pass; else fail "dot f under $1 (trace: $line):"
+		grep '#' "$tmp/k.dot"; fi
+done
 # a search too large to draw: exit 2, no file
 expect 2 "more than the 2000 a readable graph can show; no file written" \
 	"$sd" -c "$tmp/g.ini" --set problem.line=5000 --dot "$tmp/big.dot"

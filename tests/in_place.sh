@@ -154,11 +154,13 @@ same '"length":300' --config "$kl" --set problem.len=300
 same '"limit"' --config "$kl" --set problem.len=300 --set search.node_limit=5000
 same '"length":300' --config "$kl" --set problem.len=300 \
 	--set problem.kernel=decline
-# kline_breaks KERNEL MESSAGE: IDA* on kline with that kernel mode fails
-# with exit 2 and the message
+# kline_breaks KERNEL MESSAGE [ARGS]: IDA* on kline with that kernel mode
+# (and those further arguments) fails with exit 2 and the message
 kline_breaks() {
-	expect 2 "$2" "$sd" -q --config "$kl" --set search.algorithm=idastar \
-		--set problem.kernel="$1"
+	local mode=$1 msg=$2
+	shift 2
+	expect 2 "$msg" "$sd" -q --config "$kl" --set search.algorithm=idastar \
+		--set problem.kernel="$mode" "$@"
 }
 kline_breaks badrc "broke the contract: ida_iterate() returned 7"
 kline_breaks toomany "kline' ($plugins/kline.so) broke the contract: moves() returned 100000 successors, more than the max_successors (2)"
@@ -173,7 +175,11 @@ for ip in yes no; do
 done
 # a plan made in place, by moves() and apply() or by the kernel, whose
 # actions expand() does not make is refused (it was "solved")
-kline_breaks swap "kline' ($plugins/kline.so) broke the contract: step 1 of the plan made by moves() and apply() (action 1) is not a successor by expand() of the state before it"
+kline_breaks swap "kline' ($plugins/kline.so) broke the contract: step 3 of the plan made by moves() and apply() (action 1) is not a successor by expand() of the state before it"
+# moves() and apply() are checked against expand() on the start and its
+# successors: an apply() that goes astray made IDA* search until a limit
+# (or report "no solution" for a solvable problem)
+kline_breaks astray "kline' ($plugins/kline.so) broke the contract: moves() and apply() of the start state differ from expand() at its successor 1" --set search.time_limit=5
 kline_breaks kswap "kline' ($plugins/kline.so) broke the contract: step 1 of the plan made by ida_iterate() and apply() (action 1) is not a successor by expand()"
 expect 2 "has ida_iterate() without moves() and apply()" "$sd" -q \
 	--config "$kl" --set plugin.path="$plugins/kline_nomoves.so" \

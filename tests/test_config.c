@@ -308,6 +308,44 @@ static void bad_overrides(void **unused)
 	sd_config_free(&c);
 }
 
+/* time_limit and weight take decimal numbers only: strtod() alone took
+ * hexadecimal (time_limit = 0x1p1 was 2 s) and a leading space but not
+ * a trailing one. */
+static void decimal_numbers(void **unused)
+{
+	(void)unused;
+	static const char *const bad[] = { "0x1p1", "0X2", " 5", "5 ", "+5",
+	                                   "-0", "inf", "nan", ".", "1e" };
+	static const char *const keys[] = { "time_limit", "weight" };
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+			sd_config c = SD_CONFIG_INIT;
+			char err[512], set[64], want[96];
+			snprintf(set, sizeof set, "search.%s=%s", keys[k], bad[i]);
+			assert_int_equal(sd_config_set(&c, set, err, sizeof err), 0);
+			assert_int_equal(sd_config_set(&c, "plugin.name=g", err,
+			                               sizeof err), 0);
+			assert_int_equal(sd_config_finish(&c, err, sizeof err), -1);
+			snprintf(want, sizeof want, "--set search.%s: bad value '%s'",
+			         keys[k], bad[i]);
+			if (!strstr(err, want))
+				fail_msg("message '%s' lacks '%s'", err, want);
+			sd_config_free(&c);
+		}
+	static const char *const good[] = { "2.5", ".5", "1e3", "7" };
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+		sd_config c = SD_CONFIG_INIT;
+		char err[512], set[64];
+		snprintf(set, sizeof set, "search.time_limit=%s", good[i]);
+		assert_int_equal(sd_config_set(&c, set, err, sizeof err), 0);
+		assert_int_equal(sd_config_set(&c, "plugin.name=g", err,
+		                               sizeof err), 0);
+		assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+		assert_true(c.opts.time_limit == strtod(good[i], NULL));
+		sd_config_free(&c);
+	}
+}
+
 static void missing_config(void **unused)
 {
 	(void)unused;
@@ -333,6 +371,7 @@ int main(void)
 		cmocka_unit_test(unclosed_section),
 		cmocka_unit_test(overlong_line),
 		cmocka_unit_test(bad_overrides),
+		cmocka_unit_test(decimal_numbers),
 		cmocka_unit_test(missing_config),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);

@@ -51,6 +51,7 @@ static int sok_parse_list(const sd_param *p, const sok_word *words,
                           size_t len)
 {
 	const char *v = p->value;
+	int count = 0, none = 0;
 	*out = 0;
 	while (*v) {
 		size_t n = strcspn(v, " \t,\n");
@@ -63,10 +64,17 @@ static int sok_parse_list(const sd_param *p, const sok_word *words,
 			if (!w->name)
 				return sok_param_err(p, err, len, what, word);
 			*out |= w->bits;
+			count++;
+			none |= !strcmp(word, "none");
 		}
 		v += n;
 		v += *v != 0;
 	}
+	if (!count || (none && count > 1))
+		return sd_param_error(p, err, len, "%s = '%s' %s: give names, "
+		                      "all or none (alone)", p->key, p->value,
+		                      count ? "mixes none with other names"
+		                            : "names nothing");
 	return 0;
 }
 

@@ -15,9 +15,13 @@
  *   kmany     the kernel, whose move generator claims 3 moves (more than
  *             its SD_IDA_MAX_MOVES, 2) without writing the third
  *   kstop     returns SD_IDA_STOPPED though no limit stopped it
- *   swap      declines, and moves() gives each move the other's action
- *             id, which apply() follows: a plan made in place whose
- *             actions are not expand()'s
+ *   swap      declines, and moves() gives each move from position 2 on
+ *             the other's action id, which apply() follows: a plan
+ *             made in place whose actions are not expand()'s (the
+ *             start and its successor agree with expand(), so that
+ *             the check of the plan, not of the start, finds it)
+ *   astray    declines, and apply() leaves the state as it is: IDA*
+ *             by moves() and apply() would never reach the goal
  *   kswap     the kernel, its moves' action ids swapped likewise (its
  *             own apply follows them, the plugin's apply() does not)
  *
@@ -29,7 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kmode { KERNEL, DECLINE, BADRC, TOOMANY, KMANY, KSTOP, SWAP, KSWAP };
+enum kmode {
+	KERNEL, DECLINE, BADRC, TOOMANY, KMANY, KSTOP, SWAP, KSWAP, ASTRAY
+};
 
 typedef struct kline {
 	uint32_t len;
@@ -38,15 +44,17 @@ typedef struct kline {
 
 /* The [problem] kernel values, in the order of enum kmode. */
 static const char *const kmodes[] = {
-	"yes", "decline", "badrc", "toomany", "kmany", "kstop", "swap", "kswap"
+	"yes", "decline", "badrc", "toomany", "kmany", "kstop", "swap", "kswap",
+	"astray"
 };
 
-/* Under swap and kswap, give each of the n moves in succ the other
- * move's action id. */
-static unsigned swapped(const kline *k, enum kmode when, sd_succ *succ,
-                        unsigned n)
+/* Under swap (from position 2 on) and kswap, give each of the n moves
+ * in succ of the state at position `at` the other move's action id. */
+static unsigned swapped(const kline *k, enum kmode when, uint32_t at,
+                        sd_succ *succ, unsigned n)
 {
-	for (unsigned i = 0; k->mode == when && i < n; i++)
+	int on = k->mode == when && (when != SWAP || at >= 2);
+	for (unsigned i = 0; on && i < n; i++)
 		succ[i].action ^= 1;
 	return n;
 }
@@ -140,7 +148,7 @@ static unsigned moves(void *self, const void *state, sd_cost h,
 	(void)h;
 	if (((kline *)self)->mode == TOOMANY)
 		return 100000;
-	return swapped(self, SWAP, succ,
+	return swapped(self, SWAP, at(state), succ,
 	               line_moves(self, at(state), back ? (int64_t)at(back)
 	                                                : -1, succ, NULL));
 }
@@ -148,8 +156,10 @@ static unsigned moves(void *self, const void *state, sd_cost h,
 static void apply(void *self, const void *state, uint32_t action,
                   void *child)
 {
-	action ^= ((kline *)self)->mode == SWAP;
-	uint32_t t = action == 0 ? at(state) + 1 : at(state) - 1;
+	const kline *k = self;
+	action ^= k->mode == SWAP && at(state) >= 2;
+	uint32_t t = k->mode == ASTRAY ? at(state)
+	             : action == 0 ? at(state) + 1 : at(state) - 1;
 	memcpy(child, &t, sizeof t);
 }
 #endif
@@ -164,7 +174,7 @@ static inline unsigned k_moves(const kline *k, const uint32_t *s,
                                const uint32_t *back, sd_succ *succ)
 {
 	unsigned n = line_moves(k, *s, back ? (int64_t)*back : -1, succ, NULL);
-	return k->mode == KMANY ? 3 : swapped(k, KSWAP, succ, n);
+	return k->mode == KMANY ? 3 : swapped(k, KSWAP, *s, succ, n);
 }
 
 static inline void k_apply(const kline *k, const uint32_t *s,
@@ -184,7 +194,8 @@ static inline void k_apply(const kline *k, const uint32_t *s,
 static int ida_iterate(void *self, const void *start, sd_ida_iter *it)
 {
 	const kline *k = self;
-	if (k->mode == DECLINE || k->mode == TOOMANY || k->mode == SWAP)
+	if (k->mode == DECLINE || k->mode == TOOMANY || k->mode == SWAP ||
+	    k->mode == ASTRAY)
 		return SD_IDA_DECLINED;
 	if (k->mode == BADRC)
 		return 7;

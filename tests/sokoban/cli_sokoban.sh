@@ -59,6 +59,20 @@ out=$("$searchd" --config config/sokoban.ini --set problem.macros=tunnel 2>&1)
 grep -q "macros need actions = pushes" <<<"$out" ||
 	fail "macros in the step model: $out"
 
+# a list naming nothing, or none with other names, is refused (an empty
+# one was taken as none, "none all" as all)
+for v in "" " , " "none all" "corner none"; do
+	out=$("$searchd" --config config/sokoban.ini --set problem.cost=pushes \
+		--set problem.deadlocks="$v" --set problem.macros=none 2>&1)
+	[ $? -eq 2 ] || fail "deadlocks = '$v': wrong exit status: $out"
+	grep -q "give names, all or none (alone)" <<<"$out" ||
+		fail "deadlocks = '$v': $out"
+done
+out=$("$searchd" --config config/sokoban.ini --set problem.cost=pushes \
+	--set problem.macros="none tunnel" 2>&1)
+[ $? -eq 2 ] && grep -q "macros = 'none tunnel' mixes none with other names" <<<"$out" ||
+	fail "macros = 'none tunnel': $out"
+
 out=$("$searchd" --config config/sokoban.ini --set problem.colour=red 2>&1)
 [ $? -eq 2 ] || fail "unknown key: wrong exit status: $out"
 grep -q "colour" <<<"$out" || fail "unknown key not named: $out"

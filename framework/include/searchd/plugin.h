@@ -86,7 +86,11 @@
  *
  *   state size       1 .. SD_MAX_STATE_SIZE bytes
  *   successors       0 .. SD_MAX_SUCCESSORS per expand(), and never more
- *                    than the max_successors the instance declared
+ *                    than the max_successors the instance declared (a
+ *                    return value above it is refused; writing past
+ *                    the buffers sized by it is a memory error the
+ *                    engine sees only if the process crashes: then it
+ *                    names the call and the signal, status 128 + it)
  *   heuristics table n_heuristics > 0 needs a non-NULL heuristics array
  *                    whose entries all have a name, no two the same and
  *                    none "zero" (the engine's name for h = 0)
@@ -95,6 +99,9 @@
  *                    accepts; one made by moves() and apply() (or
  *                    ida_iterate()) must be made by expand() too,
  *                    action for action and cost for cost
+ *   moves(), apply() before IDA* uses them, they must give expand()'s
+ *                    successors of the start state and of each of its
+ *                    successors (action, cost, h, goal flag, state)
  *   exit()           a plugin that ends the program inside one of its
  *                    calls is named, and the program ends with status 2
  *
