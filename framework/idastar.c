@@ -808,25 +808,29 @@ static int ida_check_moves(search *s, const unsigned char *state, sd_cost h,
 }
 
 /* Check moves() and apply() against expand() (ida_check_moves) on the
- * start state and on each of its successors, reached from it.  0, or
- * -1 with a message. */
+ * start state and on each of its successors but the dead ends (which
+ * IDA* never expands), reached from it.  0, or -1 with a message. */
 static int ida_check_in_place(search *s, const unsigned char *start,
                               sd_cost h)
 {
-	sd_succ *moved = malloc(s->maxs * sizeof *moved);
-	sd_succ *first = malloc(s->maxs * sizeof *first);
-	unsigned char *kids = malloc((size_t)s->maxs * s->stride + s->stride);
+	sd_succ *moved = malloc((s->maxs + 1) * sizeof *moved);
+	sd_succ *first = malloc((s->maxs + 1) * sizeof *first);
+	unsigned char *kids = malloc((size_t)(s->maxs + 1) * s->stride);
 	int rc = moved && first && kids ? 0 : sd_fail(s->err, s->errlen,
 	                                              "out of memory");
 	unsigned char *into = kids + (size_t)s->maxs * s->stride;
 	long n = rc ? 0 : search_plugin_expand(s, start, h, first, kids);
 	if (n < 0)
 		rc = -1;
-	for (long k = -1; !rc && k < n; k++)
-		rc = k < 0 ? ida_check_moves(s, start, h, NULL, moved, into)
-		           : ida_check_moves(s, kids + (size_t)k * s->stride,
-		                             s->blind ? 0 : first[k].h, start,
-		                             moved, into);
+	if (!rc)
+		rc = ida_check_moves(s, start, h, NULL, moved, into);
+	for (long k = 0; !rc && k < n; k++) {
+		if (first[k].h == SD_DEAD_END)
+			continue;
+		sd_cost hk = s->blind ? 0 : first[k].h;
+		rc = ida_check_moves(s, kids + (size_t)k * s->stride, hk,
+		                     start, moved, into);
+	}
 	free(moved);
 	free(first);
 	free(kids);

@@ -81,9 +81,10 @@ static const char *not_distributed(const sd_runctx *x)
 	const sd_cli *cli = x->cli;
 	if (!sd_hda_supports(x->config->opts.algorithm))
 		return "runs in one process";
-	if (cli->dot || cli->html)
-		return "keeps its tree and page in one process: --dot and "
-		       "--html";
+	if (cli->dot)
+		return "keeps its tree in one process: --dot";
+	if (cli->html)
+		return "keeps its page in one process: --html";
 	return cli->trace ? "traces in one process: --trace" : NULL;
 }
 

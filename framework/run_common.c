@@ -203,7 +203,8 @@ static int all_ready(sd_attempt *a)
 	a->err[0] = 0;
 	if (!rank && !ready)
 		snprintf(a->err, sizeof a->err, "rank %d of %d could not make the "
-		         "problem (its message is above)", first, sd_mpi_ranks());
+		         "problem (its own message says why)", first,
+		         sd_mpi_ranks());
 	return 0;
 }
 

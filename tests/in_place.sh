@@ -127,6 +127,17 @@ same '"limit"' --config config/npuzzle.ini --set search.heuristic=pdb \
 	--set problem.pdb_dir="$pdb" --set problem.pdb_partition="$p55" \
 	--set problem.fsm_moves=2 \
 	--set search.node_limit=500
+# The 14-move machine (about 12 s to make) stops at the time limit like
+# a table build: a limit with the statistics (it ran on, and the engine
+# gave up 2 s after the limit without them)
+t0=$SECONDS
+expect 3 '"status":"limit","limit":"time"' "$sd" -q -f json \
+	--config config/npuzzle.ini --set search.heuristic=pdb \
+	--set problem.goal=blank-last --set problem.tiles="$b55" \
+	--set problem.pdb_dir="$pdb" --set problem.pdb_partition="$p55" \
+	--set problem.fsm_moves=14 --set search.time_limit=1
+[ $((SECONDS - t0)) -le 3 ] && pass ||
+	fail "fsm_moves = 14 under time_limit = 1 took $((SECONDS - t0)) s"
 # ... and its children smallest h first (order = h), which the pdb
 # kernel sorts itself.
 same '"length":40' --config config/npuzzle.ini --set search.heuristic=pdb \

@@ -73,8 +73,11 @@ no_abort 2 "rank $((np - 1)) of $np could not start" \
 #    refused, saying what to do; so is --dot with a distributed one.
 expect 2 "algorithm idastar runs in one process" \
 	run "$sd" -c "$src/config/15puzzle.ini" -q
-expect 2 "algorithm astar keeps its tree and page in one process" \
+expect 2 "algorithm astar keeps its tree in one process: --dot" \
 	run "$sd" "${push[@]}" --set problem.level=1 --dot "$tmp/t.dot"
+# (the message named --dot and --html whichever was given)
+expect 2 "algorithm astar keeps its page in one process: --html" \
+	run "$sd" "${push[@]}" --set problem.level=1 --html "$tmp/t.html"
 
 # 5b. A batch with --html is refused (its page is one process's).
 expect 2 "writes the page of a batch in one process" \

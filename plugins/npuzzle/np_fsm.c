@@ -48,6 +48,9 @@ typedef struct fsm_work {
 	size_t nbucket;
 	uint64_t *dup;           /* open addressing: len << 58 | code, 0 free */
 	size_t ndup, capdup;
+	const sd_host *host;     /* asked every 4096 sequences whether to
+	                            stop (NULL: never) */
+	int stopped;             /* it said so */
 } fsm_work;
 
 static const int fsm_dx[4] = { 0, -1, 1, 0 }, fsm_dy[4] = { -1, 0, 0, 1 };
@@ -217,7 +220,11 @@ static int fsm_find(fsm_work *W, int len)
 	size_t from = 0;
 	for (int k = 1; k <= len; k++) {
 		size_t to = W->nseq;
-		for (size_t i = from; i < to; i++)
+		for (size_t i = from; i < to; i++) {
+			if (!(i & 4095) && W->host && W->host->stop_requested()) {
+				W->stopped = 1;
+				return -1;
+			}
 			for (int a = 0; a < 4; a++) {
 				uint64_t code = W->seq[i].code |
 				                (uint64_t)a << 2 * (k - 1);
@@ -225,6 +232,7 @@ static int fsm_find(fsm_work *W, int len)
 				    fsm_consider(W, code, k))
 					return -1;
 			}
+		}
 		from = to;
 	}
 	return 0;
@@ -294,11 +302,12 @@ fail:
 }
 
 /* Make I->fsm, the machine of the duplicates of up to len moves
- * (2..NP_FSM_MAX_LEN); see the top of this file.  Returns 0, or -1 out
- * of memory. */
+ * (2..NP_FSM_MAX_LEN); see the top of this file.  Returns 0, -1 out of
+ * memory, or 1 if the host (I->host) asked to stop. */
 int np_fsm_build(np_inst *I, int len)
 {
-	fsm_work W = { .side = 2 * len + 1, .nbucket = 1024, .capdup = 1024 };
+	fsm_work W = { .side = 2 * len + 1, .nbucket = 1024, .capdup = 1024,
+	               .host = I->host };
 	int rc = -1;
 	size_t kept = 1;  /* about as many sequences are kept as 3^len */
 	for (int i = 0; i < len; i++)
@@ -318,6 +327,8 @@ int np_fsm_build(np_inst *I, int len)
 	if (I->fsm) {
 		I->fsm_dups = W.ndup;
 		rc = 0;
+	} else if (W.stopped) {
+		rc = 1;
 	}
 	free(W.grid);
 	free(W.seq);

@@ -606,10 +606,15 @@ static int np_setup_fsm(np_inst *I, int index, char *err, size_t errlen)
 		         "than 16 cells under heuristic pdb", I->fsm_where);
 		return -1;
 	}
-	if (I->fsm || !np_fsm_build(I, I->fsm_len))
+	int rc = I->fsm ? 0 : np_fsm_build(I, I->fsm_len);
+	if (!rc)
 		return 0;
-	snprintf(err, errlen, "out of memory for the machine of duplicate "
-	         "move sequences (fsm_moves = %d)", I->fsm_len);
+	if (rc > 0)
+		snprintf(err, errlen, "the machine of duplicate move sequences "
+		         "(fsm_moves = %d): build interrupted", I->fsm_len);
+	else
+		snprintf(err, errlen, "out of memory for the machine of "
+		         "duplicate move sequences (fsm_moves = %d)", I->fsm_len);
 	return -1;
 }
 

@@ -12,6 +12,7 @@
  */
 #define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,40 @@ static void np_default_partition(np_inst *I)
 	}
 }
 
+/* Is the group being filled (the last one in I) empty?  Then 1, with a
+ * message in err naming it. */
+static int np_group_empty(const np_inst *I, char *err, size_t errlen)
+{
+	if (I->groups[I->ngroups - 1].k)
+		return 0;
+	snprintf(err, errlen, "%s: pdb_partition: group %d is empty",
+	         I->part_where, I->ngroups);
+	return 1;
+}
+
+/* Is the tile t read from p (up to end) not one a group may hold (not a
+ * number, the blank, out of range, or in a group already: seen[t])?
+ * Then 1, with a message in err. */
+static int np_bad_tile(const np_inst *I, const char *p, const char *end,
+                       long t, const int *seen, char *err, size_t errlen)
+{
+	if (end == p)
+		snprintf(err, errlen, "%s: pdb_partition: '%.8s' is not a tile "
+		         "number", I->part_where, p);
+	else if (t == 0)
+		snprintf(err, errlen, "%s: pdb_partition: tile 0 is the blank, "
+		         "which no group holds", I->part_where);
+	else if (t < 1 || t >= I->n)
+		snprintf(err, errlen, "%s: pdb_partition: tile %ld is out of "
+		         "range 1..%d", I->part_where, t, I->n - 1);
+	else if (seen[t])
+		snprintf(err, errlen, "%s: pdb_partition: tile %ld is in two "
+		         "groups", I->part_where, t);
+	else
+		return 0;
+	return 1;
+}
+
 /* Parse the pdb_partition key ("1 4 5 / 2 3 6 / ...", tiles).  Returns 0,
  * or -1 with what is wrong in err. */
 static int np_parse_partition(np_inst *I, char *err, size_t errlen)
@@ -177,11 +212,11 @@ static int np_parse_partition(np_inst *I, char *err, size_t errlen)
 			continue;
 		}
 		if (*p == '/') {
-			if (I->groups[I->ngroups - 1].k == 0 ||
-			    I->ngroups == NP_MAX_GROUPS) {
-				snprintf(err, errlen, "%s: pdb_partition: empty "
-				         "group or more than %d groups", I->part_where,
-				         NP_MAX_GROUPS);
+			if (np_group_empty(I, err, errlen))
+				return -1;
+			if (I->ngroups == NP_MAX_GROUPS) {
+				snprintf(err, errlen, "%s: pdb_partition: more than "
+				         "%d groups", I->part_where, NP_MAX_GROUPS);
 				return -1;
 			}
 			I->ngroups++;
@@ -189,11 +224,9 @@ static int np_parse_partition(np_inst *I, char *err, size_t errlen)
 			continue;
 		}
 		long t = strtol(p, &end, 10);
-		if (end == p || t < 1 || t >= I->n || seen[t]++) {
-			snprintf(err, errlen, "%s: pdb_partition: bad or repeated "
-			         "tile near '%.8s'", I->part_where, p);
+		if (np_bad_tile(I, p, end, t, seen, err, errlen))
 			return -1;
-		}
+		seen[t] = 1;
 		if (I->groups[I->ngroups - 1].k == NP_MAX_GROUP) {
 			snprintf(err, errlen, "%s: pdb_partition: a group has more "
 			         "than %d tiles", I->part_where, NP_MAX_GROUP);
@@ -202,6 +235,8 @@ static int np_parse_partition(np_inst *I, char *err, size_t errlen)
 		np_group_add(I, (int)t);
 		p = end;
 	}
+	if (np_group_empty(I, err, errlen))
+		return -1;
 	for (int t = 1; t < I->n; t++) {
 		if (!seen[t]) {
 			snprintf(err, errlen, "%s: pdb_partition: tile %d is in no "
@@ -345,16 +380,24 @@ static int np_cache_load(const np_inst *I, np_pdb_group *G,
                          const char *path)
 {
 	np_pdb_head head;
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	struct stat st;
+	/* not blocking: a FIFO of that name would wait for a writer */
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
 		return -1;
-	const char *why = np_cache_check(f, G, &head);
+	FILE *f = fstat(fd, &st) || !S_ISREG(st.st_mode) ? NULL
+	                                                 : fdopen(fd, "rb");
+	const char *why = f ? np_cache_check(f, G, &head)
+	                    : "not a regular file";
+	if (!f)
+		close(fd);
 	uint8_t *dist = why ? NULL : np_table_alloc(G->entries);
 	if (!why && !dist)
 		why = "no memory for the table";
 	if (!why && fread(dist, 1, G->entries, f) != G->entries)
 		why = "its table could not be read";
-	fclose(f);
+	if (f)
+		fclose(f);
 	if (!why && np_checksum(I, G, dist) != head.sum)
 		why = "checksum mismatch: the file is corrupt";
 	if (why) {

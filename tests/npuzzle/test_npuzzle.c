@@ -723,8 +723,20 @@ static void test_partition_errors(void **state)
 		  "no group" },
 		{ "7-8", "test.ini:3: pdb_partition: '7-8' is not available on "
 		  "a 3x3 board" },
-		{ "1 2 3 / 3 4 5 6 7 8", "test.ini:3: pdb_partition: bad or "
-		  "repeated tile" },
+		{ "1 2 3 / 3 4 5 6 7 8", "test.ini:3: pdb_partition: tile 3 is "
+		  "in two groups" },
+		{ "1 2 3 / 4 5 6 7 8 9", "test.ini:3: pdb_partition: tile 9 is "
+		  "out of range 1..8" },
+		{ "0 1 2 / 3 4 5 6 7 8", "test.ini:3: pdb_partition: tile 0 is "
+		  "the blank, which no group holds" },
+		{ "1 2 x / 3 4 5 6 7 8", "test.ini:3: pdb_partition: 'x / 3 4 ' "
+		  "is not a tile number" },
+		/* empty groups: between two slashes, and after the last
+		 * (which was taken) */
+		{ "1 2 3 / / 4 5 6 7 8", "test.ini:3: pdb_partition: group 2 is "
+		  "empty" },
+		{ "1 2 3 / 4 5 6 7 8 /", "test.ini:3: pdb_partition: group 3 is "
+		  "empty" },
 	};
 	const sd_plugin *pl = plug.plugin;
 	(void)state;
@@ -888,6 +900,31 @@ static void test_pdb_corrupt(void **state)
 	snprintf(want, sizeof want, "npuzzle: %s: pattern database cache not "
 	         "used (checksum mismatch: the file is corrupt); rebuilding it",
 	         path);
+	if (!strstr(out, want))
+		fail_msg("stderr '%s' lacks '%s'", out, want);
+	solve_capturing(&P, &E, out, sizeof out);
+	assert_string_equal(out, "");
+	assert_int_equal(clear_dir(dir), 1);
+}
+
+/* A FIFO in place of a cache file is not read (opening it waited for a
+ * writer: searchd hung): it is said on stderr and replaced by the
+ * rebuilt table, which the next run reads without a word. */
+static void test_pdb_fifo(void **state)
+{
+	const char *dir = SCRATCH "pdb-fifo";
+	expect E = { pdb8_start, pdb8_goal, 3, 3, 31, 0, 0 };
+	problem P = { .n = 0 };
+	char path[1024], out[4096], want[1200];
+	(void)state;
+	first_pdb_solve(dir, &P, &E, path, sizeof path);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	alarm(60);  /* a hang fails the test */
+	solve_capturing(&P, &E, out, sizeof out);
+	alarm(0);
+	snprintf(want, sizeof want, "npuzzle: %s: pattern database cache not "
+	         "used (not a regular file); rebuilding it", path);
 	if (!strstr(out, want))
 		fail_msg("stderr '%s' lacks '%s'", out, want);
 	solve_capturing(&P, &E, out, sizeof out);
@@ -1573,6 +1610,7 @@ int main(void)
 		cmocka_unit_test(test_file_kinds),
 		cmocka_unit_test(test_broken_entry),
 		cmocka_unit_test(test_pdb_corrupt),
+		cmocka_unit_test(test_pdb_fifo),
 		cmocka_unit_test(test_pdb_kept),
 		cmocka_unit_test(test_pdb_interrupted),
 		cmocka_unit_test(test_pdb_reference),
