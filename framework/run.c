@@ -40,7 +40,8 @@ static int run_mode(sd_runctx *x, long b)
 {
 	if (x->cli->n_compare)
 		return sd_run_compare(x);
-	if (sd_pick_heuristic(x, x->cli->quiet))
+	/* notes once: under mpirun every rank picks, rank 0 says */
+	if (sd_pick_heuristic(x, x->cli->quiet || sd_mpi_rank() > 0))
 		return EXIT_ERROR;
 	return b >= 0 ? sd_run_batch(x, (size_t)b) : sd_run_single(x);
 }

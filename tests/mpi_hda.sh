@@ -33,6 +33,12 @@ solve() {
 		fail "$what: no per-rank figures in $(head -c 300 <<<"$out")"
 }
 
+# 1b. A note about the heuristic is said once, not once per rank
+run "$sd" -c "$src/config/npuzzle.ini" --set search.algorithm=ucs \
+	>/dev/null 2>"$tmp/note.err"
+n=$(grep -c "note: ucs ignores heuristic 'manhattan'" "$tmp/note.err")
+[ "$n" = 1 ] && pass || fail "the note was said $n times: $(cat "$tmp/note.err")"
+
 # 2. Korf's 15-puzzles by A* with linear conflict, optimal lengths from
 #    korf100.txt: 2 and 5 here (1, 3 and 4 take longer: the test
 #    mpi_korf, label slow, runs 1-5).
