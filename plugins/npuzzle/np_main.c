@@ -312,7 +312,7 @@ static int np_read_source(const np_keys *K, np_source *S, char *err,
 	}
 	long index = 1;
 	if (K->file) {
-		if (np_int_key(K->index, 1, 1000000000L, &index, err, errlen))
+		if (np_int_key(K->index, 0, 1000000000L, &index, err, errlen))
 			return -1;
 		return np_read_file(K, index, S, err, errlen);
 	}

@@ -561,6 +561,10 @@ static void test_file_board(void **state)
 	assert_int_equal(fclose(f), 0);
 	refused_file(SCRATCH "one.txt", "2", "index 2 is out of range: "
 	             SCRATCH "one.txt has 1 instance");
+	/* index 0 the same way (it said "a whole number from 1 to
+	 * 1000000000", not the file's range) */
+	refused_file(SCRATCH "one.txt", "0", "index 0 is out of range: "
+	             SCRATCH "one.txt has 1 instance");
 	unlink(SCRATCH "empty.txt");
 	unlink(SCRATCH "one.txt");
 }
