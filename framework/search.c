@@ -62,18 +62,13 @@ static uint32_t tree_action(search *s, uint32_t id)
 }
 
 /* The key a state of g and h was ordered by, as --trace prints it: the
- * best-first algorithms' primary key, else g + h (bfs and the depth-first
- * searches are blind: g). */
+ * primary key of the algorithms search_best_first() runs, else g + h
+ * (bfs and the depth-first searches are blind: g). */
 static sd_path_cost tree_key(const search *s, sd_path_cost g, sd_cost h)
 {
 	uint64_t k1 = g + h, k2;
-	switch (s->o->algorithm) {
-	case SD_UCS: case SD_ASTAR: case SD_WASTAR: case SD_GREEDY: case SD_FESS:
+	if (algorithms[s->o->algorithm].run == search_best_first)
 		search_bf_keys(s, g, h, &k1, &k2);
-		break;
-	default:
-		break;
-	}
 	return k1;
 }
 
