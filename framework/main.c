@@ -19,6 +19,7 @@
 
 static const char usage[] =
 "usage: searchd --config FILE [options]\n"
+"       searchd --set plugin.name=NAME [options]   (no config file)\n"
 "       searchd --config FILE --list-heuristics\n"
 "       searchd --list-plugins\n"
 "       searchd --help | --version\n"
@@ -82,7 +83,7 @@ static const char usage[] =
 "\"zero\" for bfs, ucs, dfs, dfs-tree, dls and iddfs; \"zero\" searches\n"
 "blind);\n"
 "time_limit (seconds), node_limit (expansions) and memory_limit (bytes,\n"
-"K/M/G suffixes; default 3/4 of physical memory) end a search cleanly.\n"
+"K/M/G/T suffixes; default 3/4 of physical memory) end a search cleanly.\n"
 "improve_plan (auto, yes, no): let the plugin offer a better plan of no\n"
 "higher cost (sokoban: fewer moves); auto: after the non-optimal searches.\n"
 "in_place = no makes idastar call the plugin's expand() even when it\n"

@@ -25,6 +25,10 @@ expect 0 "searchd 0." "$sd" --version
 expect 2 "usage:" "$sd"
 expect 2 "unknown option '--bogus'" "$sd" --bogus
 expect 0 "plan        S>A A>B B>G" "$sd" --config "$tmp/g.ini"
+# the README's example config solves (the first ```ini block)
+awk '/^```ini$/ { on = 1; next } /^```$/ { if (on) exit } on' \
+	"$src/README.md" >"$tmp/readme.ini"
+expect 0 "cost        57" "$sd" --config "$tmp/readme.ini" -q
 expect 0 '"cost":3' "$sd" --config "$tmp/g.ini" --format json
 expect 0 '"plan":"S>G"' "$sd" --config "$tmp/g.ini" --set search.algorithm=bfs --format json
 # a bad --format is named as the option given, not as a --set

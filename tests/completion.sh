@@ -52,5 +52,12 @@ expect "mine.ini sokoban.ini npuzzle.ini" searchd --config ""
 expect "-" searchd --config oth
 expect "search.time_limit=" searchd --set search.t
 expect "yes no" searchd --set output.plan = ""
+expect "yes no both" searchd --set search.advisors = ""
+expect "yes moves no" searchd --set search.in_place = ""
+# every key of config.c's list (sd_config_keys) is offered
+keys=$(sed -n '/sd_config_keys\[\] = {/,/NULL/p' "$src/framework/config.c" |
+	grep -o '"[a-z_]*\.[a-z_]*"' | tr -d '"' | sed 's/$/=/')
+[ -n "$keys" ] || bad "no keys read off framework/config.c"
+expect "$(echo $keys)" searchd --set ""
 echo "$pass passed, $failed failed"
 [ "$failed" = 0 ]

@@ -47,6 +47,16 @@ if command -v groff >/dev/null; then
 		[ -z "$w" ] || { echo "groff warnings for $m: $w"; exit 1; }
 	done
 fi
+# the installed pages name the files of the prefix given to --install
+# (the build's own pages name the configured one)
+for f in "$prefix/share/searchd/levels/" "$prefix/share/doc/searchd/" \
+	"$prefix/include/searchd/plugin.h"; do
+	grep -qF "$f" "$root/share/man/man1/searchd.1" ||
+		{ echo "searchd.1 does not name $f"; exit 1; }
+done
+grep -qF "$prefix/include/searchd/plugin.h" \
+	"$root/share/man/man7/searchd-plugin.7" ||
+	{ echo "searchd-plugin.7 does not name $prefix's plugin.h"; exit 1; }
 # the installed completion loads
 bash -c "source '$root/share/bash-completion/completions/searchd' &&
 	complete -p searchd" >/dev/null

@@ -27,6 +27,11 @@ for k in $keys; do
 	if grep -qx "\.B $k" "$man1"; then ok
 	else bad "key $k of docs/config.md is not in searchd(1)"; fi
 done
+# FILES names every document installed (docs/*.md)
+for d in "$src"/docs/*.md; do
+	d=$(basename "$d")
+	grep -qE "(^| )$d[,.]" "$man1" && ok || bad "searchd(1) does not name $d"
+done
 for f in "$man1" "$man7"; do
 	if grep -q '@[A-Z_]*@' "$f"; then bad "$f: unfilled @VAR@"; else ok; fi
 	# each section and each item (a .TP's first line) once: an edit
