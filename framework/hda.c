@@ -765,7 +765,8 @@ static int walk_plan(hda *h)
 		memcpy(states + (n - 1 - i) * s->ssz, step->state, s->ssz);
 	}
 	if (ok)
-		rc = search_plan_from_states_packed(s, states, n - 1);
+		rc = search_plan_from_states_packed(s, states, n - 1) ? -1
+		     : search_check_cost(s, h->incumbent);
 	free(states);
 	return rc;
 }

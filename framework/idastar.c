@@ -29,6 +29,7 @@
 #include "profile.h"
 #include "search_int.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -705,16 +706,26 @@ static search_rc ida_iteration_kernel(search *s, ida_stack *st,
 		return SEARCH_GO;
 	ida_kernel_sync(s, it);
 	*next_out = it->next;
-	if (k == SD_IDA_EXHAUSTED)
+	int bad_next = k == SD_IDA_EXHAUSTED && it->next <= bound;
+	int bad_length = k == SD_IDA_FOUND && it->length > it->cap;
+	if (k == SD_IDA_EXHAUSTED && !bad_next)
 		return SEARCH_GO;
-	if (k == SD_IDA_FOUND)
+	if (k == SD_IDA_FOUND && !bad_length)
 		return ida_found(s, ida_kernel_plan(s, it, start));
 	if (k == SD_IDA_STOPPED && st->kernel_oom)
 		return search_out_of_memory(s);
 	if (k == SD_IDA_STOPPED && search_limits_hit(s))
 		return SEARCH_STOP;
-	char name[600], why[128];
-	if (k == SD_IDA_STOPPED)
+	char name[600], why[160];
+	if (bad_next)
+		snprintf(why, sizeof why, "ida_iterate() gave %" PRIu64 " as the "
+		         "next bound after bound %" PRIu64 " (it must be larger)",
+		         (uint64_t)it->next, (uint64_t)bound);
+	else if (bad_length)
+		snprintf(why, sizeof why, "ida_iterate() found a plan of %zu "
+		         "actions, more than the %zu its path has room for",
+		         it->length, it->cap);
+	else if (k == SD_IDA_STOPPED)
 		snprintf(why, sizeof why, "ida_iterate() returned "
 		         "SD_IDA_STOPPED, but no limit stopped it");
 	else if (k == SD_IDA_TOO_MANY)

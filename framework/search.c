@@ -276,12 +276,31 @@ static int check_plan_end(search *s)
 
 /* The search proper, once set up: the start state, then the algorithm
  * (run).  0, or -1 with a message. */
+/* The plugin's hash() of the start state, in its buffer and in another
+ * (s->kids, not yet in use): the same value twice, or -1 with a message
+ * (a hash of the address or of a clock would let the searches store a
+ * state twice and miss the meeting of two searches). */
+static int check_hash(search *s, const unsigned char *start)
+{
+	if (!s->p->hash)
+		return 0;
+	memcpy(s->kids, start, s->ssz);
+	if (search_hash_state(s, start) == search_hash_state(s, s->kids))
+		return 0;
+	char name[600];
+	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
+	               "hash() gave two values for the start state",
+	               sd_guard_plugin_label(s->p->name, name, sizeof name));
+}
+
 static int run_algorithm(search *s, unsigned char *start,
                          search_algorithm_fn *run)
 {
 	sd_guard_enter("initial");
 	s->p->initial(s->self, start);
 	sd_guard_leave();
+	if (check_hash(s, start))
+		return -1;
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
 	s->res->status = SD_LIMIT;

@@ -6,6 +6,7 @@
 #include "error.h"
 #include "search_int.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,7 +243,7 @@ static int rebuild_steps(search *s, size_t len)
 
 /* Walk the parent links back to the start, then replay forward,
  * re-expanding each state to find the action (the registry stores only
- * the successor's index). */
+ * the successor's index); then search_check_cost() with the goal's g. */
 int search_extract_plan(search *s, uint32_t goal)
 {
 	size_t len = 0;
@@ -255,7 +256,20 @@ int search_extract_plan(search *s, uint32_t goal)
 	for (size_t i = len + 1; i-- > 0; id = s->nd.parent[id])
 		memcpy(s->res->states + i * s->ssz,
 		       sd_registry_state(&s->reg, id), s->ssz);
-	return rebuild_steps(s, len);
+	return rebuild_steps(s, len) ? -1
+	                             : search_check_cost(s, sd_node_g(&s->nd, goal));
+}
+
+int search_check_cost(search *s, sd_path_cost g)
+{
+	char name[600];
+	if (s->res->status != SD_SOLVED || s->res->cost <= g)
+		return 0;
+	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
+	               "expand() is not deterministic (the plan found at "
+	               "cost %" PRIu64 " costs %" PRIu64 " by expand() now)",
+	               sd_guard_plugin_label(s->p->name, name, sizeof name),
+	               (uint64_t)g, (uint64_t)s->res->cost);
 }
 
 /* The plan through the n + 1 states at states, `step` bytes apart, as

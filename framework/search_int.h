@@ -186,6 +186,14 @@ int search_extract_plan(search *s, uint32_t goal);
  * plugin and the rule it broke. */
 int search_improve_plan(search *s);
 
+/* The plan in the result was found at cost g and rebuilt by
+ * re-expanding each state, taking the cheapest action of each step: it
+ * never costs more than g (a node's g only falls after its children
+ * were stored).  0, or -1 with a message if it does: expand() gave
+ * other costs this time, a broken contract.  Called once the plan is
+ * rebuilt (search_extract_plan() calls it). */
+int search_check_cost(search *s, sd_path_cost g);
+
 /* Record the plan whose n + 1 states lie stride bytes apart at states
  * (the start first), rebuilding its actions and cost by re-expanding
  * each (tree searches).  0, or -1 with a message. */

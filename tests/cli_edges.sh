@@ -201,6 +201,16 @@ expect 2 "case 1 is broken on purpose" \
 # the second said "within 1-0")
 expect 2 "$label broke the contract: expand() is not deterministic" \
 	"$sd" "${r[@]}" -s problem.mode=nondet
+# a hash() that is not a function of the state (a tester's bidirectional
+# search returned a plan of cost 23 for an optimum of 15 before)
+expect 2 "$label broke the contract: hash() gave two values for the start state" \
+	"$sd" "${r[@]}" -s problem.mode=randhash
+# the same children at other costs when the plan is rebuilt: the cost
+# rebuilt was reported as the plan's (50 for a plan found at 10) before
+for a in astar ucs greedy bfs; do
+	expect 2 "$label broke the contract: expand() is not deterministic (the plan found at cost 10 costs 50 by expand() now)" \
+		"$sd" "${r[@]}" -s problem.mode=dearer -s search.algorithm=$a
+done
 expect 2 "case = all asks for a batch, but $label says this problem has no collection" \
 	"$sd" "${r[@]}" -s problem.mode=nocollection -s problem.case=all
 

@@ -177,6 +177,11 @@ kline_breaks badrc "broke the contract: ida_iterate() returned 7"
 kline_breaks toomany "kline' ($plugins/kline.so) broke the contract: moves() returned 100000 successors, more than the max_successors (2)"
 kline_breaks kmany "kline' ($plugins/kline.so) broke the contract: its ida_iterate() kernel listed more moves than its SD_IDA_MAX_MOVES"
 kline_breaks kstop "broke the contract: ida_iterate() returned SD_IDA_STOPPED, but no limit stopped it"
+# a plan longer than the kernel's path (a crash in the engine's copy
+# before), a next bound not above the bound (IDA* repeated the iteration
+# until the time limit before)
+kline_breaks biglen "broke the contract: ida_iterate() found a plan of 1000"
+kline_breaks stuck "broke the contract: ida_iterate() gave 5 as the next bound after bound 5 (it must be larger)" --set search.time_limit=5
 # node_limit = 1 stops IDA* after the one expansion of its first
 # iteration (the second iteration's root was expanded before the check)
 for ip in yes no; do

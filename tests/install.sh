@@ -21,7 +21,8 @@ for f in bin/searchd include/searchd/plugin.h include/searchd/ida_kernel.h \
 	share/searchd/sokoban.ini share/searchd/npuzzle.ini \
 	share/searchd/levels/blog.txt share/searchd/levels/microban.xsb \
 	share/searchd/levels/korf100.txt share/doc/searchd/README.md \
-	share/doc/searchd/config.md \
+	share/doc/searchd/config.md share/doc/searchd/examples/pancake.c \
+	share/doc/searchd/examples/kline.c \
 	share/bash-completion/completions/searchd; do
 	[ -f "$root/$f" ] || { echo "not installed: $f"; exit 1; }
 done
@@ -76,7 +77,7 @@ grep -q '"plan":"S>A A>G"' <<<"$out"
 # a plugin with an IDA* kernel, built the same way (the installed
 # searchd/ida_kernel.h), solves by it
 cc -std=c11 -Wall -Wextra -Werror -shared -fPIC $cflags \
-	-o "$tmp/kline.so" "$src/tests/plugins/kline.c"
+	-o "$tmp/kline.so" "$root/share/doc/searchd/examples/kline.c"
 out=$("$sd" --format json -q --set plugin.path="$tmp/kline.so" \
 	--set search.algorithm=idastar --set problem.len=80)
 grep -q '"status":"solved","cost":80' <<<"$out" || {

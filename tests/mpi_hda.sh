@@ -133,6 +133,10 @@ printf '[plugin]\npath = %s\n[search]\nalgorithm = astar\n[problem]\nmode = toom
 expect 2 "expand() returned 100000 successors" run "$sd" -c "$tmp/rogue.ini"
 expect 2 "a distributed search cannot go on without this rank" \
 	run "$sd" -c "$tmp/rogue.ini"
+# the plan rebuilt at other costs than those it was found at (the
+# rebuilt cost was reported as the plan's before)
+expect 2 "expand() is not deterministic (the plan found at cost 10 costs" \
+	run "$sd" -c "$tmp/rogue.ini" --set problem.mode=dearer --set problem.len=10
 no_abort 2 "rank $((np - 1)) of $np could not make the problem" \
 	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${k3[@]}" : \
 	-np 1 "$sd" "${k3[@]}" --set problem.index=101

@@ -24,6 +24,10 @@
  *             by moves() and apply() would never reach the goal
  *   kswap     the kernel, its moves' action ids swapped likewise (its
  *             own apply follows them, the plugin's apply() does not)
+ *   biglen    the kernel, but a plan found is reported as longer
+ *             than its path has room for
+ *   stuck     the kernel, but an exhausted iteration gives its own
+ *             bound as the next one (IDA* would repeat it forever)
  *
  * Built a second time with KLINE_NO_MOVES (kline_nomoves.so): ida_iterate
  * without moves() and apply(), which the loader must refuse.
@@ -34,7 +38,8 @@
 #include <string.h>
 
 enum kmode {
-	KERNEL, DECLINE, BADRC, TOOMANY, KMANY, KSTOP, SWAP, KSWAP, ASTRAY
+	KERNEL, DECLINE, BADRC, TOOMANY, KMANY, KSTOP, SWAP, KSWAP, ASTRAY,
+	BIGLEN, STUCK
 };
 
 typedef struct kline {
@@ -45,7 +50,7 @@ typedef struct kline {
 /* The [problem] kernel values, in the order of enum kmode. */
 static const char *const kmodes[] = {
 	"yes", "decline", "badrc", "toomany", "kmany", "kstop", "swap", "kswap",
-	"astray"
+	"astray", "biglen", "stuck"
 };
 
 /* Under swap (from position 2 on) and kswap, give each of the n moves
@@ -201,7 +206,12 @@ static int ida_iterate(void *self, const void *start, sd_ida_iter *it)
 		return 7;
 	if (k->mode == KSTOP)
 		return SD_IDA_STOPPED;
-	return kline_kernel(self, start, it);
+	int rc = kline_kernel(self, start, it);
+	if (k->mode == BIGLEN && rc == SD_IDA_FOUND)
+		it->length = it->cap + 1000000;
+	if (k->mode == STUCK && rc == SD_IDA_EXHAUSTED)
+		it->next = it->bound;
+	return rc;
 }
 
 static const sd_heuristic_info heuristics[] = {

@@ -28,6 +28,10 @@
  *   fmtnul      format_action() writes "M", a NUL and "Z", and says 3
  *   fmtshort    format_action() writes "ABCDEF" and says 3
  *   exit        expand() calls exit(0) at the 5th expansion
+ *   randhash    hash() gives a new value each call
+ *   dearer      expand() gives the same children at cost 5 once the
+ *               search is over (after len expansions): the plan found
+ *               at cost len costs 5 len when rebuilt
  *
  * [problem] case = K picks one of a collection of 5 (batch_key "case");
  * case 1 is broken when [problem] broken_first = yes.
@@ -43,11 +47,11 @@
 
 enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
-            FMTLONG, FMTNUL, EXIT, FMTSHORT };
+            FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
-	"exit", "fmtshort", NULL };
+	"exit", "fmtshort", "dearer", "randhash", NULL };
 
 typedef struct rogue {
 	enum mode mode;
@@ -206,7 +210,9 @@ static unsigned expand(void *self, const void *state, sd_cost h,
 	for (int i = 0; i < 2; i++) {
 		if (next[i] > r->len)
 			continue;  /* off either end of the line */
-		succ[n] = (sd_succ){ .action = (uint32_t)i, .cost = 1,
+		uint32_t cost = r->mode == DEARER && r->expansions > r->len
+		                ? 5 : 1;
+		succ[n] = (sd_succ){ .action = (uint32_t)i, .cost = cost,
 		                     .h = r->len - next[i],
 		                     .goal = next[i] == r->len ||
 		                             (r->mode == GOALLIE && !n) };
@@ -236,6 +242,15 @@ static int format_action(void *self, const void *state, uint32_t action,
 	return snprintf(buf, len, "%u", action);
 }
 
+/* The state's value, but a new number each call under randhash. */
+static uint64_t hash(void *self, const void *state)
+{
+	static uint64_t calls;
+	const rogue *r = self;
+	return r->mode == RANDHASH ? ++calls * 0x9e3779b97f4a7c15ULL
+	                           : value(state);
+}
+
 static const sd_heuristic_info heuristics[] = {
 	{ "distance", "steps left to the end of the line", 1 },
 };
@@ -254,6 +269,7 @@ static const sd_plugin plugin = {
 	.is_goal = is_goal,
 	.heuristic = heuristic,
 	.expand = expand,
+	.hash = hash,
 	.format_action = format_action,
 	.batch_key = "case",
 	.set_host = set_host,

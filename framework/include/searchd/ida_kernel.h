@@ -25,7 +25,9 @@
  *   SD_IDA_MAX_MOVES  the most moves of a state (a constant)
  *   SD_IDA_LOAD(self, packed, state)          write *state from the
  *                     packed state (the root's, once per iteration)
- *   SD_IDA_MOVES(self, state, h, back, succ)  as moves() (plugin.h):
+ *   SD_IDA_MOVES(self, state, h, back, succ)  as moves() (plugin.h),
+ *                     but state and back are SD_IDA_STATE pointers (the
+ *                     kernel's form, not packed states):
  *                     the successors of *state with h its own value,
  *                     less the one equal to *back (NULL at the root),
  *                     into succ (SD_IDA_MOVE records); returns how many

@@ -189,7 +189,12 @@ typedef struct sd_instance {
 	                            the encoding must be canonical (unused
 	                            bits zero) */
 	unsigned max_successors; /* upper bound on what expand() returns,
-	                            0..SD_MAX_SUCCESSORS */
+	                            0..SD_MAX_SUCCESSORS.  The engine holds
+	                            that many states per expansion (IDA*
+	                            by expand(), rbfs and the depth-first
+	                            searches: per level of the path, room
+	                            for 64 or 16 levels at first), within
+	                            memory_limit */
 	unsigned collection_size;/* if the problem was picked from a
 	                            collection (see batch_key; a file of
 	                            many, or one built into the plugin): how
@@ -270,9 +275,11 @@ typedef struct sd_ida_iter {
 	uint64_t expanded, generated, pruned;
 	/* The kernel's, after the call: */
 	uint64_t next;          /* smallest f seen above the bound, or
-	                           UINT64_MAX if none */
+	                           UINT64_MAX if none: above bound (else
+	                           the engine reports a broken contract) */
 	uint64_t cost;          /* SD_IDA_FOUND: the plan's cost, */
-	size_t length;          /* its number of actions (in path) */
+	size_t length;          /* its number of actions (in path): at
+	                           most cap (else a broken contract) */
 	size_t peak;            /* most frames on the stack (in and out) */
 } sd_ida_iter;
 
