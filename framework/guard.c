@@ -216,8 +216,11 @@ void sd_guard_install(int status)
 	                                   stack */
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
 	sigaltstack(&ss, NULL);
-	handle(SIGINT, on_stop_signal, 0);
-	handle(SIGTERM, on_stop_signal, 0);
+	/* SA_RESTART: a write to a full pipe or a read of a config that the
+	 * signal comes during goes on (it failed with EINTR: an error
+	 * status and a line cut in two); the search sees the flag */
+	handle(SIGINT, on_stop_signal, SA_RESTART);
+	handle(SIGTERM, on_stop_signal, SA_RESTART);
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
 	                             SIGABRT };
 	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)

@@ -445,17 +445,17 @@ static void put_stats(FILE *out, const sd_result *r)
 	fputs("</table>\n", out);
 }
 
-/* The problem: the start board and the goal board (the plugin's
- * goal_state() if it has a single goal, else the plan's last state).
- * 0, or -1 if out of memory. */
+/* The problem: the start board (start) and the goal board (the
+ * plugin's goal_state() if it has a single goal, else the plan's last
+ * state, if any).  0, or -1 if out of memory. */
 static int put_problem(FILE *out, const sd_plugin *p, const sd_instance *inst,
-                       const sd_result *r)
+                       const sd_result *r, const void *start)
 {
 	int rc = 0;
 	fputs("<h2>Problem</h2>\n<div class=\"boards\"><div>start<br>"
 	      "<div class=\"gridbox\" id=\"sd-start-grid\"></div>"
 	      "<pre class=\"board\" id=\"sd-start\">", out);
-	char *raw = sd_plan_state_text(p, inst, r->states, NULL, 0);
+	char *raw = sd_plan_state_text(p, inst, start, NULL, 0);
 	rc |= raw ? sd_html_text(out, raw) : -1;
 	free(raw);
 	fputs("</pre></div>\n", out);
@@ -466,7 +466,7 @@ static int put_problem(FILE *out, const sd_plugin *p, const sd_instance *inst,
 		have = p->goal_state(inst->self, goal);
 		sd_guard_leave();
 	}
-	const void *g = have ? goal : r->status == SD_SOLVED ?
+	const void *g = have ? goal : r->status == SD_SOLVED && r->states ?
 	                r->states + r->length * r->state_size : NULL;
 	if (g) {
 		fprintf(out, "<div>%s<br><div class=\"gridbox\" "
@@ -562,8 +562,17 @@ int sd_write_html(FILE *out, const sd_plugin *p, const sd_instance *inst,
 		        "<tr><th>length</th><td>%zu</td></tr>\n",
 		        (unsigned long long)r->cost, r->length);
 	fputs("</table>\n", out);
-	if (r->states)
-		rc |= put_problem(out, p, inst, r);
+	/* the start: the plan's first state, or the plugin's initial() for
+	 * a search that found none (a limit, no solution) */
+	unsigned char *start = r->states ? NULL : calloc(1, inst->state_size);
+	if (start) {
+		sd_guard_enter("initial");
+		p->initial(inst->self, start);
+		sd_guard_leave();
+	}
+	if (r->states || start)
+		rc |= put_problem(out, p, inst, r, r->states ? r->states : start);
+	free(start);
 	fprintf(out, "<script>\n%s</script>\n", grid_js);
 	if (r->status == SD_SOLVED && r->states)
 		rc |= put_plan(out, p, inst, heuristic, r);

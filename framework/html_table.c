@@ -34,7 +34,25 @@ struct sd_html_table {
 	row *rows;
 	size_t n, cap;
 	size_t lost;      /* rows that could not be stored (out of memory) */
+	size_t planned;   /* runs to be made (0: not told) */
 };
+
+void sd_html_table_set_planned(sd_html_table *t, size_t planned)
+{
+	t->planned = planned;
+}
+
+/* The runs that ran: rows stored and lost. */
+static size_t ran(const sd_html_table *t)
+{
+	return t->n + t->lost;
+}
+
+/* The runs to be made: as told, else those that ran. */
+static size_t planned(const sd_html_table *t)
+{
+	return t->planned > ran(t) ? t->planned : ran(t);
+}
 
 sd_html_table *sd_html_table_new(sd_html_kind kind, const char *plugin)
 {
@@ -291,7 +309,7 @@ static void put_counts(FILE *out, const sd_html_table *t)
 	for (int k = 0; k < 4; k++)
 		fprintf(out, "%s<span class=\"%s\">%s: <b>%zu</b></span>",
 		        k ? ", " : "", st[k], words[k], c[k]);
-	fprintf(out, " &mdash; of %zu</p>\n", t->n + t->lost);
+	fprintf(out, " &mdash; of %zu</p>\n", planned(t));
 }
 
 #define SD_HIST_BINS 12
@@ -311,9 +329,12 @@ static size_t bin_times(const sd_html_table *t, size_t *bin, double *lo,
 			hi = fmax(hi, v);
 			n++;
 		}
+	if (hi - *lo < 1) {  /* at least a decade, so that the edges differ */
+		double mid = (hi + *lo) / 2;
+		*lo = mid - 0.5;
+		hi = mid + 0.5;
+	}
 	*step = (hi - *lo) / SD_HIST_BINS;
-	if (*step < 1e-3)
-		*step = 1e-3;
 	for (size_t i = 0; i < t->n; i++)
 		if (t->rows[i].solved) {
 			double v = log10(fmax(t->rows[i].seconds, 1e-6));
@@ -374,7 +395,7 @@ static const char sort_js[] =
 " for(var j=0;j<hs.length;j++)hs[j].className='';\n"
 " hs[c].className=asc?'asc':'desc';\n"
 " rs.sort(function(x,y){var a=key(x.cells[c]),e=key(y.cells[c]);\n"
-"  var r=(typeof a==='number')?a-e:String(a).localeCompare(String(e));\n"
+"  var r=(typeof a==='number')?a-e:String(a).localeCompare(String(e),undefined,{numeric:true});\n"
 "  return asc?r:-r;});\n"
 " rs.forEach(function(r){b.appendChild(r);});}\n"
 "for(var i=0;i<hs.length;i++)(function(c){hs[c].onclick=function(){"
@@ -387,8 +408,13 @@ int sd_html_table_write(FILE *out, const sd_html_table *t)
 	int batch = t->kind == SD_HTML_BATCH;
 	int rc = sd_html_begin(out, t->plugin, batch ? " batch" :
 	                       " comparison");
-	fprintf(out, "<p>%zu runs. Click a column's header to sort the table."
-	        "</p>\n", t->n + t->lost);
+	size_t n = ran(t), all = planned(t);
+	fprintf(out, "<p>%zu run%s", n, n == 1 ? "" : "s");
+	if (n < all)
+		fprintf(out, " of %zu <span class=\"limit\" id=\"sd-cut\">"
+		        "(interrupted: the other %zu did not run)</span>", all,
+		        all - n);
+	fputs(". Click a column's header to sort the table.</p>\n", out);
 	if (batch) {
 		put_counts(out, t);
 		put_histogram(out, t);

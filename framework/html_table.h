@@ -3,7 +3,8 @@
  * batch): the rows are collected while the runs go on, the page is
  * written once at the end.
  *
- * Call order: sd_html_table_new() before the first run; then
+ * Call order: sd_html_table_new() before the first run, then
+ * sd_html_table_set_planned(); then
  * sd_html_table_add() once per run, right after its report (the strings
  * and the result are copied: they need not outlive the call); then
  * sd_html_table_write() once, also after an interrupt; then
@@ -44,6 +45,10 @@ sd_html_table *sd_html_table_new(sd_html_kind kind, const char *plugin);
  * row is then missing and the page says so). */
 int sd_html_table_add(sd_html_table *t, const sd_run_info *run,
                       const sd_result *r, const char *note);
+
+/* The runs the batch or comparison is to make, told before its first
+ * row: the page says when fewer ran (an interrupt). */
+void sd_html_table_set_planned(sd_html_table *t, size_t planned);
 
 /* How many runs were added (stored or not). */
 size_t sd_html_table_rows(const sd_html_table *t);

@@ -797,33 +797,45 @@ static int dot_edge(FILE *out, const sd_plugin *p, const sd_instance *inst,
 }
 
 /* What the drawing's colours and lines mean. */
-static void dot_legend(FILE *out)
+static void dot_legend(FILE *out, int improved)
 {
-	fputs("  subgraph cluster_legend {\n    label=\"legend\"; "
-	      "fontname=\"monospace\"; fontsize=10;\n"
-	      "    legend_plan [label=\"on the plan\", color=red, "
-	      "penwidth=2];\n"
-	      "    legend_closed [label=\"expanded\"];\n"
+	fprintf(out, "  subgraph cluster_legend {\n    label=\"legend\"; "
+	        "fontname=\"monospace\"; fontsize=10;\n"
+	        "    legend_plan [label=\"%s\", color=red, penwidth=2];\n",
+	        improved ? "on the search's path to the goal (the plan "
+	        "reported is improve_plan's)" : "on the plan");
+	fputs("    legend_closed [label=\"expanded\"];\n"
 	      "    legend_open [label=\"generated, not expanded\", "
 	      "style=dashed];\n"
 	      "    legend_plan -> legend_closed -> legend_open "
 	      "[style=invis];\n  }\n", out);
 }
 
-/* Which tree states lie on the plan's path: a calloc'd 0/1 map of
- * r->tree_n, all 0 unless solved.  NULL if out of memory. */
-static unsigned char *plan_path(const sd_result *r)
+/* Which tree states lie on the search's path to the plan's goal: a
+ * calloc'd 0/1 map of r->tree_n, all 0 unless solved.  *improved is
+ * set when that path is not the plan reported (improve_plan changed
+ * it: its states may not all be in the tree).  NULL if out of
+ * memory. */
+static unsigned char *plan_path(const sd_result *r, int *improved)
 {
 	size_t n = r->tree_n, ssz = r->state_size;
 	unsigned char *on_path = calloc(n ? n : 1, 1);
+	*improved = 0;
 	if (r->status != SD_SOLVED || !on_path)
 		return on_path;
 	const unsigned char *goal = r->states + r->length * ssz;
 	for (uint32_t id = 0; id < n; id++)
 		if (!memcmp(r->tree_states + id * ssz, goal, ssz)) {
+			size_t i = r->length + 1;  /* the plan's states left */
 			for (uint32_t k = id; k != SD_TREE_ROOT;
-			     k = r->tree_parent[k])
+			     k = r->tree_parent[k]) {
 				on_path[k] = 1;
+				if (!i || memcmp(r->tree_states + k * ssz,
+				                 r->states + (i - 1) * ssz, ssz))
+					*improved = 1;
+				i -= i > 0;
+			}
+			*improved |= i != 0;
 			break;
 		}
 	return on_path;
@@ -835,7 +847,8 @@ int sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
                  const sd_result *r)
 {
 	size_t n = r->tree_n;
-	unsigned char *on_path = plan_path(r);
+	int improved;
+	unsigned char *on_path = plan_path(r, &improved);
 	int rc = on_path ? 0 : -1;
 	fprintf(out, "digraph search {\n  node [shape=box, fontname="
 	        "\"monospace\", fontsize=10];\n  edge [fontname="
@@ -853,7 +866,7 @@ int sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
 		if (r->tree_parent[id] != SD_TREE_ROOT)
 			rc |= dot_edge(out, p, inst, r, id,
 			               on_path && on_path[id]);
-	dot_legend(out);
+	dot_legend(out, improved);
 	fputs("}\n", out);
 	free(on_path);
 	return written(out, rc);

@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "guard.h"
+#include "html_table.h"
 #include "mpi_run.h"
 #include "output.h"
 
@@ -130,7 +131,8 @@ static void batch_summary(FILE *out, const batch_totals *t,
 	        t->count[EXIT_UNSOLVABLE], t->count[EXIT_LIMIT],
 	        t->count[EXIT_ERROR], t->total);
 	if (t->done < t->total)
-		fprintf(out, " (interrupted: %u run)", t->done);
+		fprintf(out, " (interrupted: %u run%s)", t->done,
+		        t->done == 1 ? "" : "s");
 	fputc('\n', out);
 	fprintf(out, "total: %llu expanded, %llu generated, %.2f s\n",
 	        (unsigned long long)t->expanded,
@@ -198,11 +200,12 @@ static int collection_size(const sd_runctx *x, sd_param *params,
 	return 0;
 }
 
-/* The worst exit status of a batch: an error, a limit, no solution. */
+/* The worst exit status of a batch: an error, a limit (an interrupt
+ * before its end too), no solution. */
 static int batch_status(const batch_totals *t)
 {
 	return t->count[EXIT_ERROR] ? EXIT_ERROR
-	       : t->count[EXIT_LIMIT] ? EXIT_LIMIT
+	       : t->count[EXIT_LIMIT] || t->done < t->total ? EXIT_LIMIT
 	       : t->count[EXIT_UNSOLVABLE] ? EXIT_UNSOLVABLE : EXIT_SOLVED;
 }
 
@@ -296,6 +299,8 @@ static int run_picked(sd_runctx *x, sd_param *params, size_t which,
 		if (pick[k])
 			b.ks[b.t.total++] = k;
 	b.bar = isatty(2) && !x->cli->quiet && !sd_mpi_rank();
+	if (x->page)
+		sd_html_table_set_planned(x->page, b.t.total);
 	if (!sd_mpi_rank())
 		sd_report_start(x);
 	int rc = solve_rows(&b);

@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "guard.h"
+#include "html_table.h"
 #include "mpi_run.h"
 
 #include <stdio.h>
@@ -293,9 +294,12 @@ static int run_combos(compare_rows *cr, size_t combos)
 			take_combo(cr, k, &r);
 		}
 	}
-	if (k < combos)
+	if (k < combos) {  /* an interrupt between two: a limit */
 		fprintf(stderr, "searchd: interrupted: %zu of %zu "
 		        "combinations run\n", k, combos);
+		if (cr->worst != EXIT_ERROR)
+			cr->worst = EXIT_LIMIT;
+	}
 	return cr->worst;
 }
 
@@ -317,6 +321,11 @@ int sd_run_compare(sd_runctx *x)
 		x->rows = 1;
 		x->width = label_width(ax, na, combos);
 		mark_repeats(x, ax, combos, sig, repeat);
+		size_t rows = 0;  /* a repeat gets no row */
+		for (size_t k = 0; k < combos; k++)
+			rows += !repeat[k];
+		if (x->page)
+			sd_html_table_set_planned(x->page, rows);
 		if (!sd_mpi_rank())
 			sd_report_start(x);
 		rc = run_combos(&cr, combos);

@@ -110,6 +110,37 @@ else
 	fail "SIGINT gave exit $rc:"; cat "$tmp/int.out"
 fi
 
+# an interrupt between two problems of a batch (here while the last one
+# is freed) or two runs of --compare ends it with exit 3 (it gave 0)
+printf '[plugin]\npath = %s\n[problem]\nmode = slowend\n' \
+	"$plugins/rogue.so" >"$tmp/slow.ini"
+for how in "--set problem.case=all" "--compare algorithm=astar,ucs,bfs"; do
+	# shellcheck disable=SC2086 # the option and its value are two words
+	"$sd" -c "$tmp/slow.ini" -q $how >/dev/null 2>"$tmp/slow.err" &
+	pid=$!
+	sleep 0.5
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	[ $rc = 3 ] && grep -q "interrupted: [12] of [35]" "$tmp/slow.err" &&
+		pass || fail "interrupt between runs ($how): exit $rc, $(cat "$tmp/slow.err")"
+done
+# Ctrl-C while the output waits on a full pipe: the write goes on, the
+# search ends with its statistics, exit 3 (it was exit 2, "error writing
+# the output: Interrupted system call", and a trace line cut in two)
+cp "$tmp/g.ini" "$tmp/pipe.ini"
+( "$sd" -c "$tmp/pipe.ini" -f json --set problem.line=4000000000 \
+	--set search.algorithm=idastar -s search.heuristic=zero --trace \
+	--trace-limit 100000000 2>"$tmp/pipe.err"; echo $? >"$tmp/pipe.rc" ) |
+	(sleep 2; tail -1 >"$tmp/pipe.out") &
+ppid=$!
+sleep 1
+pkill -INT -f "$tmp/pipe.ini"
+wait $ppid
+if [ "$(cat "$tmp/pipe.rc")" = 3 ] &&
+	python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); sys.exit(d["limit"] != "interrupt")' "$tmp/pipe.out"
+then pass; else fail "Ctrl-C on a full pipe: exit $(cat "$tmp/pipe.rc"), $(cat "$tmp/pipe.err") $(cut -c1-200 "$tmp/pipe.out")"; fi
+
 # teaching tools: trace, comparison, batch, replay, dot
 expect 0 "expand      2  id      2  g    1  h    2  f    3  via S>A    children 1" \
 	"$sd" -c "$tmp/g.ini" --set problem.h="S:3 A:2 B:1" --trace
@@ -244,6 +275,19 @@ if grep -q 'n3 -> n1 \[label="B>G", color=red' "$tmp/t.dot" &&
 	grep -q 'n2 \[label="#2 g=1 h=0 f=1' "$tmp/t.dot" &&
 	grep -q 'cluster_legend' "$tmp/t.dot"; then pass; else
 	fail "dot file:"; cat "$tmp/t.dot"; fi
+grep -q 'legend_plan \[label="on the plan"' "$tmp/t.dot" && pass ||
+	fail "dot legend: $(grep legend_plan "$tmp/t.dot")"
+# a plan improve_plan shortened after the search is not the tree's path
+# to the goal, which is the one drawn in red: the legend says so (it
+# said "on the plan" of a plan 15 pushes long for one reported at 13)
+for i in yes:"the plan reported is improve_plan's" no:"on the plan\""; do
+	"$sd" -c "$src/config/sokoban.ini" -s problem.level=3 \
+		-s problem.file="$src/config/levels/microban.xsb" \
+		-s search.algorithm=greedy -s problem.cost=pushes \
+		-s search.improve_plan=${i%%:*} --dot "$tmp/im.dot" >/dev/null 2>&1
+	grep -q "legend_plan \[label=.*${i#*:}" "$tmp/im.dot" && pass ||
+		fail "dot legend, improve_plan=${i%%:*}: $(grep legend_plan "$tmp/im.dot")"
+done
 expect 0 "wrote" "$sd" -c "$tmp/g.ini" --set problem.h="S:3 A:2 B:1" --dot "$tmp/h.dot"
 if grep -q 'h=2 f=3' "$tmp/h.dot"; then pass; else fail "dot h and f:"; cat "$tmp/h.dot"; fi
 # f is the key the algorithm orders by, as --trace prints it (it was

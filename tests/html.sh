@@ -160,6 +160,56 @@ done
 	>/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q 'cannot write' "$tmp/err" && ok ||
 	bad "--html to an unwritable file: not exit 2"
+# ... said with the reason, before the search (a 5 s one here: it ran to
+# its end before the file was tried), for --dot too
+for o in --html --dot; do
+	start=$SECONDS
+	"$sd" --config "$src/config/15puzzle.ini" -q $o "$tmp/no/such/x" \
+		--set search.algorithm=astar --set search.heuristic=zero \
+		--set search.time_limit=5 >/dev/null 2>"$tmp/err"
+	[ $? -eq 2 ] && [ $((SECONDS - start)) -lt 3 ] &&
+		grep -q "^searchd: $o: cannot write '$tmp/no/such/x': No such file or directory" \
+		"$tmp/err" && ok || bad "$o to an unwritable file: $(cat "$tmp/err")"
+done
+# a tree too large to draw still gets its page (the page was not
+# written before), and no empty .dot is left
+"$sd" --config "$src/config/npuzzle.ini" -q --dot "$tmp/big.dot" \
+	--html "$tmp/big.html" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ -s "$tmp/big.html" ] && [ ! -e "$tmp/big.dot" ] &&
+	grep -q 'more than the 2000' "$tmp/err" && ok ||
+	bad "--dot too large with --html: the page or the message missing"
+# --dot's hint quotes a path with a space or a quote for the shell
+"$sd" --config "$src/config/npuzzle.ini" -q --set problem.tiles="1 2 3 4 5 6 0 7 8" \
+	--dot "$tmp/a b'c.dot" >/dev/null 2>"$tmp/err"
+grep -qF "dot -Tsvg '$tmp/a b'\''c.dot' -o '$tmp/a b'\''c'.svg" "$tmp/err" &&
+	ok || bad "--dot's hint: $(cat "$tmp/err")"
+# a batch of one level: the histogram's edges differ (0.00035,
+# 0.00035, 0.00036... before), and "1 run", not "1 runs"
+"$sd" --config "$src/config/sokoban.ini" -q --html "$tmp/one.html" \
+	-s problem.file="$src/config/levels/microban.xsb" -s problem.level=3-3 \
+	>/dev/null 2>&1
+edges=$(sed -n '/<svg id="sd-hist"/,/<\/svg>/p' "$tmp/one.html" |
+	grep -oE 'y="[0-9]+" text-anchor="middle">[0-9.e+-]+<' |
+	grep -oE '>[0-9.e+-]+<' | sort | uniq -d)
+[ -z "$edges" ] && grep -q '<p>1 run\.' "$tmp/one.html" && ok ||
+	bad "one-level batch page: edges repeated: $edges"
+# a search without a plan (a limit) still shows the start board (the
+# page had no Problem section before)
+"$sd" --config "$src/config/npuzzle.ini" -q -s search.node_limit=1000 \
+	--html "$tmp/lim.html" >/dev/null 2>&1
+tr -d '\n' <"$tmp/lim.html" | grep -q 'id="sd-start"> 8  7  6 \.  4  1 2  5  3' &&
+	ok || bad "a page at a limit: no start board"
+# an interrupted batch's page says how many ran of how many ("1 runs"
+# and nothing of the interrupt before)
+"$sd" --config "$src/config/15puzzle.ini" -q --set problem.index=1-3 \
+	--set search.algorithm=astar --set search.heuristic=zero \
+	--set search.time_limit=30 --html "$tmp/cut.html" >/dev/null 2>&1 &
+sleep 1
+kill -INT $!
+wait $!
+grep -q '<p>1 run of 3 <span class="limit" id="sd-cut">(interrupted: the other 2 did not run)</span>' \
+	"$tmp/cut.html" && grep -q '&mdash; of 3</p>' "$tmp/cut.html" && ok ||
+	bad "interrupted batch page: $(grep -o '<p>[0-9][^<]*' "$tmp/cut.html")"
 
 echo "html: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -143,6 +143,16 @@ grep -q '<svg id="sd-hist"' "$tmp/batch.dom" && pass ||
 	fail "batch page: no histogram"
 chrome "file://$page" --window-size=1000,1000 \
 	--screenshot="$art/batch.png" >/dev/null
+# the problem column sorts by number (10 came before 8 as text)
+page=$tmp/batch2.html
+"$sd" --config "$src/config/sokoban.ini" -q --html "$page" \
+	--set problem.file="$src/config/levels/microban.xsb" \
+	--set problem.level=8-12 >/dev/null 2>&1
+chrome "file://$page#sort=1" --dump-dom >"$tmp/batch2.dom"
+order=$(grep -oE '<tr class="[a-z-]+"><td[^>]*>[0-9]+</td><td>[0-9]+' \
+	"$tmp/batch2.dom" | grep -oE '[0-9]+$' | tr '\n' ' ')
+[ "$order" = "8 9 10 11 12 " ] && pass ||
+	fail "batch page sorted by problem: $order"
 
 echo "screenshots in $art"
 finish

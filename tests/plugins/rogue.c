@@ -29,6 +29,8 @@
  *   fmtshort    format_action() writes "ABCDEF" and says 3
  *   exit        expand() calls exit(0) at the 5th expansion
  *   randhash    hash() gives a new value each call
+ *   slowend     destroy() takes 300 ms (an interrupt then lands
+ *               between two searches of a batch)
  *   dearer      expand() gives the same children at cost 5 once the
  *               search is over (after len expansions): the plan found
  *               at cost len costs 5 len when rebuilt
@@ -47,11 +49,12 @@
 
 enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
-            FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH };
+            FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH,
+            SLOWEND };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
-	"exit", "fmtshort", "dearer", "randhash", NULL };
+	"exit", "fmtshort", "dearer", "randhash", "slowend", NULL };
 
 typedef struct rogue {
 	enum mode mode;
@@ -126,6 +129,8 @@ static int create(const sd_param *params, size_t n, sd_instance *inst,
 
 static void destroy(void *self)
 {
+	if (((rogue *)self)->mode == SLOWEND)
+		nap(300);
 	free(self);
 }
 
