@@ -78,18 +78,12 @@ static int features_of(search *s, const void *state, uint32_t *f,
 	sd_guard_enter("features");
 	unsigned n = s->p->features(s->self, state, f);
 	sd_guard_leave();
-	char name[600];
 	if (!want && (!n || n > SD_MAX_FEATURES))
-		return sd_fail(s->err, s->errlen, "plugin %s broke the "
-		               "contract: features() gave %u values; it must "
-		               "give 1 to %d", sd_guard_plugin_label(s->p->name,
-		               name, sizeof name), n, SD_MAX_FEATURES);
+		return search_breach(s, "features() gave %u values; it must "
+		                     "give 1 to %d", n, SD_MAX_FEATURES);
 	if (want && n != want)
-		return sd_fail(s->err, s->errlen, "plugin %s broke the "
-		               "contract: features() gave %u values for one "
-		               "state and %u for another",
-		               sd_guard_plugin_label(s->p->name, name,
-		                                     sizeof name), want, n);
+		return search_breach(s, "features() gave %u values for one "
+		                     "state and %u for another", want, n);
 	return (int)n;
 }
 

@@ -166,13 +166,9 @@ static int plan(search *f, search *b, const meeting *m)
 		memcpy(states + i * st, sd_registry_state(&b->reg, id), f->ssz);
 	int rc = search_plan_from_states(f, states, nf + nb);
 	free(states);
-	char name[600];
 	if (!rc && f->res->status == SD_SOLVED && f->res->cost != m->cost)
-		return sd_fail(f->err, f->errlen, "plugin %s broke the "
-		               "contract: the plan met in the middle costs %llu "
+		return search_breach(f, "the plan met in the middle costs %llu "
 		               "by predecessors() but %llu by expand()",
-		               sd_guard_plugin_label(f->p->name, name,
-		                                     sizeof name),
 		               (unsigned long long)m->cost,
 		               (unsigned long long)f->res->cost);
 	return rc;

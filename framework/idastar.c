@@ -716,7 +716,7 @@ static search_rc ida_iteration_kernel(search *s, ida_stack *st,
 		return search_out_of_memory(s);
 	if (k == SD_IDA_STOPPED && search_limits_hit(s))
 		return SEARCH_STOP;
-	char name[600], why[160];
+	char why[160];
 	if (bad_next)
 		snprintf(why, sizeof why, "ida_iterate() gave %" PRIu64 " as the "
 		         "next bound after bound %" PRIu64 " (it must be larger)",
@@ -733,8 +733,7 @@ static search_rc ida_iteration_kernel(search *s, ida_stack *st,
 		         "moves than its SD_IDA_MAX_MOVES");
 	else
 		snprintf(why, sizeof why, "ida_iterate() returned %d", k);
-	sd_fail(s->err, s->errlen, "plugin %s broke the contract: %s",
-	        sd_guard_plugin_label(s->p->name, name, sizeof name), why);
+	search_breach(s, "%s", why);
 	return SEARCH_ERROR;
 }
 
@@ -808,14 +807,11 @@ static int ida_check_moves(search *s, const unsigned char *state, sd_cost h,
 			break;
 		j++;
 	}
-	char name[600];
 	if (k == n && j == m)
 		return 0;
-	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
-	               "moves() and apply() of the %s differ from expand() at "
-	               "its successor %u (action, cost, h, goal flag or state)",
-	               sd_guard_plugin_label(s->p->name, name, sizeof name),
-	               back ? "start state's successors" : "start state", j + 1);
+	return search_breach(s, "moves() and apply() of the %s differ from "
+	               "expand() at its successor %u (action, cost, h, goal "
+	               "flag or state)", back ? "start state's successors" : "start state", j + 1);
 }
 
 /* Check moves() and apply() against expand() (ida_check_moves) on the

@@ -263,19 +263,14 @@ static int check_plan_end(search *s)
 	if (r->status != SD_SOLVED || !r->states ||
 	    search_is_goal(s, r->states + r->length * s->ssz))
 		return 0;
-	char name[600];
-	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: the "
-	               "plan found ends at a state that is_goal() says is not "
-	               "a goal (%s)", sd_guard_plugin_label(s->p->name, name,
-	                                                    sizeof name),
+	return search_breach(s, "the plan found ends at a state that "
+	               "is_goal() says is not a goal (%s)",
 	               s->o->algorithm == SD_BIDIR
 	               ? "goal_state() gave it as the goal"
 	               : "its goal flag, from expand() or moves(), said it "
 	                 "was one");
 }
 
-/* The search proper, once set up: the start state, then the algorithm
- * (run).  0, or -1 with a message. */
 /* The plugin's hash() of the start state, in its buffer and in another
  * (s->kids, not yet in use): the same value twice, or -1 with a message
  * (a hash of the address or of a clock would let the searches store a
@@ -287,12 +282,11 @@ static int check_hash(search *s, const unsigned char *start)
 	memcpy(s->kids, start, s->ssz);
 	if (search_hash_state(s, start) == search_hash_state(s, s->kids))
 		return 0;
-	char name[600];
-	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
-	               "hash() gave two values for the start state",
-	               sd_guard_plugin_label(s->p->name, name, sizeof name));
+	return search_breach(s, "hash() gave two values for the start state");
 }
 
+/* The search proper, once set up: the start state, then the algorithm
+ * (run).  0, or -1 with a message. */
 static int run_algorithm(search *s, unsigned char *start,
                          search_algorithm_fn *run)
 {

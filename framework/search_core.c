@@ -7,6 +7,8 @@
 #include "search_int.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,14 +114,23 @@ search_rc search_out_of_memory(search *s)
 	return SEARCH_STOP;
 }
 
+int search_breach(search *s, const char *fmt, ...)
+{
+	char name[600], why[SD_ERR_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: %s",
+	               sd_guard_plugin_label(s->p->name, name, sizeof name),
+	               why);
+}
+
 int search_too_many(search *s, const char *call, unsigned n)
 {
-	char name[600];
-	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
-	               "%s() returned %u successors, more than the "
-	               "max_successors (%u) its instance declared",
-	               sd_guard_plugin_label(s->p->name, name, sizeof name),
-	               call, n, s->maxs);
+	return search_breach(s, "%s() returned %u successors, more than the "
+	                     "max_successors (%u) its instance declared",
+	                     call, n, s->maxs);
 }
 
 long search_plugin_expand(search *s, const void *state, sd_cost h,
@@ -185,13 +196,9 @@ static int find_step(search *s, const unsigned char *from,
 		if (!memcmp(s->kids + k * s->stride, to, s->ssz) &&
 		    (best < 0 || s->succ[k].cost < s->succ[best].cost))
 			best = k;
-	char name[600];
 	if (best < 0)
-		return sd_fail(s->err, s->errlen, "plugin %s broke the "
-		               "contract: expand() is not deterministic (the "
+		return search_breach(s, "expand() is not deterministic (the "
 		               "plan could not be rebuilt)%s",
-		               sd_guard_plugin_label(s->p->name, name,
-		                                     sizeof name),
 		               s->o->algorithm != SD_BIDIR ? "" :
 		               ", or predecessors() gave a state that "
 		               "expand() does not lead from");
@@ -262,14 +269,12 @@ int search_extract_plan(search *s, uint32_t goal)
 
 int search_check_cost(search *s, sd_path_cost g)
 {
-	char name[600];
 	if (s->res->status != SD_SOLVED || s->res->cost <= g)
 		return 0;
-	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: "
-	               "expand() is not deterministic (the plan found at "
-	               "cost %" PRIu64 " costs %" PRIu64 " by expand() now)",
-	               sd_guard_plugin_label(s->p->name, name, sizeof name),
-	               (uint64_t)g, (uint64_t)s->res->cost);
+	return search_breach(s, "expand() is not deterministic (the plan "
+	                     "found at cost %" PRIu64 " costs %" PRIu64
+	                     " by expand() now)",
+	                     (uint64_t)g, (uint64_t)s->res->cost);
 }
 
 /* The plan through the n + 1 states at states, `step` bytes apart, as
@@ -315,7 +320,6 @@ int search_check_steps(search *s, const char *by)
 {
 	const sd_result *r = s->res;
 	sd_path_cost cost = 0;
-	char name[600];
 	for (size_t i = 0; i < r->length; i++) {
 		long k = step_by_action(s, r->states + i * s->ssz,
 		                        r->actions[i],
@@ -323,21 +327,17 @@ int search_check_steps(search *s, const char *by)
 		if (k == -2)
 			return -1;
 		if (k < 0)
-			return sd_fail(s->err, s->errlen, "plugin %s broke the "
-			               "contract: step %zu of the plan made by "
-			               "%s (action %u) is not a successor by "
-			               "expand() of the state before it",
-			               sd_guard_plugin_label(s->p->name, name,
-			                                     sizeof name),
-			               i + 1, by, r->actions[i]);
+			return search_breach(s, "step %zu of the plan made by "
+			                     "%s (action %u) is not a successor "
+			                     "by expand() of the state before it",
+			                     i + 1, by, r->actions[i]);
 		cost += s->succ[k].cost;
 	}
 	if (cost == r->cost)
 		return 0;
-	return sd_fail(s->err, s->errlen, "plugin %s broke the contract: the "
-	               "plan made by %s costs %llu, but %llu by expand()",
-	               sd_guard_plugin_label(s->p->name, name, sizeof name), by,
-	               (unsigned long long)r->cost, (unsigned long long)cost);
+	return search_breach(s, "the plan made by %s costs %llu, but %llu by "
+	                     "expand()", by, (unsigned long long)r->cost,
+	                     (unsigned long long)cost);
 }
 
 /* The plugin's improve_plan() (ABI 1.4), guarded: the number of actions
@@ -396,12 +396,9 @@ int search_improve_plan(search *s)
 		why = offer_broken(s, old.states, old.cost);
 	}
 	if (why) {
-		char name[600];
 		restore_plan(s, &old);
-		return sd_fail(s->err, s->errlen, "plugin %s broke the "
-		               "contract: the plan improve_plan() offered is "
-		               "refused: %s", sd_guard_plugin_label(s->p->name,
-		               name, sizeof name), why);
+		return search_breach(s, "the plan improve_plan() offered is "
+		                     "refused: %s", why);
 	}
 	free(old.actions);
 	free(old.states);

@@ -16,6 +16,7 @@
 #include "advice.h"
 #include "cells.h"
 #include "frames.h"
+#include "error.h"
 #include "guard.h"
 #include "nodes.h"
 #include "queue.h"
@@ -156,6 +157,10 @@ search_rc search_out_of_memory(search *s);
 /* Allocate the plan's arrays for len actions (len + 1 states) in the
  * result.  0, or -1 if out of memory (the outcome set so). */
 int search_alloc_plan(search *s, size_t len);
+
+/* A broken contract: "plugin NAME broke the contract: " and the rest
+ * as printf formats it, in s->err.  Returns -1. */
+int search_breach(search *s, const char *fmt, ...) SD_PRINTF(2, 3);
 
 /* The plugin's call (a name such as "expand") returned n successors
  * where at most s->maxs fit: -1 with a message naming the plugin and
