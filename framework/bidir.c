@@ -206,7 +206,9 @@ static void bidir_free(search *b)
 /* The goal state the plugin names, into goal (stride bytes, zeroed);
  * that the plugin has the calls, the search's check of its options
  * (sd_search_supported) made sure.  0, or -1 with a message if the
- * problem has no single goal state. */
+ * problem has no single goal state, or if is_goal() refuses the state
+ * goal_state() wrote (the backward side would search from a state the
+ * forward side never takes for the goal: "no solution"). */
 static int goal_state(search *s, unsigned char *goal)
 {
 	char name[600];
@@ -219,6 +221,9 @@ static int goal_state(search *s, unsigned char *goal)
 		               "no single goal state, which algorithm "
 		               "bidirectional needs",
 		               sd_guard_plugin_label(p->name, name, sizeof name));
+	if (!search_is_goal(s, goal))
+		return search_breach(s, "goal_state() wrote a state that "
+		                     "is_goal() says is not a goal");
 	return 0;
 }
 

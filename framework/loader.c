@@ -24,6 +24,8 @@ static const size_t descriptor_sizes[SD_ABI_MINOR + 1] = {
 	offsetof(sd_plugin, ida_iterate), /* 1.4: improve_plan, moves,
 	                                     apply */
 	sizeof(sd_plugin),               /* 1.5: ida_iterate */
+	sizeof(sd_plugin),               /* 1.6: no field; ida_iterate()
+	                                    may return SD_IDA_ZERO_RUN */
 };
 
 static size_t descriptor_size(unsigned minor)

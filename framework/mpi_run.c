@@ -23,6 +23,7 @@
 
 #include "error.h"
 #include "guard.h"
+#include "output.h"
 #include "run_cli.h"
 
 #include <mpi.h>
@@ -41,6 +42,7 @@ static struct {
 	int threads;   /* MPI_THREAD_SERIALIZED given: rank 0 computes too */
 	int rank, ranks;
 	int rows_run;  /* sd_mpi_rows or sd_mpi_all_ready was entered */
+	unsigned dropped;  /* rank 0: rows not printed after an interrupt */
 	struct {
 		unsigned rows;
 		uint64_t expanded;
@@ -260,11 +262,35 @@ static void hand_out(dispatch *d, int dst)
 	MPI_Send(&i, 1, MPI_INT64_T, dst, TAG_JOB, MPI_COMM_WORLD);
 }
 
-/* Take the received rows that come next in order. */
+/* How long rank 0 goes on trying to print rows once it has seen an
+ * interrupt, in ms.  When mpirun is told to stop (Ctrl-C, SIGTERM), it
+ * reads none of its ranks' output while it ends the job (Open MPI 4:
+ * SIGCONT, a second's wait, SIGTERM, another second, SIGKILL); what a
+ * rank wrote into its terminal meanwhile is delivered, but a write
+ * beyond that blocked until the SIGKILL, and the summary was lost with
+ * the rest. */
+#define LATE_ROWS_MS 300
+
+/* Take the received rows that come next in order.  Once an interrupt
+ * has been seen, each row's text is printed here, giving up on it
+ * LATE_ROWS_MS after the interrupt was seen, and take gets it as printed
+ * already; after a row is dropped, so are the rest (counted in
+ * job.dropped). */
 static void take_in_order(dispatch *d)
 {
+	static struct timespec since;
 	while (d->taken < d->n && d->got[d->taken]) {
 		sd_row *r = &d->rows[d->taken];
+		if (sd_guard_interrupted && r->text) {
+			if (!since.tv_sec && !since.tv_nsec)
+				clock_gettime(CLOCK_MONOTONIC, &since);
+			if (job.dropped ||
+			    sd_write_within(stdout, r->text, &since,
+			                    LATE_ROWS_MS))
+				job.dropped++;
+			free(r->text);
+			r->text = NULL;
+		}
 		d->take(d->ctx, d->taken, r);
 		free(r->text);
 		r->text = NULL;
@@ -368,10 +394,19 @@ int sd_mpi_rows(size_t n, sd_row_job *fn, sd_row_take *take, void *ctx,
 	pthread_mutex_init(&d.lock, NULL);
 	dispatch_rows(&d, fn, ctx);
 	pthread_mutex_destroy(&d.lock);
+	if (job.dropped)
+		sd_error("%u row%s not printed: mpirun stopped reading the "
+		         "output when the interrupt came (docs/mpi.md)",
+		         job.dropped, job.dropped == 1 ? "" : "s");
 	*done = d.taken;
 	free(d.rows);
 	free(d.got);
 	return d.failed ? EXIT_ERROR : 0;
+}
+
+int sd_mpi_out_stopped(void)
+{
+	return job.dropped > 0;
 }
 
 void sd_mpi_rank_summary(FILE *out)

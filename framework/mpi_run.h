@@ -69,6 +69,11 @@ typedef void sd_row_take(void *ctx, size_t i, const sd_row *row);
 int sd_mpi_rows(size_t n, sd_row_job *job, sd_row_take *take, void *ctx,
                 size_t *done);
 
+/* 1 if rank 0 dropped rows of sd_mpi_rows() because mpirun stopped
+ * reading its output at an interrupt (said on stderr): what follows,
+ * the summary, then goes to stderr too; else 0. */
+int sd_mpi_out_stopped(void);
+
 /* Print, after a batch's summary, the rows each rank computed with its
  * expanded states and search time (nothing with one rank). */
 void sd_mpi_rank_summary(FILE *out);

@@ -8,9 +8,12 @@
 
 #include <cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- the outcome ---------------------------------------------------------- */
 
@@ -91,6 +94,41 @@ static int reported(FILE *out, int failed)
 int sd_output_errno(void)
 {
 	return first_errno;
+}
+
+/* Milliseconds from *t0 to now (CLOCK_MONOTONIC). */
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000L +
+	       (t.tv_nsec - t0->tv_nsec) / 1000000L;
+}
+
+int sd_write_within(FILE *out, const char *text,
+                    const struct timespec *since, long ms)
+{
+	int fd = fileno(out), fl = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+	size_t left = strlen(text);
+	if (fflush(out) || fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -1;
+	for (long wait; left; ) {
+		ssize_t w = write(fd, text, left);
+		if (w > 0) {
+			text += w;
+			left -= (size_t)w;
+		} else if (w < 0 && errno == EINTR) {
+			continue;
+		} else if ((w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) ||
+		           (wait = ms - ms_since(since)) <= 0) {
+			break;
+		} else {
+			struct pollfd pf = { .fd = fd, .events = POLLOUT };
+			poll(&pf, 1, (int)wait);
+		}
+	}
+	fcntl(fd, F_SETFL, fl);
+	return left ? -1 : 0;
 }
 
 /* ---- the text report ------------------------------------------------------ */
@@ -555,7 +593,8 @@ int sd_print_heuristic_entry(FILE *out, int fmt, const char *name,
 /* ---- traces, replays, trees ------------------------------------------------ */
 
 /* The text of action taken from state `from`, into buf: raw, as the
- * plugin wrote it ("-" for the start). */
+ * plugin wrote it ("-" for the start; "#id" when format_action() returns
+ * a negative length, which breaks the contract, as for the plan). */
 static const char *action_text(const sd_plugin *p, const sd_instance *inst,
                                const void *from, uint32_t action, char *buf,
                                size_t len)
@@ -563,12 +602,15 @@ static const char *action_text(const sd_plugin *p, const sd_instance *inst,
 	if (!from)
 		return "-";
 	buf[0] = 0;
+	int m = 0;
 	if (p->format_action) {
 		sd_guard_enter("format_action");
-		p->format_action(inst->self, from, action, buf, len);
+		m = p->format_action(inst->self, from, action, buf, len);
 		sd_guard_leave();
 	} else
 		snprintf(buf, len, "%u", action);
+	if (m < 0)
+		snprintf(buf, len, "#%u", action);
 	buf[len - 1] = 0;
 	return buf;
 }

@@ -118,4 +118,13 @@ int sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
  * ends. */
 int sd_output_errno(void);
 
+/* Write text to out (flushed first) without blocking past ms
+ * milliseconds after *since (CLOCK_MONOTONIC): a write that would block
+ * waits for room until then, and gives up there (a text already begun
+ * is cut).  For output that a reader may have stopped taking (rank 0's
+ * rows after an interrupt: mpi_run.c).  0, or -1 if not all of text was
+ * written. */
+int sd_write_within(FILE *out, const char *text,
+                    const struct timespec *since, long ms);
+
 #endif

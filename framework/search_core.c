@@ -222,6 +222,12 @@ uint32_t search_store_start(search *s, const unsigned char *start)
 int search_alloc_plan(search *s, size_t len)
 {
 	sd_result *r = s->res;
+	if (len >= SIZE_MAX / sizeof *r->actions || len >= SIZE_MAX / s->ssz) {
+		r->actions = NULL;  /* the sizes would wrap round */
+		r->states = NULL;
+		search_out_of_memory(s);
+		return -1;
+	}
 	r->actions = malloc((len ? len : 1) * sizeof *r->actions);
 	r->states = malloc((len + 1) * s->ssz);
 	if (r->actions && r->states)
@@ -278,26 +284,31 @@ int search_check_cost(search *s, sd_path_cost g)
 }
 
 /* The plan through the n + 1 states at states, `step` bytes apart, as
- * search_plan_from_states(). */
+ * search_plan_from_states(); if call is not NULL, the states are the
+ * plugin's, read as part of that call (a crash names it). */
 static int plan_from(search *s, const unsigned char *states, size_t step,
-                     size_t n)
+                     size_t n, const char *call)
 {
 	if (search_alloc_plan(s, n))
 		return 0;
+	if (call)
+		sd_guard_enter(call);
 	for (size_t i = 0; i <= n; i++)
 		memcpy(s->res->states + i * s->ssz, states + i * step, s->ssz);
+	if (call)
+		sd_guard_leave();
 	return rebuild_steps(s, n);
 }
 
 int search_plan_from_states(search *s, const unsigned char *states,
                             size_t n)
 {
-	return plan_from(s, states, s->stride, n);
+	return plan_from(s, states, s->stride, n, NULL);
 }
 
 int search_plan_from_states_packed(search *s, const void *states, size_t n)
 {
-	return plan_from(s, states, s->ssz, n);
+	return plan_from(s, states, s->ssz, n, NULL);
 }
 
 /* The successor by expand() of `from` that action leads to `to` by,
@@ -388,12 +399,11 @@ int search_improve_plan(search *s)
 		return 0;
 	sd_result old = *r;
 	const char *why = "its steps are not successors by expand()";
-	if (!search_plan_from_states_packed(s, out, m)) {
-		if (r->status != SD_SOLVED) {  /* out of memory: keep the old */
-			restore_plan(s, &old);
-			return 0;
-		}
-		why = offer_broken(s, old.states, old.cost);
+	char big[96];
+	if (!plan_from(s, out, s->ssz, m, "improve_plan")) {
+		snprintf(big, sizeof big, "no memory holds its %zu actions", m);
+		why = r->status != SD_SOLVED ? big
+		      : offer_broken(s, old.states, old.cost);
 	}
 	if (why) {
 		restore_plan(s, &old);

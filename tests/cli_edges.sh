@@ -89,6 +89,15 @@ expect 0 '"plan":"",' "$sd" "${r[@]}" -s problem.mode=fmtlong -f json
 out=$("$sd" "${r[@]}" -s problem.mode=fmtshort --replay 2>&1)
 if grep -q "^step 1 of 10: ABC$" <<<"$out" && ! grep -q "ABCD" <<<"$out"
 then pass; else fail "fmtshort: $out"; fi
+# ... and one that returns a negative length: "#id" in the plan, the
+# trace and the tree (the trace and the tree showed an empty text)
+expect 0 '"plan":"#0#0#0#0#0#0#0#0#0#0"' "$sd" "${r[@]}" \
+	-s problem.mode=fmtneg -f json
+expect 0 '"action":"#0"' "$sd" "${r[@]}" -s problem.mode=fmtneg -f json \
+	--trace --trace-limit 3
+"$sd" "${r[@]}" -q -s problem.mode=fmtneg --dot "$tmp/neg.dot" >/dev/null 2>&1
+grep -q 'label="#0"' "$tmp/neg.dot" && ! grep -q 'label=""' "$tmp/neg.dot" &&
+	pass || fail "fmtneg --dot: $(grep -m3 label "$tmp/neg.dot")"
 # IDA* on a plan of 100,000 steps that cost 1 is not cut by the cap on
 # free steps (a cap of 65,536 frames stopped it)
 expect 0 '"status":"solved","cost":100000' "$sd" "${r[@]}" -f json \

@@ -165,6 +165,12 @@ same '"length":300' --config "$kl" --set problem.len=300
 same '"limit"' --config "$kl" --set problem.len=300 --set search.node_limit=5000
 same '"length":300' --config "$kl" --set problem.len=300 \
 	--set problem.kernel=decline
+# a path of 100,000 free steps: the kernel gives up after 65,536 in a
+# row as IDA* by moves() and apply() or by expand() does, with the same
+# counts (it went on, slower and slower, before: solved here, for ever
+# on a cycle of free actions)
+same '"limit":"depth"' --config "$kl" --set problem.len=100000 \
+	--set problem.kernel=free --set search.time_limit=100
 # kline_breaks KERNEL MESSAGE [ARGS]: IDA* on kline with that kernel mode
 # (and those further arguments) fails with exit 2 and the message
 kline_breaks() {

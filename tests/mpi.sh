@@ -107,6 +107,20 @@ expect 2 "writes the page of a comparison in one process" \
 # peak RSS (it said 0.0 MiB)
 [ "$(awk '/^rank [0-9]*:/ { n += $3 } END { print n }' "$tmp/cmany")" = 5 ] &&
 	pass || fail "--compare rank lines: $(grep ^rank "$tmp/cmany")"
+# in JSON and CSV the rank lines go to stderr, as a batch's do: stdout
+# is the rows alone (they were on stdout, in the JSON and the CSV)
+run "$sd" "${cmp[@]}" -f json >"$tmp/cjson" 2>"$tmp/cjerr"
+python3 -c 'import json, sys
+n = sum(1 for l in open(sys.argv[1]) if json.loads(l))
+sys.exit(n != 5)' "$tmp/cjson" && pass ||
+	fail "--compare -f json under $np ranks: $(head -c 600 "$tmp/cjson")"
+[ "$(grep -c '^rank [0-9]*: ' "$tmp/cjerr")" = "$np" ] && pass ||
+	fail "--compare -f json rank lines on stderr: $(cat "$tmp/cjerr")"
+run "$sd" "${cmp[@]}" -f csv >"$tmp/ccsv" 2>/dev/null
+python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+sys.exit(len(rows) != 6 or len(set(map(len, rows))) != 1)' "$tmp/ccsv" &&
+	pass || fail "--compare -f csv under $np ranks: $(cat "$tmp/ccsv")"
 run "$sd" "${push[@]}" --set problem.level=1-1 >"$tmp/onerow" 2>&1
 ! grep -q "^rank .*peak RSS 0.0 MiB" "$tmp/onerow" && pass ||
 	fail "a rank's peak RSS 0: $(grep ^rank "$tmp/onerow")"

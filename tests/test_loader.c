@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -64,8 +65,10 @@ static void wrong_abi(void **unused)
 	(void)unused;
 	load_fails_with(DIR "/badabi.so", "is built for ABI 2.0",
 	                "searchd supports 1.x");
-	load_fails_with(DIR "/newminor.so", "is built for ABI 1.6",
-	                "newminor.so");
+	char newer[64];
+	snprintf(newer, sizeof newer, "is built for ABI %d.%d", SD_ABI_MAJOR,
+	         SD_ABI_MINOR + 1);
+	load_fails_with(DIR "/newminor.so", newer, "newminor.so");
 }
 
 /* An ABI 1.0 plugin loads; the 1.1 fields read as NULL, whatever lies

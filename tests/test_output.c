@@ -1,6 +1,7 @@
 /* The printers of output.c: valid UTF-8 JSON and quoted CSV whatever a
  * plugin writes, no control bytes in text, one status vocabulary, and
  * write errors reported; and error.c's messages, each one write. */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <cJSON.h>
@@ -484,9 +486,46 @@ static void error_is_one_write(void **unused)
 	close(sv[1]);
 }
 
+/* sd_write_within: a text that fits is written whole; into a full pipe
+ * nobody reads it gives up at its deadline instead of blocking (rank 0's
+ * rows after an interrupt blocked until mpirun killed it), and leaves
+ * the descriptor blocking as it found it. */
+static void write_within_gives_up(void **st)
+{
+	(void)st;
+	int fds[2];
+	char got[64], fill[4096];
+	struct timespec t0, t1;
+	assert_int_equal(pipe(fds), 0);
+	FILE *w = fdopen(fds[1], "w");
+	assert_non_null(w);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(sd_write_within(w, "row 1\n", &t0, 100), 0);
+	ssize_t n = read(fds[0], got, sizeof got - 1);
+	assert_int_equal(n, 6);
+	got[n] = 0;
+	assert_string_equal(got, "row 1\n");
+	int fl = fcntl(fds[1], F_GETFL);
+	fcntl(fds[1], F_SETFL, fl | O_NONBLOCK);
+	memset(fill, 'x', sizeof fill);
+	while (write(fds[1], fill, sizeof fill) > 0)
+		;
+	fcntl(fds[1], F_SETFL, fl);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(sd_write_within(w, "row 2\n", &t0, 100), -1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double s = (double)(t1.tv_sec - t0.tv_sec) +
+	           (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	assert_true(s >= 0.09 && s < 5.0);
+	assert_int_equal(fcntl(fds[1], F_GETFL) & O_NONBLOCK, 0);
+	fclose(w);
+	close(fds[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(write_within_gives_up),
 		cmocka_unit_test(clean_text_repairs_utf8),
 		cmocka_unit_test(json_of_hostile_plan),
 		cmocka_unit_test(json_of_error_row),

@@ -208,7 +208,8 @@ static void search_fails(sd_instance *inst, const sd_search_opts *o,
  * (cost 3) is taken by default after BFS, not with improve_plan = no
  * and not after A* (optimal) unless asked; offers that do not start at
  * the start, do not end at a goal, step along no edge or cost more are
- * refused as contract breaches. */
+ * refused as contract breaches; so are lengths no memory holds (2^40
+ * was kept silently; 2^62, whose sizes wrap round, overran the plan). */
 static void improved_plans(void **unused)
 {
 	(void)unused;
@@ -239,6 +240,15 @@ static void improved_plans(void **unused)
 		inst = make(kv);
 		o.improve_plan = SD_IMPROVE_AUTO;
 		search_fails(&inst, &o, bad[i][1]);
+		graph.plugin->destroy(inst.self);
+	}
+	const char *const lens[] = { "0x10000000000", "0x4000000000000000" };
+	for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
+		const char *const kv[] = { "edges", edges, "start", "S", "goal",
+		                           "G", "offer", "S A G", "offer_len",
+		                           lens[i], NULL };
+		inst = make(kv);
+		search_fails(&inst, &o, "no memory holds its");
 		graph.plugin->destroy(inst.self);
 	}
 }

@@ -12,6 +12,8 @@
  *   instance = K                 a collection of ten lines: line = K + 1
  *   offer = S A G                the plan improve_plan() offers, whatever
  *                                the search found (to test the checks)
+ *   offer_len = N                the number of actions improve_plan() says
+ *                                the offer has (to test the checks)
  *   features = K                 features() says it gave K values (1 by
  *                                default; to test the checks)
  *   ghost = S>G:1                edges that predecessors() reads backward
@@ -45,6 +47,7 @@ typedef struct graph {
 	                                 max_successors is the most out-edges */
 	unsigned char offer[MAX_NODES]; /* improve_plan()'s states */
 	int noffer;
+	size_t offer_len;             /* improve_plan() returns it, if set */
 	unsigned char ghost[MAX_EDGES]; /* seen by predecessors() alone */
 	unsigned nfeat;               /* features() returns this (f[0] set) */
 	int named;                    /* goal_state()'s node + 1 (0: none) */
@@ -168,6 +171,8 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 			start = v;
 		else if (!strcmp(k, "offer"))
 			rc = parse_offer(g, v);
+		else if (!strcmp(k, "offer_len"))
+			g->offer_len = (size_t)strtoull(v, NULL, 0);
 		else if (!strcmp(k, "line"))
 			g->line = (uint32_t)strtoul(v, NULL, 10);
 		else if (!strcmp(k, "wide"))
@@ -351,7 +356,7 @@ static size_t improve_plan(void *self, const void *states,
 	if (g->noffer < 1)
 		return 0;
 	*out = g->offer;
-	return (size_t)g->noffer - 1;
+	return g->offer_len ? g->offer_len : (size_t)g->noffer - 1;
 }
 
 static const sd_plugin plugin = {

@@ -28,6 +28,8 @@
  *             than its path has room for
  *   stuck     the kernel, but an exhausted iteration gives its own
  *             bound as the next one (IDA* would repeat it forever)
+ *   free      the kernel, every step costing 0 and h 0: a path of len
+ *             free steps (IDA* gives up after 65 536 of them in a row)
  *
  * Built a second time with KLINE_NO_MOVES (kline_nomoves.so): ida_iterate
  * without moves() and apply(), which the loader must refuse.
@@ -39,7 +41,7 @@
 
 enum kmode {
 	KERNEL, DECLINE, BADRC, TOOMANY, KMANY, KSTOP, SWAP, KSWAP, ASTRAY,
-	BIGLEN, STUCK
+	BIGLEN, STUCK, FREE
 };
 
 typedef struct kline {
@@ -50,7 +52,7 @@ typedef struct kline {
 /* The [problem] kernel values, in the order of enum kmode. */
 static const char *const kmodes[] = {
 	"yes", "decline", "badrc", "toomany", "kmany", "kstop", "swap", "kswap",
-	"astray", "biglen", "stuck"
+	"astray", "biglen", "stuck", "free"
 };
 
 /* Under swap (from position 2 on) and kswap, give each of the n moves
@@ -111,7 +113,8 @@ static int is_goal(void *self, const void *state)
 
 static sd_cost heuristic(void *self, const void *state)
 {
-	return (((kline *)self)->len - at(state)) / 2;
+	const kline *k = self;
+	return k->mode == FREE ? 0 : (k->len - at(state)) / 2;
 }
 
 /* The successors of position s but the one at `skip` (or none if skip
@@ -126,8 +129,10 @@ static unsigned line_moves(const kline *k, uint32_t s, int64_t skip,
 		uint32_t t = a == 0 ? s + 1 : s - 1;
 		if ((int64_t)t == skip)
 			continue;
-		succ[j] = (sd_succ){ .action = a, .cost = 1,
-		                     .h = (k->len - t) / 2, .goal = t == k->len };
+		int free = k->mode == FREE;
+		succ[j] = (sd_succ){ .action = a, .cost = !free,
+		                     .h = free ? 0 : (k->len - t) / 2,
+		                     .goal = t == k->len };
 		if (to)
 			to[j] = t;
 		j++;

@@ -27,6 +27,8 @@
  *               bytes
  *   fmtnul      format_action() writes "M", a NUL and "Z", and says 3
  *   fmtshort    format_action() writes "ABCDEF" and says 3
+ *   fmtneg      format_action() writes "X" and returns -1 (plugin.h:
+ *               the action then shows as "#id")
  *   exit        expand() calls exit(0) at the 5th expansion
  *   randhash    hash() gives a new value each call
  *   slowend     destroy() takes 300 ms (an interrupt then lands
@@ -50,11 +52,11 @@
 enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
             FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH,
-            SLOWEND };
+            SLOWEND, FMTNEG };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
-	"exit", "fmtshort", "dearer", "randhash", "slowend", NULL };
+	"exit", "fmtshort", "dearer", "randhash", "slowend", "fmtneg", NULL };
 
 typedef struct rogue {
 	enum mode mode;
@@ -243,6 +245,10 @@ static int format_action(void *self, const void *state, uint32_t action,
 	if (r->mode == FMTSHORT && len >= 7) {
 		memcpy(buf, "ABCDEF", 7);
 		return 3;
+	}
+	if (r->mode == FMTNEG && len >= 2) {
+		memcpy(buf, "X", 2);
+		return -1;
 	}
 	return snprintf(buf, len, "%u", action);
 }

@@ -124,10 +124,12 @@ static void SD_IDA_(unreached)(const SD_IDA_(frame) *f, size_t depth,
  * to its move c: the goal (the plan into it->path; the moves after it
  * are never made), a limit or the stop flag (poll, with the counters of
  * the moves reached so far: looked at when expanded reaches
- * it->check_at), a full stack (grow).  A stopped search counts every
- * move on the stack, as the engine's filter counts every child of a
- * frame when the frame is made.  SD_IDA_EXHAUSTED to descend (*fp may
- * have moved), else what the iteration returns. */
+ * it->check_at), the last SD_IDA_ZERO_STEPS steps free (a cycle of
+ * actions of cost 0 would be followed for ever), a full stack (grow).
+ * A stopped search counts every move on the stack, as the engine's
+ * filter counts every child of a frame when the frame is made.
+ * SD_IDA_EXHAUSTED to descend (*fp may have moved), else what the
+ * iteration returns. */
 static int SD_IDA_(slow)(sd_ida_iter *it, SD_IDA_(frame) **fp,
                          size_t depth, const SD_IDA_MOVE *c,
                          SD_IDA_(count) *k)
@@ -148,6 +150,11 @@ static int SD_IDA_(slow)(sd_ida_iter *it, SD_IDA_(frame) **fp,
 	if ((k->expanded >= it->check_at || *it->stop) && it->poll(it)) {
 		k->pruned += dead;
 		return SD_IDA_STOPPED;
+	}
+	if (depth + 1 >= SD_IDA_ZERO_STEPS &&
+	    f[depth].g == f[depth + 1 - SD_IDA_ZERO_STEPS].g) {
+		k->pruned += dead;
+		return SD_IDA_ZERO_RUN;
 	}
 	if (depth + 2 > it->cap) {
 		if (it->grow(it, sizeof *f)) {

@@ -134,7 +134,7 @@ extern "C" {
 /* ABI version.  The host refuses a plugin with another major, or with a
  * newer minor than its own.  Minor versions only append fields. */
 #define SD_ABI_MAJOR 1
-#define SD_ABI_MINOR 5
+#define SD_ABI_MINOR 6
 
 /* Name of the one symbol a plugin exports. */
 #define SD_PLUGIN_ENTRY "searchd_plugin"
@@ -291,10 +291,21 @@ enum sd_ida_status {
 	                         children not yet reached were counted */
 	SD_IDA_DECLINED = 3,  /* no kernel for this instance (nothing
 	                         done, nothing counted): use moves() */
-	SD_IDA_TOO_MANY = 4   /* the kernel's move generator listed more
+	SD_IDA_TOO_MANY = 4,  /* the kernel's move generator listed more
 	                         than SD_IDA_MAX_MOVES moves (ida_kernel.h
 	                         returns it): a plugin bug, reported */
+	SD_IDA_ZERO_RUN = 5   /* ABI 1.6: the path's last SD_IDA_ZERO_STEPS
+	                         steps cost 0 in all (ida_kernel.h returns
+	                         it; the children not yet reached were
+	                         counted): the engine ends the search with
+	                         "limit reached (depth)", as its own IDA*
+	                         does, since a cycle of free actions stays
+	                         within every bound */
 };
+
+/* Steps of cost 0 in a row after which IDA* gives up (SD_IDA_ZERO_RUN;
+ * a power of 2). */
+#define SD_IDA_ZERO_STEPS ((size_t)1 << 16)
 
 /* The descriptor.  Fields marked optional may be NULL. */
 typedef struct sd_plugin {
@@ -508,7 +519,9 @@ typedef struct sd_plugin {
 	 * or no), from the engine's thread, after select_heuristic(); it
 	 * calls back it->poll() and it->grow() only.  Return an
 	 * sd_ida_status; SD_IDA_DECLINED (at the first call of a search)
-	 * has the engine use moves() and apply() instead. */
+	 * has the engine use moves() and apply() instead.  A kernel built
+	 * against ABI 1.6 also ends a run of SD_IDA_ZERO_STEPS free steps
+	 * (SD_IDA_ZERO_RUN), as the engine's own IDA* does. */
 	int (*ida_iterate)(void *self, const void *start, sd_ida_iter *it);
 } sd_plugin;
 
