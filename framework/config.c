@@ -435,6 +435,22 @@ int sd_config_read(sd_config *c, const char *file, char *err, size_t len)
 	return rc ? sd_fail(err, len, "cannot read config '%s'", file) : 0;
 }
 
+static int apply(sd_config *c, const sd_entry *e, char *err, size_t len);
+
+/* Whether entry e, about to be overridden by a --set (or --compare,
+ * --format), has a value that is no good: checked as sd_config_finish()
+ * would (keys of [search] and [output]; the plugin checks [problem]),
+ * on a scratch copy of c, so that a bad value in the file or an earlier
+ * --set is not passed over in silence.  0, or -1 with its message. */
+static int overridden_bad(const sd_config *c, const sd_entry *e, char *err,
+                          size_t len)
+{
+	sd_config scratch = *c;
+	if (strcmp(e->section, "search") && strcmp(e->section, "output"))
+		return 0;
+	return apply(&scratch, e, err, len) ? -1 : 0;
+}
+
 int sd_config_set(sd_config *c, const char *a, char *err, size_t len)
 {
 	return sd_config_set_via(c, a, "--set", err, len);
@@ -460,6 +476,8 @@ int sd_config_set_via(sd_config *c, const char *a, const char *via,
 		return sd_fail(err, len, "%s '%s': unknown key '%s' in [%s]",
 		               via, a, key, section);
 	sd_entry *e = find(c, section, key);
+	if (e && overridden_bad(c, e, err, len))
+		return -1;
 	char *v = strdup(eq + 1), *f = strdup("<command line>"),
 	     *d = strdup(".");
 	if (!v || !f || !d) {
@@ -713,6 +731,39 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 			return sd_fail(err, len, "out of memory");
 	}
 	return 0;
+}
+
+int sd_config_unused_note(const sd_config *c, char *buf, size_t len)
+{
+	static const struct {
+		const char *key, *used_by;
+		unsigned mask;    /* bit a: algorithm a uses it */
+	} keys[] = {
+		{ "weight", "wastar only", 1u << SD_WASTAR },
+		{ "beam_width", "beam only", 1u << SD_BEAM },
+		{ "depth_limit", "dfs, dfs-tree, dls and iddfs only",
+		  1u << SD_DFS | 1u << SD_DFS_TREE | 1u << SD_DLS |
+		  1u << SD_IDDFS },
+		{ "advisors", "fess only", 1u << SD_FESS },
+		{ "in_place", "idastar only", 1u << SD_IDASTAR },
+	};
+	sd_algorithm a = c->opts.algorithm;
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		if ((keys[i].mask >> a & 1) ||
+		    !find((sd_config *)c, "search", keys[i].key))
+			continue;
+		int w = snprintf(buf + n, len - n, "%s%s (%s)",
+		                 n ? ", " : "", keys[i].key, keys[i].used_by);
+		n = w < 0 || (size_t)w >= len - n ? len - 1 : n + (size_t)w;
+	}
+	if (!n)
+		return 0;
+	char tail[400];
+	snprintf(tail, sizeof tail, "%s", buf);
+	snprintf(buf, len, "%s does not use %s", sd_algorithm_name(a), tail);
+	return 1;
 }
 
 int sd_format_from_name(const char *name)

@@ -73,6 +73,14 @@ int sd_config_set_via(sd_config *c, const char *assignment, const char *via,
 /* Check every entry and fill the interpreted fields. */
 int sd_config_finish(sd_config *c, char *err, size_t len);
 
+/* The [search] keys set in c (in the file or by --set) that its
+ * algorithm does not use (weight but for wastar, beam_width but for
+ * beam, depth_limit but for the depth-first searches, advisors but for
+ * fess, in_place but for idastar), as one note into buf ("astar does
+ * not use weight (wastar only)"); after sd_config_finish().  1 if there
+ * are any, else 0 (buf empty). */
+int sd_config_unused_note(const sd_config *c, char *buf, size_t len);
+
 /* Where the config came from, for a message about it as a whole: the
  * file read, or "<command line>" when there is none. */
 const char *sd_config_where(const sd_config *c);

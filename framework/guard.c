@@ -24,6 +24,7 @@ volatile unsigned long sd_guard_calls;
 static char plugin_label[512];        /* "'name' (path)" */
 static int limit_status = 3;          /* exit status for a limit */
 static int again_ends = 1;            /* a second interrupt ends at once */
+static volatile sig_atomic_t setup;   /* sd_guard_setup: the first ends */
 static struct timespec first_stop;    /* when the first interrupt came */
 #define SD_AGAIN_GAP 0.5              /* seconds: a repeat within is one */
 static double grace_seconds;          /* after the alarm, for a hang */
@@ -101,6 +102,13 @@ static void on_stop_signal(int sig)
 {
 	struct timespec now = { 0, 0 };
 	(void)sig;
+	if (setup) {
+		static const char m[] = "\nsearchd: interrupted while reading "
+		                        "the configuration\n";
+		if (write(2, m, sizeof m - 1) < 0)
+			_exit(limit_status);
+		_exit(limit_status);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (sd_guard_interrupted && again_ends &&
 	    seconds_between(first_stop, now) >= SD_AGAIN_GAP) {
@@ -232,6 +240,11 @@ void sd_guard_install(int status)
 void sd_guard_again_ends(int on)
 {
 	again_ends = on;
+}
+
+void sd_guard_setup(int on)
+{
+	setup = on;
 }
 
 void sd_guard_plugin(const char *name, const char *path)

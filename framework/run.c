@@ -27,10 +27,9 @@ static int load_plugin(const sd_cli *cli, const sd_config *c, sd_loaded *pl)
 	                          err, sizeof err);
 	if (!rc)
 		return 0;
-	if (e->line)
-		sd_error("%s:%d: %s", e->file, e->line, err);
-	else
-		sd_error("%s", err);
+	char where[SD_ERR_LEN];   /* the line, or the --set it came from */
+	sd_entry_error(e, where, sizeof where, err);
+	sd_error("%s", where);
 	return -1;
 }
 
@@ -165,7 +164,10 @@ int sd_run(const sd_cli *cli)
 		       : sd_list_plugins(cli->plugin_path,
 		                         cli->format ? sd_format_from_name(cli->format)
 		                                     : SD_FMT_TEXT);
-	if (!sd_run_config(cli, NULL, 0, &c) && !load_plugin(cli, &c, &pl)) {
+	sd_guard_setup(1);
+	int bad = sd_run_config(cli, NULL, 0, &c);
+	sd_guard_setup(0);
+	if (!bad && !load_plugin(cli, &c, &pl)) {
 		sd_runctx x = { .cli = cli, .config = &c, .plugin = pl.plugin,
 		                .format = c.format };
 		rc = dispatch(&x);

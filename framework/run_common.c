@@ -137,6 +137,9 @@ int sd_pick_heuristic(sd_runctx *x, int quiet)
 		sd_error("%s", err);
 		return -1;
 	}
+	char note[512];
+	if (!quiet && sd_config_unused_note(c, note, sizeof note))
+		fprintf(stderr, "searchd: note: %s\n", note);
 	if (quiet || !c->heuristic)
 		return 0;
 	if (sd_algorithm_about(c->opts.algorithm).blind &&

@@ -15,7 +15,8 @@
 
 /* The values of --compare number k: "algorithm=astar,idastar" gives key
  * "search.algorithm" and the values.  A key without a section is in
- * [search]. */
+ * [search].  0, or -1 if spec is not KEY=V1,V2,... or a value is empty
+ * (",," and a trailing "," were dropped before). */
 static int compare_axis(const char *spec, char *key, size_t klen,
                         char ***vals, size_t *n)
 {
@@ -27,19 +28,21 @@ static int compare_axis(const char *spec, char *key, size_t klen,
 		snprintf(key, klen, "%.*s", kl, spec);
 	else
 		snprintf(key, klen, "search.%.*s", kl, spec);
-	char *copy = strdup(eq + 1), *save = NULL;
+	char *copy = strdup(eq + 1);
 	*n = 0;
 	*vals = calloc(strlen(eq + 1) + 1, sizeof **vals);
 	if (!copy || !*vals) {
 		free(copy);
 		return -1;
 	}
-	int oom = 0;
-	for (char *v = strtok_r(copy, ",", &save); v && !oom;
-	     v = strtok_r(NULL, ",", &save))
-		oom = !((*vals)[(*n)++] = strdup(v));
+	int bad = 0;
+	for (char *v = copy, *end; v && !bad; v = end ? end + 1 : NULL) {
+		if ((end = strchr(v, ',')))
+			*end = 0;
+		bad = !*v || !((*vals)[(*n)++] = strdup(v));
+	}
 	free(copy);
-	return *n && !oom ? 0 : -1;
+	return *n && !bad ? 0 : -1;
 }
 
 /* The values of the axes other than algorithm and heuristic, e.g.
@@ -83,8 +86,15 @@ static int parse_axes(const sd_cli *cli, axis *ax, size_t *combos)
 		if (compare_axis(cli->compare[i], ax[i].key, sizeof ax[i].key,
 		                 &ax[i].vals, &ax[i].n))
 			return sd_error("--compare '%s': expected KEY=V1,V2,... "
-			                "(e.g. algorithm=astar,idastar)",
-			                cli->compare[i]);
+			                "(e.g. algorithm=astar,idastar; no value "
+			                "empty)", cli->compare[i]);
+		for (size_t a = 0; a < ax[i].n; a++)
+			for (size_t b = 0; b < a; b++)
+				if (!strcmp(ax[i].vals[a], ax[i].vals[b]))
+					return sd_error("--compare '%s': %s "
+					                "given twice",
+					                cli->compare[i],
+					                ax[i].vals[a]);
 		if (!strncmp(ax[i].key, "plugin.", 7))
 			return sd_error("--compare: one plugin at a time");
 		if (!strncmp(ax[i].key, "output.", 7))

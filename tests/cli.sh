@@ -140,6 +140,19 @@ wait $ppid
 if [ "$(cat "$tmp/pipe.rc")" = 3 ] &&
 	python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); sys.exit(d["limit"] != "interrupt")' "$tmp/pipe.out"
 then pass; else fail "Ctrl-C on a full pipe: exit $(cat "$tmp/pipe.rc"), $(cat "$tmp/pipe.err") $(cut -c1-200 "$tmp/pipe.out")"; fi
+# ... and while the config is read from a FIFO nobody writes to: the
+# first SIGTERM ends the program, exit 3 (the open was restarted: it
+# waited for a second signal)
+mkfifo "$tmp/cfg.fifo"
+timeout -k 3 5 "$sd" -c "$tmp/cfg.fifo" 2>"$tmp/fifo.err" &
+fpid=$!
+sleep 0.5
+pkill -TERM -f "^$sd -c $tmp/cfg.fifo"
+wait $fpid
+rc=$?
+[ $rc = 3 ] && grep -q "interrupted while reading the configuration" \
+	"$tmp/fifo.err" && pass ||
+	fail "SIGTERM while a FIFO config is read: exit $rc, $(cat "$tmp/fifo.err")"
 
 # teaching tools: trace, comparison, batch, replay, dot
 expect 0 "expand      2  id      2  g    1  h    2  f    3  via S>A    children 1" \
@@ -249,6 +262,33 @@ expect 3 "of 100" "$sd" -c "$src/config/15puzzle.ini" -q -s search.node_limit=1 
 # one key in two --compare options is refused (the first was dropped)
 expect 2 "--compare: search.algorithm given twice (list its values in one --compare)" \
 	"$sd" -c "$tmp/g.ini" --compare algorithm=bfs --compare algorithm=ucs
+# an empty value or one given twice is refused (dropped in silence: one
+# row for "astar,", one for "astar,astar")
+for spec in "algorithm=astar,,bfs" "algorithm=astar,"; do
+	expect 2 "--compare '$spec': expected KEY=V1,V2,... (e.g. algorithm=astar,idastar; no value empty)" \
+		"$sd" -c "$tmp/g.ini" --compare "$spec"
+done
+expect 2 "--compare 'algorithm=astar,astar': astar given twice" \
+	"$sd" -c "$tmp/g.ini" --compare algorithm=astar,astar
+# a key the algorithm does not use is named in a note (accepted in
+# silence), and none when it does use it
+expect 0 "note: astar does not use weight (wastar only), beam_width (beam only)" \
+	"$sd" -c "$tmp/g.ini" -s search.weight=5 -s search.beam_width=4
+out=$("$sd" -c "$tmp/g.ini" -s search.algorithm=wastar -s search.weight=5 2>&1)
+! grep -q "does not use" <<<"$out" && pass || fail "wastar with weight: $out"
+# a plugin that cannot be had names the --set it came from, as it names
+# a config's line (it named nothing)
+expect 2 "searchd: --set plugin.name: bad plugin name '': use [plugin] path" \
+	"$sd" -s plugin.name=
+expect 2 "searchd: --set plugin.path: cannot load plugin" \
+	"$sd" -s plugin.path="$tmp/nope.so"
+# a bad value overridden by -f or a later --set is still refused (it was
+# dropped in silence)
+expect 2 "--set search.weight: bad value 'abc' for weight" \
+	"$sd" -c "$tmp/g.ini" -s search.weight=abc -s search.weight=2
+printf '[output]\nformat = xml\n' | cat "$tmp/g.ini" - >"$tmp/xml.ini"
+expect 2 "xml.ini:10: bad value 'xml' for format: expected text, json or csv" \
+	"$sd" -c "$tmp/xml.ini" -f json
 # a --compare key also given by --set is refused (the --set was
 # overridden in silence)
 expect 2 "--compare: search.algorithm is also given by --set 'search.algorithm=ucs'" \

@@ -306,6 +306,30 @@ static void bad_overrides(void **unused)
 	assert_int_equal(sd_config_finish(&c, err, sizeof err), -1);
 	assert_non_null(strstr(err, "--set search.node_limit: bad value 'x'"));
 	sd_config_free(&c);
+	/* a bad value overridden by a later --set, or in the file under a
+	 * --set (or --format), is still refused (it was dropped in
+	 * silence); a good one is overridden */
+	c = (sd_config)SD_CONFIG_INIT;
+	assert_int_equal(sd_config_set(&c, "search.weight=abc", err,
+	                               sizeof err), 0);
+	assert_int_equal(sd_config_set(&c, "search.weight=2", err,
+	                               sizeof err), -1);
+	assert_non_null(strstr(err, "--set search.weight: bad value 'abc'"));
+	sd_config_free(&c);
+	c = (sd_config)SD_CONFIG_INIT;
+	const char *file = write_config("[plugin]\nname = graph\n[output]\n"
+	                                "format = xml\n[search]\nweight = 3\n");
+	assert_int_equal(sd_config_read(&c, file, err, sizeof err), 0);
+	assert_int_equal(sd_config_set(&c, "search.weight=2", err,
+	                               sizeof err), 0);
+	assert_int_equal(sd_config_set(&c, "output.format=json", err,
+	                               sizeof err), -1);
+	char want[1200];
+	snprintf(want, sizeof want, "%s:4: bad value 'xml' for format", file);
+	if (!strstr(err, want))
+		fail_msg("message '%s' lacks '%s'", err, want);
+	sd_config_free(&c);
+	unlink(file);
 }
 
 /* time_limit and weight take decimal numbers only: strtod() alone took
