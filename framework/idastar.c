@@ -161,7 +161,7 @@ static inline int same(const unsigned char *a, const unsigned char *b,
 
 /* Steps of cost 0 in a row that end the search (a power of 2: the run
  * is looked at when the stack doubles from 64 frames); ida_kernel.h
- * ends its iteration at the same run. */
+ * ends its iteration at such a run too, at its own checks. */
 #define IDA_ZERO_RUN SD_IDA_ZERO_STEPS
 
 /* The bound and counters of one IDA* iteration. */
@@ -717,7 +717,8 @@ static search_rc ida_iteration_kernel(search *s, ida_stack *st,
 		return search_out_of_memory(s);
 	if (k == SD_IDA_STOPPED && search_limits_hit(s))
 		return SEARCH_STOP;
-	if (k == SD_IDA_ZERO_RUN)
+	if (k == SD_IDA_ZERO_RUN && s->p->abi_minor >= 6 &&
+	    it->peak >= SD_IDA_ZERO_STEPS)
 		return search_depth_cap(s);  /* a run of free steps */
 	char why[160];
 	if (bad_next)

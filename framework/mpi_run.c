@@ -406,7 +406,7 @@ int sd_mpi_rows(size_t n, sd_row_job *fn, sd_row_take *take, void *ctx,
 
 int sd_mpi_out_stopped(void)
 {
-	return job.dropped > 0;
+	return job.ranks > 1 && !job.rank && sd_guard_interrupted;
 }
 
 void sd_mpi_rank_summary(FILE *out)

@@ -69,9 +69,10 @@ typedef void sd_row_take(void *ctx, size_t i, const sd_row *row);
 int sd_mpi_rows(size_t n, sd_row_job *job, sd_row_take *take, void *ctx,
                 size_t *done);
 
-/* 1 if rank 0 dropped rows of sd_mpi_rows() because mpirun stopped
- * reading its output at an interrupt (said on stderr): what follows,
- * the summary, then goes to stderr too; else 0. */
+/* 1 on rank 0 of several after an interrupt, when mpirun may have
+ * stopped reading stdout (rows that did not fit were dropped and said
+ * so on stderr): what follows, the summary, then goes to stderr, which
+ * a blocked stdout cannot hold up; else 0. */
 int sd_mpi_out_stopped(void);
 
 /* Print, after a batch's summary, the rows each rank computed with its

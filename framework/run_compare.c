@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The values of --compare number k: "algorithm=astar,idastar" gives key
  * "search.algorithm" and the values.  A key without a section is in
@@ -321,8 +322,13 @@ int sd_run_compare(sd_runctx *x)
 {
 	size_t na = x->cli->n_compare, combos = 1;
 	char (*sig)[512] = NULL, *repeat = NULL;
+	struct stat st;
 	if (na > 16)
 		return sd_error("--compare: at most 16 keys");
+	if (x->cli->config && (stat(x->cli->config, &st) || !S_ISREG(st.st_mode)))
+		return sd_error("%s: --compare reads the config again for each "
+		                "run: give a file, not a pipe or a FIFO",
+		                x->cli->config);
 	axis *ax = calloc(na, sizeof *ax);
 	int rc = ax ? parse_axes(x->cli, ax, &combos)
 	            : sd_error("out of memory");

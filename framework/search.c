@@ -255,8 +255,9 @@ static int wants_improvement(const sd_search_opts *o)
 }
 
 /* A plan found must end at a state is_goal() accepts: the goal flags of
- * expand(), and bidirectional's goal_state(), are the plugin's word,
- * and one call checks them.  0, or -1 with a message. */
+ * expand() are the plugin's word, and one call checks them (bidirectional's
+ * goal_state() was checked before the search, bidir.c; its plan fails
+ * here only if is_goal() changes its mind).  0, or -1 with a message. */
 static int check_plan_end(search *s)
 {
 	const sd_result *r = s->res;
@@ -266,7 +267,8 @@ static int check_plan_end(search *s)
 	return search_breach(s, "the plan found ends at a state that "
 	               "is_goal() says is not a goal (%s)",
 	               s->o->algorithm == SD_BIDIR
-	               ? "goal_state() gave it as the goal"
+	               ? "goal_state() gave it as the goal, and is_goal() "
+	                 "said so before"
 	               : "its goal flag, from expand() or moves(), said it "
 	                 "was one");
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void sd_interrupt(void)
 {
@@ -388,6 +389,18 @@ static void restore_plan(search *s, const sd_result *old)
 	*s->res = *old;
 }
 
+/* Whether the m + 1 states of a plan the plugin offers could be in
+ * memory at all: not more bytes than the machine's physical memory (the
+ * plugin holds them; a larger m is a wrong length, not a plan). */
+static int offer_fits(const search *s, size_t m)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	if (m >= SIZE_MAX / s->ssz - 1)
+		return 0;
+	return pages <= 0 || page <= 0 ||
+	       (m + 1) * s->ssz / (size_t)page <= (size_t)pages;
+}
+
 int search_improve_plan(search *s)
 {
 	sd_result *r = s->res;
@@ -397,13 +410,18 @@ int search_improve_plan(search *s)
 	                                           : 0;
 	if (!m)
 		return 0;
+	if (!offer_fits(s, m))
+		return search_breach(s, "improve_plan() offered a plan of %zu "
+		                     "actions, whose states are more than the "
+		                     "machine's memory", m);
 	sd_result old = *r;
 	const char *why = "its steps are not successors by expand()";
-	char big[96];
 	if (!plan_from(s, out, s->ssz, m, "improve_plan")) {
-		snprintf(big, sizeof big, "no memory holds its %zu actions", m);
-		why = r->status != SD_SOLVED ? big
-		      : offer_broken(s, old.states, old.cost);
+		if (r->status != SD_SOLVED) {  /* out of memory: keep the old */
+			restore_plan(s, &old);
+			return 0;
+		}
+		why = offer_broken(s, old.states, old.cost);
 	}
 	if (why) {
 		restore_plan(s, &old);

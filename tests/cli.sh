@@ -144,15 +144,25 @@ then pass; else fail "Ctrl-C on a full pipe: exit $(cat "$tmp/pipe.rc"), $(cat "
 # first SIGTERM ends the program, exit 3 (the open was restarted: it
 # waited for a second signal)
 mkfifo "$tmp/cfg.fifo"
-timeout -k 3 5 "$sd" -c "$tmp/cfg.fifo" 2>"$tmp/fifo.err" &
+"$sd" -c "$tmp/cfg.fifo" 2>"$tmp/fifo.err" &
 fpid=$!
-sleep 0.5
-pkill -TERM -f "^$sd -c $tmp/cfg.fifo"
+for i in $(seq 100); do   # until it waits in open() (its handlers are set)
+	grep -qs partner "/proc/$fpid/wchan" && break
+	sleep 0.1
+done
+kill -TERM $fpid
+( sleep 10; kill -KILL $fpid 2>/dev/null ) &
+wd=$!
 wait $fpid
 rc=$?
+kill $wd 2>/dev/null
 [ $rc = 3 ] && grep -q "interrupted while reading the configuration" \
 	"$tmp/fifo.err" && pass ||
 	fail "SIGTERM while a FIFO config is read: exit $rc, $(cat "$tmp/fifo.err")"
+# --compare reads the config once per run: a pipe or FIFO is refused
+# (it hung on a FIFO, and every row of a pipe was "no plugin")
+expect 2 "--compare reads the config again for each run: give a file, not a pipe or a FIFO" \
+	"$sd" -c <(cat "$tmp/g.ini") --compare algorithm=astar,bfs
 
 # teaching tools: trace, comparison, batch, replay, dot
 expect 0 "expand      2  id      2  g    1  h    2  f    3  via S>A    children 1" \

@@ -171,6 +171,15 @@ same '"length":300' --config "$kl" --set problem.len=300 \
 # on a cycle of free actions)
 same '"limit":"depth"' --config "$kl" --set problem.len=100000 \
 	--set problem.kernel=free --set search.time_limit=100
+# ... and a run that starts deeper: every path ends it, each at its own
+# checks of the limits (the kernel's and the engine's are every 1,024
+# expansions, but not in step here: a few hundred expansions apart)
+for ip in yes moves no; do
+	expect 3 '"limit":"depth"' "$sd" -q --config "$kl" -f json \
+		--set search.algorithm=idastar --set search.in_place=$ip \
+		--set problem.kernel=free --set problem.len=100000 \
+		--set problem.free_from=700 --set search.time_limit=100
+done
 # kline_breaks KERNEL MESSAGE [ARGS]: IDA* on kline with that kernel mode
 # (and those further arguments) fails with exit 2 and the message
 kline_breaks() {

@@ -208,8 +208,10 @@ static void search_fails(sd_instance *inst, const sd_search_opts *o,
  * (cost 3) is taken by default after BFS, not with improve_plan = no
  * and not after A* (optimal) unless asked; offers that do not start at
  * the start, do not end at a goal, step along no edge or cost more are
- * refused as contract breaches; so are lengths no memory holds (2^40
- * was kept silently; 2^62, whose sizes wrap round, overran the plan). */
+ * refused as contract breaches; so are lengths whose states could not
+ * be in memory (2^40 was kept silently, or read past the plugin's
+ * buffer where malloc() overcommits; 2^62, whose sizes wrap round,
+ * overran the plan). */
 static void improved_plans(void **unused)
 {
 	(void)unused;
@@ -248,7 +250,8 @@ static void improved_plans(void **unused)
 		                           "G", "offer", "S A G", "offer_len",
 		                           lens[i], NULL };
 		inst = make(kv);
-		search_fails(&inst, &o, "no memory holds its");
+		search_fails(&inst, &o, "whose states are more than the "
+		             "machine's memory");
 		graph.plugin->destroy(inst.self);
 	}
 }

@@ -29,7 +29,9 @@
  *   stuck     the kernel, but an exhausted iteration gives its own
  *             bound as the next one (IDA* would repeat it forever)
  *   free      the kernel, every step costing 0 and h 0: a path of len
- *             free steps (IDA* gives up after 65 536 of them in a row)
+ *             free steps (IDA* gives up after 65 536 of them in a row);
+ *             with [problem] free_from = N, the steps to positions up
+ *             to N cost 1 (h 0 still)
  *
  * Built a second time with KLINE_NO_MOVES (kline_nomoves.so): ida_iterate
  * without moves() and apply(), which the loader must refuse.
@@ -46,6 +48,7 @@ enum kmode {
 
 typedef struct kline {
 	uint32_t len;
+	uint32_t free_from;   /* under free: steps to above it cost 0 */
 	enum kmode mode;
 } kline;
 
@@ -76,6 +79,9 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 	for (size_t i = 0; i < n; i++) {
 		if (!strcmp(p[i].key, "len"))
 			k->len = (uint32_t)strtoul(p[i].value, NULL, 10);
+		if (!strcmp(p[i].key, "free_from"))
+			k->free_from = (uint32_t)strtoul(p[i].value, NULL,
+			                                 10);
 		for (size_t m = 0; !strcmp(p[i].key, "kernel") &&
 		                   m < sizeof kmodes / sizeof *kmodes; m++)
 			if (!strcmp(p[i].value, kmodes[m]))
@@ -130,7 +136,8 @@ static unsigned line_moves(const kline *k, uint32_t s, int64_t skip,
 		if ((int64_t)t == skip)
 			continue;
 		int free = k->mode == FREE;
-		succ[j] = (sd_succ){ .action = a, .cost = !free,
+		succ[j] = (sd_succ){ .action = a,
+		                     .cost = !free || t <= k->free_from,
 		                     .h = free ? 0 : (k->len - t) / 2,
 		                     .goal = t == k->len };
 		if (to)

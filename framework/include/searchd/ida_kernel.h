@@ -147,16 +147,20 @@ static int SD_IDA_(slow)(sd_ida_iter *it, SD_IDA_(frame) **fp,
 	}
 	SD_IDA_(sync)(it, k);
 	it->generated -= moves;
-	if ((k->expanded >= it->check_at || *it->stop) && it->poll(it)) {
+	int due = k->expanded >= it->check_at || *it->stop;
+	int full = depth + 2 > it->cap;
+	if (due && it->poll(it)) {
 		k->pruned += dead;
 		return SD_IDA_STOPPED;
 	}
-	if (depth + 1 >= SD_IDA_ZERO_STEPS &&
+	/* where the engine's own loop looks too (its checks may fall a
+	 * few hundred expansions apart from these) */
+	if ((due || full) && depth + 1 >= SD_IDA_ZERO_STEPS &&
 	    f[depth].g == f[depth + 1 - SD_IDA_ZERO_STEPS].g) {
 		k->pruned += dead;
 		return SD_IDA_ZERO_RUN;
 	}
-	if (depth + 2 > it->cap) {
+	if (full) {
 		if (it->grow(it, sizeof *f)) {
 			k->pruned += dead;
 			return SD_IDA_STOPPED;

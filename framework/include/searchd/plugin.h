@@ -132,7 +132,8 @@ extern "C" {
 #endif
 
 /* ABI version.  The host refuses a plugin with another major, or with a
- * newer minor than its own.  Minor versions only append fields. */
+ * newer minor than its own.  Minor versions only append fields (or,
+ * as 1.6, a value a call may return). */
 #define SD_ABI_MAJOR 1
 #define SD_ABI_MINOR 6
 
@@ -296,11 +297,16 @@ enum sd_ida_status {
 	                         returns it): a plugin bug, reported */
 	SD_IDA_ZERO_RUN = 5   /* ABI 1.6: the path's last SD_IDA_ZERO_STEPS
 	                         steps cost 0 in all (ida_kernel.h returns
-	                         it; the children not yet reached were
-	                         counted): the engine ends the search with
-	                         "limit reached (depth)", as its own IDA*
-	                         does, since a cycle of free actions stays
-	                         within every bound */
+	                         it, when it looks at the limits or grows
+	                         its stack; the children not yet reached
+	                         were counted): the engine ends the search
+	                         with "limit reached (depth)", as its own
+	                         IDA* does (at its own checks, which may
+	                         fall a little apart), since a cycle of free
+	                         actions stays within every bound.  Taken
+	                         from a plugin built for 1.6 or later whose
+	                         stack was that deep; else a broken
+	                         contract */
 };
 
 /* Steps of cost 0 in a row after which IDA* gives up (SD_IDA_ZERO_RUN;
@@ -521,7 +527,8 @@ typedef struct sd_plugin {
 	 * sd_ida_status; SD_IDA_DECLINED (at the first call of a search)
 	 * has the engine use moves() and apply() instead.  A kernel built
 	 * against ABI 1.6 also ends a run of SD_IDA_ZERO_STEPS free steps
-	 * (SD_IDA_ZERO_RUN), as the engine's own IDA* does. */
+	 * (SD_IDA_ZERO_RUN), as the engine's own IDA* does; one built
+	 * before follows it for ever. */
 	int (*ida_iterate)(void *self, const void *start, sd_ida_iter *it);
 } sd_plugin;
 
