@@ -748,22 +748,17 @@ int sd_config_unused_note(const sd_config *c, char *buf, size_t len)
 		{ "in_place", "idastar only", 1u << SD_IDASTAR },
 	};
 	sd_algorithm a = c->opts.algorithm;
-	size_t n = 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		if ((keys[i].mask >> a & 1) ||
-		    !find((sd_config *)c, "search", keys[i].key))
-			continue;
-		int w = snprintf(buf + n, len - n, "%s%s (%s)",
-		                 n ? ", " : "", keys[i].key, keys[i].used_by);
-		n = w < 0 || (size_t)w >= len - n ? len - 1 : n + (size_t)w;
-	}
-	if (!n)
-		return 0;
-	char tail[400];
-	snprintf(tail, sizeof tail, "%s", buf);
-	snprintf(buf, len, "%s does not use %s", sd_algorithm_name(a), tail);
-	return 1;
+	int w = snprintf(buf, len, "%s does not use", sd_algorithm_name(a));
+	size_t n = w < 0 ? 0 : (size_t)w, start = n;
+	for (size_t i = 0; i < sizeof keys / sizeof *keys && n < len; i++)
+		if (!(keys[i].mask >> a & 1) &&
+		    find((sd_config *)c, "search", keys[i].key))
+			n += (size_t)snprintf(buf + n, len - n, "%s %s (%s)",
+			                      n > start ? "," : "", keys[i].key,
+			                      keys[i].used_by);
+	if (n == start)
+		buf[0] = 0;
+	return n > start;
 }
 
 int sd_format_from_name(const char *name)

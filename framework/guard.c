@@ -92,6 +92,15 @@ static double seconds_between(struct timespec a, struct timespec b)
 	return (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
 }
 
+/* From a handler: write message m on stderr and end the program with
+ * the limit's exit status, at once (no statistics). */
+static void end_now(const char *m)
+{
+	if (write(2, m, strlen(m)) < 0)
+		_exit(limit_status);
+	_exit(limit_status);
+}
+
 /* SIGINT, SIGTERM: ask the search to stop (it prints its statistics).
  * A second one ends the process at once, unless it comes within
  * SD_AGAIN_GAP seconds of the first: that is the same request sent
@@ -102,22 +111,14 @@ static void on_stop_signal(int sig)
 {
 	struct timespec now = { 0, 0 };
 	(void)sig;
-	if (setup) {
-		static const char m[] = "\nsearchd: interrupted while reading "
-		                        "the configuration\n";
-		if (write(2, m, sizeof m - 1) < 0)
-			_exit(limit_status);
-		_exit(limit_status);
-	}
+	if (setup)
+		end_now("\nsearchd: interrupted while reading the "
+		        "configuration\n");
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (sd_guard_interrupted && again_ends &&
-	    seconds_between(first_stop, now) >= SD_AGAIN_GAP) {
-		static const char m[] = "\nsearchd: interrupted again; "
-		                        "exiting without statistics\n";
-		if (write(2, m, sizeof m - 1) < 0)
-			_exit(limit_status);
-		_exit(limit_status);
-	}
+	    seconds_between(first_stop, now) >= SD_AGAIN_GAP)
+		end_now("\nsearchd: interrupted again; exiting without "
+		        "statistics\n");
 	if (!sd_guard_interrupted)
 		first_stop = now;
 	sd_guard_interrupt();

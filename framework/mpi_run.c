@@ -182,6 +182,8 @@ typedef struct dispatch {
 	sd_row_take *take;      /* and its ctx: the caller's */
 	void *ctx;
 	pthread_mutex_t lock;   /* all of the above, while rank 0 computes */
+	struct timespec late;   /* when the first row after an interrupt
+	                           was taken (0: not yet) */
 } dispatch;
 
 /* The next row to compute, or -1 after the last one or an interrupt;
@@ -278,14 +280,13 @@ static void hand_out(dispatch *d, int dst)
  * job.dropped). */
 static void take_in_order(dispatch *d)
 {
-	static struct timespec since;
 	while (d->taken < d->n && d->got[d->taken]) {
 		sd_row *r = &d->rows[d->taken];
 		if (sd_guard_interrupted && r->text) {
-			if (!since.tv_sec && !since.tv_nsec)
-				clock_gettime(CLOCK_MONOTONIC, &since);
+			if (!d->late.tv_sec && !d->late.tv_nsec)
+				clock_gettime(CLOCK_MONOTONIC, &d->late);
 			if (job.dropped ||
-			    sd_write_within(stdout, r->text, &since,
+			    sd_write_within(stdout, r->text, &d->late,
 			                    LATE_ROWS_MS))
 				job.dropped++;
 			free(r->text);

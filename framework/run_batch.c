@@ -214,8 +214,7 @@ static int batch_status(const batch_totals *t)
 static int batch_end(const sd_runctx *x, size_t which,
                      const batch_totals *t)
 {
-	FILE *out = x->format == SD_FMT_TEXT && !sd_mpi_out_stopped()
-	            ? stdout : stderr;
+	FILE *out = sd_summary_out(x);
 	if (isatty(2) && !x->cli->quiet)
 		fputc('\n', stderr);
 	if (t->done < t->total)

@@ -29,6 +29,12 @@ int sd_run_config_msg(const sd_cli *cli, const char *const *extra,
 	return rc || sd_config_finish(c, err, len) ? -1 : 0;
 }
 
+FILE *sd_summary_out(const sd_runctx *x)
+{
+	return x->format == SD_FMT_TEXT && !sd_mpi_out_stopped() ? stdout
+	                                                         : stderr;
+}
+
 int sd_run_config(const sd_cli *cli, const char *const *extra,
                   size_t n_extra, sd_config *c)
 {

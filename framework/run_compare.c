@@ -294,11 +294,8 @@ static int run_combos(compare_rows *cr, size_t combos)
 	size_t k = 0;
 	if (sd_mpi_ranks() > 1) {
 		int rc = sd_mpi_rows(combos, combo_job, take_combo, cr, &k);
-		if (!sd_mpi_rank() && !rc)  /* beside the summary: stdout
-		                               only in the text table */
-			sd_mpi_rank_summary(cr->x->config->format ==
-			                    SD_FMT_TEXT && !sd_mpi_out_stopped()
-			                    ? stdout : stderr);
+		if (!sd_mpi_rank() && !rc)
+			sd_mpi_rank_summary(sd_summary_out(cr->x));
 		if (rc || sd_mpi_rank())
 			return rc ? rc : EXIT_SOLVED;
 	} else {

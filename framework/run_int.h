@@ -125,6 +125,12 @@ void sd_attempt_free(sd_attempt *a);
 /* The exit status of one search's result. */
 int sd_run_status(const sd_result *r);
 
+/* Where a batch's or comparison's summary goes: stdout in the text
+ * format, beside the table, unless mpirun may have stopped reading it
+ * (an interrupt under mpirun, sd_mpi_out_stopped); else stderr, so that
+ * stdout holds the JSON or CSV rows alone. */
+FILE *sd_summary_out(const sd_runctx *x);
+
 /* Print what comes before the reports: the CSV header, or the table's
  * header when runs are rows. */
 void sd_report_start(const sd_runctx *x);
