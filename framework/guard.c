@@ -312,6 +312,16 @@ void sd_guard_arm(double seconds)
 	set_timer(seconds);
 }
 
+double sd_guard_time_left(void)
+{
+	struct itimerval t;
+	if (!armed)
+		return -1;
+	if (alarm_phase || sd_guard_time_up || getitimer(ITIMER_REAL, &t))
+		return 0;
+	return (double)t.it_value.tv_sec + t.it_value.tv_usec / 1e6;
+}
+
 void sd_guard_disarm(void)
 {
 	armed = 0;

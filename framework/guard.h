@@ -99,6 +99,10 @@ const char *sd_guard_plugin_label(const char *name, char *buf, size_t len);
  * <= 0 only clears the flag.  Installs its own SIGALRM handler. */
 void sd_guard_arm(double seconds);
 
+/* Seconds left before the time limit of sd_guard_arm() (0 once it has
+ * passed), or -1 if no time limit is armed. */
+double sd_guard_time_left(void);
+
 /* Stop the alarm (the flag keeps its value). */
 void sd_guard_disarm(void);
 

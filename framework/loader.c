@@ -152,7 +152,10 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 	/* A copy as long as this host's descriptor, the fields of later
 	 * minor versions zero, so that the engine may read every field. */
 	sd_plugin *copy = calloc(1, sizeof *copy);
-	if (!copy) {
+	char *where = strdup(path);
+	if (!copy || !where) {
+		free(copy);
+		free(where);
 		dlclose(h);
 		return sd_fail(err, len, "out of memory loading plugin '%s'",
 		             path);
@@ -170,13 +173,14 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 			sd_fail(err, len, "plugin '%s': %s() returned NULL", path,
 			      SD_PLUGIN_ENTRY);
 		free(copy);
+		free(where);
 		dlclose(h);
 		return -1;
 	}
 	sd_guard_plugin(copy->name, path);
 	out->handle = h;
 	out->plugin = copy;
-	out->path = strdup(path);
+	out->path = where;
 	return 0;
 }
 

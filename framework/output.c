@@ -602,15 +602,7 @@ static const char *action_text(const sd_plugin *p, const sd_instance *inst,
 	if (!from)
 		return "-";
 	buf[0] = 0;
-	int m = 0;
-	if (p->format_action) {
-		sd_guard_enter("format_action");
-		m = p->format_action(inst->self, from, action, buf, len);
-		sd_guard_leave();
-	} else
-		snprintf(buf, len, "%u", action);
-	if (m < 0)
-		snprintf(buf, len, "#%u", action);
+	sd_action_text(p, inst, from, action, buf, len);
 	buf[len - 1] = 0;
 	return buf;
 }

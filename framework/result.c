@@ -40,30 +40,34 @@ void sd_result_free(sd_result *res)
 /* Most bytes one action's text may take; longer texts are cut. */
 #define ACTION_TEXT_MAX 65536
 
+int sd_action_text(const sd_plugin *p, const sd_instance *inst,
+                   const void *from, uint32_t action, char *buf, size_t len)
+{
+	int m;
+	if (!p->format_action)
+		return snprintf(buf, len, "%u", action);
+	sd_guard_enter("format_action");
+	m = p->format_action(inst->self, from, action, buf, len);
+	sd_guard_leave();
+	return m < 0 ? snprintf(buf, len, "#%u", action) : m;
+}
+
 /* Ask the plugin for the text of step k of the plan in res into buf (of
- * len bytes): format_plan() if it has one, else format_action() on the
- * step's state, else the action id in decimal.  Returns what it says
- * it needs, like snprintf; a negative length breaks the contract
- * (plugin.h) and gets "#id" instead. */
+ * len bytes): format_plan() if it has one, else sd_action_text() of the
+ * step.  Returns what it says it needs, like snprintf; a negative
+ * length breaks the contract (plugin.h) and gets "#id" instead. */
 static int format_step(const sd_plugin *p, const sd_instance *inst,
                        const sd_result *res, size_t k, char *buf,
                        size_t len)
 {
 	const void *from = res->states + k * res->state_size;
 	uint32_t a = res->actions[k];
-	int m;
-	if (p->format_plan) {
-		sd_guard_enter("format_plan");
-		m = p->format_plan(inst->self, res->states, res->actions,
-		                   res->length, k, buf, len);
-		sd_guard_leave();
-	} else if (p->format_action) {
-		sd_guard_enter("format_action");
-		m = p->format_action(inst->self, from, a, buf, len);
-		sd_guard_leave();
-	} else {
-		m = snprintf(buf, len, "%u", a);
-	}
+	if (!p->format_plan)
+		return sd_action_text(p, inst, from, a, buf, len);
+	sd_guard_enter("format_plan");
+	int m = p->format_plan(inst->self, res->states, res->actions,
+	                       res->length, k, buf, len);
+	sd_guard_leave();
 	return m < 0 ? snprintf(buf, len, "#%u", a) : m;
 }
 

@@ -64,7 +64,7 @@ static int run_with_page(sd_runctx *x, long b)
 	if (fclose(f) | bad)
 		return sd_error("--html: error writing '%s'", path);
 	if (none) {      /* nothing ran: the error is printed, no page */
-		remove(path);
+		sd_drop_output(path);
 		return rc;
 	}
 	if (!x->cli->quiet)

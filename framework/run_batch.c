@@ -29,45 +29,129 @@ static const char *skip_blanks(const char *s)
 	return s + strspn(s, " \t");
 }
 
-/* Parse a selection into a 0/1 map of 1..max (max 0: unknown, then "all"
- * is an error).  Returns 0, or -1 if malformed. */
-static int parse_selection(const char *v, unsigned max, unsigned char *pick)
+/* The problems a selection picks, as ranges of problem numbers apart
+ * from each other, in ascending order: a few ranges, whatever the
+ * collection's size (it may declare UINT_MAX problems). */
+typedef struct sel_range {
+	unsigned first, last;  /* problems first..last */
+	unsigned before;       /* problems the ranges before this one pick */
+} sel_range;
+
+typedef struct selection {
+	sel_range *r;
+	size_t n;
+	unsigned total;        /* problems picked */
+} selection;
+
+/* qsort order of ranges: by their first problem. */
+static int by_first(const void *a, const void *b)
 {
-	if (!strcasecmp(v, "all")) {
-		memset(pick + 1, 1, max);
-		return max ? 0 : -1;
-	}
-	const char *s = skip_blanks(v);
-	while (*s) {
-		char *end;
-		unsigned long a = strtoul(s, &end, 10), b = a;
-		if (end == s)
-			return -1;
-		s = skip_blanks(end);
-		if (*s == '-') {
-			s = skip_blanks(s + 1);
-			b = strtoul(s, &end, 10);
-			if (end == s)
-				return -1;
-			s = skip_blanks(end);
+	unsigned x = ((const sel_range *)a)->first;
+	unsigned y = ((const sel_range *)b)->first;
+	return (x > y) - (x < y);
+}
+
+/* Sort sel's ranges, merge those that overlap or touch, and count them
+ * into before and total. */
+static void selection_settle(selection *sel)
+{
+	sel_range *r = sel->r;
+	size_t m = 0;
+	qsort(r, sel->n, sizeof *r, by_first);
+	for (size_t i = 0; i < sel->n; i++) {
+		if (m && r[i].first - 1 <= r[m - 1].last) {
+			if (r[i].last > r[m - 1].last)
+				r[m - 1].last = r[i].last;
+			continue;
 		}
-		if (a < 1 || b < a || b > max)
-			return -1;
-		memset(pick + a, 1, b - a + 1);
-		if (*s == ',')
-			s = skip_blanks(s + 1);
-		else if (*s)
-			return -1;
+		r[m++] = r[i];
 	}
+	sel->n = m;
+	sel->total = 0;
+	for (size_t j = 0; j < m; j++) {
+		r[j].before = sel->total;
+		sel->total += r[j].last - r[j].first + 1;
+	}
+}
+
+/* The problem number of the i-th problem sel picks (i < sel->total). */
+static unsigned selection_nth(const selection *sel, unsigned i)
+{
+	size_t lo = 0, hi = sel->n - 1;   /* the last range starting <= i */
+	while (lo < hi) {
+		size_t mid = (lo + hi + 1) / 2;
+		if (sel->r[mid].before <= i)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return sel->r[lo].first + (i - sel->r[lo].before);
+}
+
+/* Parse one range "N" or "N-M" at *s (blanks around the numbers) of
+ * 1..max into *a and *b, *s moved past it and a comma after it.  0, or
+ * -1 if malformed or out of range. */
+static int parse_range(const char **s, unsigned max, unsigned *a,
+                       unsigned *b)
+{
+	char *end;
+	const char *p = skip_blanks(*s);
+	if (*p < '0' || *p > '9')
+		return -1;
+	unsigned long x = strtoul(p, &end, 10), y = x;
+	p = skip_blanks(end);
+	if (*p == '-') {
+		p = skip_blanks(p + 1);
+		if (*p < '0' || *p > '9')
+			return -1;
+		y = strtoul(p, &end, 10);
+		p = skip_blanks(end);
+	}
+	if (x < 1 || y < x || y > max)
+		return -1;
+	if (*p == ',')
+		p = skip_blanks(p + 1);
+	else if (*p)
+		return -1;
+	*a = (unsigned)x;
+	*b = (unsigned)y;
+	*s = p;
 	return 0;
 }
 
+/* Parse selection v ("all", "1-50", "1,4,7-9") of 1..max into sel
+ * (sel->r to free).  0; -1 if malformed or out of range; -2 if out of
+ * memory. */
+static int parse_selection(const char *v, unsigned max, selection *sel)
+{
+	size_t ranges = 1;
+	for (const char *c = v; *c; c++)
+		ranges += *c == ',';
+	sel->n = 0;
+	if (!(sel->r = malloc(ranges * sizeof *sel->r)))
+		return -2;
+	if (!strcasecmp(v, "all")) {
+		sel->r[sel->n++] = (sel_range){ 1, max, 0 };
+	} else {
+		const char *s = skip_blanks(v);
+		while (*s) {
+			sel_range *r = &sel->r[sel->n++];
+			if (parse_range(&s, max, &r->first, &r->last))
+				return -1;
+		}
+		if (!sel->n)
+			return -1;
+	}
+	selection_settle(sel);
+	return max ? 0 : -1;
+}
+
 /* The problems that selection sp picks of the max the collection holds,
- * as a 0/1 map of 1..max in *pick (to free).  0, or -1 with the message
- * printed, naming the place of sp: the plugin declared no collection,
- * or the selection is malformed or out of range. */
+ * into *sel.  0, or -1 with the message printed, naming the place of
+ * sp: the plugin declared no collection, or the selection is malformed
+ * or out of range (or there was no memory for it). */
 static int pick_problems(const sd_runctx *x, const sd_param *sp,
-                         unsigned max, unsigned char **pick)
+                         unsigned max, selection *sel)
 {
 	char at[SD_ERR_LEN], name[600];
 	sd_param_where(sp, at, sizeof at);
@@ -79,12 +163,13 @@ static int pick_problems(const sd_runctx *x, const sd_param *sp,
 		                               sizeof name));
 		return -1;
 	}
-	*pick = calloc((size_t)max + 2, 1);
-	if (*pick && !parse_selection(sp->value, max, *pick))
-		return 0;
-	sd_error("%s: bad %s '%s': expected all, N, N-M or a list like "
-	         "1,4,7-9, within 1-%u", at, sp->key, sp->value, max);
-	return -1;
+	int rc = parse_selection(sp->value, max, sel);
+	if (rc == -2)
+		sd_error("out of memory");
+	else if (rc)
+		sd_error("%s: bad %s '%s': expected all, N, N-M or a list like "
+		         "1,4,7-9, within 1-%u", at, sp->key, sp->value, max);
+	return rc ? -1 : 0;
 }
 
 /* What a batch has run so far, for the progress bar and the summary. */
@@ -225,12 +310,12 @@ static int batch_end(const sd_runctx *x, size_t which,
 	return batch_status(t);
 }
 
-/* A batch as rows for sd_mpi_rows: row i is problem ks[i]. */
+/* A batch as rows for sd_mpi_rows: row i is the i-th problem of sel. */
 typedef struct batch_rows {
 	sd_runctx *x;
 	sd_param *params;
 	size_t which;
-	unsigned *ks;
+	const selection *sel;
 	batch_totals t;
 	int bar;               /* draw the progress bar */
 } batch_rows;
@@ -246,7 +331,7 @@ static void row_job(void *ctx, size_t i, sd_row *r)
 		r->status = EXIT_ERROR;
 		return;
 	}
-	batch_one(b->x, b->params, b->which, b->ks[i], out, r);
+	batch_one(b->x, b->params, b->which, selection_nth(b->sel, i), out, r);
 	fclose(out);
 }
 
@@ -259,7 +344,7 @@ static void row_take(void *ctx, size_t i, const sd_row *r)
 		fputs(r->text, stdout);
 		fflush(stdout);
 	}
-	count(&b->t, b->ks[i], r);
+	count(&b->t, selection_nth(b->sel, i), r);
 	b->t.done++;
 	if (b->bar)
 		progress_bar(&b->t);
@@ -270,7 +355,7 @@ static void rows_here(batch_rows *b)
 {
 	for (unsigned i = 0; i < b->t.total && !sd_guard_interrupted; i++) {
 		sd_row r = { 0 };
-		batch_one(b->x, b->params, b->which, b->ks[i], stdout, &r);
+		batch_one(b->x, b->params, b->which, selection_nth(b->sel, i), stdout, &r);
 		row_take(b, i, &r);
 	}
 }
@@ -287,24 +372,18 @@ static int solve_rows(batch_rows *b)
 	return 0;
 }
 
-/* Solve the problems pick marks (of 1..max), one row each, with a
- * progress bar on a terminal, until an interrupt; then the summary. */
+/* Solve the problems sel picks, one row each, with a progress bar on
+ * a terminal, until an interrupt; then the summary. */
 static int run_picked(sd_runctx *x, sd_param *params, size_t which,
-                      const unsigned char *pick, unsigned max)
+                      const selection *sel)
 {
-	batch_rows b = { x, params, which, NULL, { .total = 0 }, 0 };
-	if (!(b.ks = malloc(((size_t)max + 1) * sizeof *b.ks)))
-		return sd_error("out of memory");
-	for (unsigned k = 1; k <= max; k++)
-		if (pick[k])
-			b.ks[b.t.total++] = k;
+	batch_rows b = { x, params, which, sel, { .total = sel->total }, 0 };
 	b.bar = isatty(2) && !x->cli->quiet && !sd_mpi_rank();
 	if (x->page)
 		sd_html_table_set_planned(x->page, b.t.total);
 	if (!sd_mpi_rank())
 		sd_report_start(x);
 	int rc = solve_rows(&b);
-	free(b.ks);
 	if (rc)
 		return rc;      /* a rank could not start: no summary */
 	if (sd_mpi_rank())
@@ -319,20 +398,20 @@ int sd_run_batch(sd_runctx *x, size_t which)
 	const sd_config *c = x->config;
 	const sd_param *sp = &c->params[which];
 	sd_param *params = malloc(c->n_params * sizeof *params);
-	unsigned char *pick = NULL;
+	selection sel = { NULL, 0, 0 };
 	unsigned max;
 	int rc = EXIT_ERROR;
 	if (!params)
 		return sd_error("out of memory");
 	memcpy(params, c->params, c->n_params * sizeof *params);
 	if (collection_size(x, params, which, &max) ||
-	    pick_problems(x, sp, max, &pick))
+	    pick_problems(x, sp, max, &sel))
 		goto out;
 	x->rows = 1;
-	rc = run_picked(x, params, which, pick, max);
+	rc = run_picked(x, params, which, &sel);
 out:
 	free(params);
-	free(pick);
+	free(sel.r);
 	return rc;
 }
 

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int sd_run_config_msg(const sd_cli *cli, const char *const *extra,
                       size_t n_extra, sd_config *c, char *err, size_t len)
@@ -27,6 +28,13 @@ int sd_run_config_msg(const sd_cli *cli, const char *const *extra,
 		rc = sd_config_set(c, set, err, len);
 	}
 	return rc || sd_config_finish(c, err, len) ? -1 : 0;
+}
+
+void sd_drop_output(const char *path)
+{
+	struct stat st;
+	if (!lstat(path, &st) && S_ISREG(st.st_mode))
+		remove(path);
 }
 
 FILE *sd_summary_out(const sd_runctx *x)
@@ -66,16 +74,17 @@ static int resolve_heuristic(const sd_config *c, const sd_plugin *p,
 
 int sd_run_signature(const sd_cli *cli, const sd_plugin *p,
                      const char *const *extra, size_t n_extra, char *sig,
-                     size_t len)
+                     size_t len, char *note, size_t nlen)
 {
 	sd_config c = SD_CONFIG_INIT;
 	char err[SD_ERR_LEN];
 	const char *hname;
 	int rc = -1;
-	sig[0] = 0;
+	sig[0] = note[0] = 0;
 	if (!sd_run_config_msg(cli, extra, n_extra, &c, err, sizeof err) &&
 	    resolve_heuristic(&c, p, &hname) != SD_HEURISTIC_UNKNOWN) {
 		snprintf(sig, len, "%s|%s", c.algorithm_name, hname);
+		sd_config_unused_note(&c, note, nlen);
 		rc = 0;
 	}
 	sd_config_free(&c);

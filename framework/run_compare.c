@@ -160,12 +160,28 @@ static int label_width(const axis *ax, size_t na, size_t combos)
 	return w;
 }
 
+/* Print once (rank 0, not under -q) each different note of the keys
+ * an algorithm of the comparison does not use: notes[0..k) are those
+ * of the combinations before, note combination k's. */
+static void note_unused(const sd_runctx *x, char (*notes)[512], size_t k,
+                        const char *note)
+{
+	if (!*note || x->cli->quiet || sd_mpi_rank())
+		return;
+	for (size_t j = 0; j < k; j++)
+		if (!strcmp(notes[j], note))
+			return;
+	fprintf(stderr, "searchd: note: %s\n", note);
+}
+
 /* Mark in repeat[k] each combination that would run the same search
  * as an earlier one (bfs and ucs run blind whatever the heuristic
- * asked): it is skipped.  Quiet: a combination whose config is bad is
- * no repeat, and says why when it runs. */
+ * asked): it is skipped; and note the keys an algorithm does not use
+ * (`weight` on an astar row: its rows are the same).  Quiet about a
+ * combination whose config is bad: it is no repeat, and says why when
+ * it runs.  notes: combos slots of scratch. */
 static void mark_repeats(const sd_runctx *x, const axis *ax, size_t combos,
-                         char (*sig)[512], char *repeat)
+                         char (*sig)[512], char (*notes)[512], char *repeat)
 {
 	size_t na = x->cli->n_compare;
 	for (size_t k = 0; k < combos; k++) {
@@ -173,8 +189,9 @@ static void mark_repeats(const sd_runctx *x, const axis *ax, size_t combos,
 		const char *extra[16];
 		combo_sets(ax, na, k, sets, extra);
 		if (sd_run_signature(x->cli, x->plugin, extra, na, how,
-		                     sizeof how))
+		                     sizeof how, notes[k], sizeof notes[k]))
 			continue;
+		note_unused(x, notes, k, notes[k]);
 		other_axes(label, sizeof label, extra, na);
 		snprintf(sig[k], sizeof sig[k], "%s|%s", how, label);
 		for (size_t j = 0; j < k && !repeat[k]; j++)
@@ -318,7 +335,7 @@ static int run_combos(compare_rows *cr, size_t combos)
 int sd_run_compare(sd_runctx *x)
 {
 	size_t na = x->cli->n_compare, combos = 1;
-	char (*sig)[512] = NULL, *repeat = NULL;
+	char (*sig)[512] = NULL, (*notes)[512] = NULL, *repeat = NULL;
 	struct stat st;
 	if (na > 16)
 		return sd_error("--compare: at most 16 keys");
@@ -330,13 +347,14 @@ int sd_run_compare(sd_runctx *x)
 	int rc = ax ? parse_axes(x->cli, ax, &combos)
 	            : sd_error("out of memory");
 	if (!rc && (!(sig = calloc(combos, sizeof *sig)) ||
+	            !(notes = calloc(combos, sizeof *notes)) ||
 	            !(repeat = calloc(combos, 1))))
 		rc = sd_error("out of memory");
 	if (!rc) {
 		compare_rows cr = { x, ax, repeat, EXIT_SOLVED };
 		x->rows = 1;
 		x->width = label_width(ax, na, combos);
-		mark_repeats(x, ax, combos, sig, repeat);
+		mark_repeats(x, ax, combos, sig, notes, repeat);
 		size_t rows = 0;  /* a repeat gets no row */
 		for (size_t k = 0; k < combos; k++)
 			rows += !repeat[k];
@@ -347,6 +365,7 @@ int sd_run_compare(sd_runctx *x)
 		rc = run_combos(&cr, combos);
 	}
 	free(sig);
+	free(notes);
 	free(repeat);
 	free_axes(ax, na);
 	return rc;

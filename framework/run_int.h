@@ -79,12 +79,14 @@ int sd_run_config_msg(const sd_cli *cli, const char *const *extra,
  * algorithm's name|the heuristic as resolved" (bfs and ucs run blind:
  * "zero"; no heuristic configured: the plugin's first) into sig of len
  * bytes, so that a comparison can tell two combinations that would run
- * the same search.  0, or -1 (sig empty, nothing printed) if the config
- * or the heuristic's name is bad: sd_run_config and sd_pick_heuristic
- * say why when that run is made. */
+ * the same search, and into note of nlen bytes the words of
+ * sd_config_unused_note() (empty if every key given is used).  0, or
+ * -1 (sig and note empty, nothing printed) if the config or the
+ * heuristic's name is bad: sd_run_config and sd_pick_heuristic say why
+ * when that run is made. */
 int sd_run_signature(const sd_cli *cli, const sd_plugin *p,
                      const char *const *extra, size_t n_extra, char *sig,
-                     size_t len);
+                     size_t len, char *note, size_t nlen);
 
 /* Print, on stderr, that heuristic h of plugin p is not admissible if
  * the configured algorithm's plan is optimal only with one that is. */
@@ -130,6 +132,11 @@ int sd_run_status(const sd_result *r);
  * (an interrupt under mpirun, sd_mpi_out_stopped); else stderr, so that
  * stdout holds the JSON or CSV rows alone. */
 FILE *sd_summary_out(const sd_runctx *x);
+
+/* Remove the file at path that --dot or --html opened and will not
+ * write: only a regular file (a device such as /dev/full, a FIFO or a
+ * symbolic link the user named stays). */
+void sd_drop_output(const char *path);
 
 /* Print what comes before the reports: the CSV header, or the table's
  * header when runs are rows. */

@@ -10,6 +10,7 @@
 #include "output.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -52,14 +53,18 @@ static int list_one(const char *file, int fmt)
 	int fd[2];
 	char line[LIST_LINE];
 	size_t got = 0;
-	if (pipe(fd))
+	if (pipe(fd)) {
+		sd_error("cannot list plugin '%s': %s", file, strerror(errno));
 		return 0;
+	}
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fd[0]);
 		probe(file, fmt, fd[1]);
 	}
+	if (pid < 0)
+		sd_error("cannot list plugin '%s': %s", file, strerror(errno));
 	close(fd[1]);
 	ssize_t n = 1;
 	while (pid > 0 && n > 0 && got < sizeof line - 1)

@@ -38,9 +38,9 @@ static int open_output(const char *opt, const char *path, FILE **f)
 static void discard(const sd_cli *cli, outputs *out)
 {
 	if (out->dot && !fclose(out->dot))
-		remove(cli->dot);
+		sd_drop_output(cli->dot);
 	if (out->html && !fclose(out->html))
-		remove(cli->html);
+		sd_drop_output(cli->html);
 	out->dot = out->html = NULL;
 }
 
@@ -69,7 +69,7 @@ static int write_dot(const sd_cli *cli, FILE *f, const sd_plugin *p,
 {
 	if (!res->tree_n) {
 		fclose(f);
-		remove(cli->dot);
+		sd_drop_output(cli->dot);
 		return sd_error("--dot: the search stored %llu states, more than "
 		                "the %d a readable graph can show; no file "
 		                "written (try a smaller problem)",
@@ -138,15 +138,16 @@ static int present(const sd_runctx *x, const sd_attempt *a,
 	 * --animate plays only on a terminal: into a file or a pipe it
 	 * writes the frames as --replay does, without clearing or pauses */
 	FILE *boards = x->format == SD_FMT_TEXT ? stdout : stderr;
-	int cut = 0;
+	int cut = 0, bad = 0;
 	if ((cli->replay || cli->animate) && a->res.status == SD_SOLVED)
-		sd_print_replay(boards, x->plugin, &a->inst, &a->res,
-		                cli->animate && isatty(fileno(boards)),
-		                cli->delay_ms, &cut);
+		bad = sd_print_replay(boards, x->plugin, &a->inst, &a->res,
+		                      cli->animate && isatty(fileno(boards)),
+		                      cli->delay_ms, &cut) &&
+		      boards == stderr;  /* stdout's: finish_output() */
 	/* both files are written when both are asked for, even if the
 	 * tree is too large to draw */
-	int bad = out->dot && write_dot(cli, out->dot, x->plugin, &a->inst,
-	                                &a->res);
+	bad |= out->dot && write_dot(cli, out->dot, x->plugin, &a->inst,
+	                             &a->res);
 	bad |= out->html && write_html(x, out->html, a);
 	if (bad)
 		return EXIT_ERROR;

@@ -262,6 +262,14 @@ typedef struct sd_algorithm_props {
 
 sd_algorithm_props sd_algorithm_about(sd_algorithm algorithm);
 
+/* The plugin's text of `action` taken from state `from` into buf (of
+ * len bytes): format_action() (under the guard), or the action id in
+ * decimal if it has none, or "#id" if it returns a negative length,
+ * which breaks the contract (plugin.h).  Returns the length the text
+ * needs, like snprintf: it may exceed len - 1 (cut). */
+int sd_action_text(const sd_plugin *p, const sd_instance *inst,
+                   const void *from, uint32_t action, char *buf, size_t len);
+
 /* The text of step k of the plan in res into *buf (of *cap bytes,
  * malloc'd, grown as needed; texts are cut at 64 KiB): the plugin's
  * format_plan(), or format_action(), or the action id.  Returns its

@@ -404,7 +404,8 @@ static int offer_fits(const search *s, size_t m)
 int search_improve_plan(search *s)
 {
 	sd_result *r = s->res;
-	double t = s->o->time_limit > 0 ? s->o->time_limit / 10 : 1;
+	double left = sd_guard_time_left();
+	double t = left < 0 ? SD_NO_TIME_LIMIT : left;
 	const void *out;
 	size_t m = s->p->improve_plan && r->length ? call_improve(s, t, &out)
 	                                           : 0;

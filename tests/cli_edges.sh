@@ -222,6 +222,15 @@ for a in astar ucs greedy bfs; do
 done
 expect 2 "case = all asks for a batch, but $label says this problem has no collection" \
 	"$sd" "${r[@]}" -s problem.mode=nocollection -s problem.case=all
+# a collection of UINT_MAX problems: a few picked run at once (the loop
+# over 1..UINT_MAX never ended, and 20 GB were asked for the selection)
+expect 0 "solved 4, no solution 0, limit reached 0, errors 0, of 4" \
+	timeout -k 5 20 "$sd" "${r[@]}" -s problem.mode=bigcollection \
+	-s "problem.case=4294967295,1-2, 2,4294967294"
+expect 0 "case 4294967295 " timeout -k 5 20 "$sd" "${r[@]}" \
+	-s problem.mode=bigcollection -s "problem.case=4294967295,1-2, 2,4294967294"
+expect 2 "bad case '0-3': expected all, N, N-M or a list like 1,4,7-9, within 1-4294967295" \
+	"$sd" "${r[@]}" -s problem.mode=bigcollection -s "problem.case=0-3"
 
 # ---- costs in 64 bits ----------------------------------------------------
 edges=$(for i in $(seq 0 22); do printf 'N%d>N%d:1000000000 ' $i $((i + 1)); done)
@@ -309,6 +318,21 @@ if [ -w /dev/full ]; then
 	if [ $rc = 2 ] && grep -q "error writing the output: No space left" <<<"$out"; then
 		pass; else fail "batch to /dev/full: exit $rc: $out"; fi
 fi
+# ... and the replay's boards, which go to stderr under JSON (exit 0)
+if [ -w /dev/full ]; then
+	"$sd" -c "$tmp/wide.ini" -f json --replay >/dev/null 2>/dev/full; rc=$?
+	[ $rc = 2 ] && pass || fail "replay to a full stderr: exit $rc"
+fi
+# --dot that writes nothing removes the file it made, not the symbolic
+# link or the device it was given (as root, --dot /dev/full removed it)
+: >"$tmp/target.dot"
+ln -s "$tmp/target.dot" "$tmp/link.dot"
+expect 2 "no file written" "$sd" -c "$src/config/npuzzle.ini" -q \
+	-s search.algorithm=bfs --dot "$tmp/link.dot"
+[ -L "$tmp/link.dot" ] && pass || fail "--dot removed the symbolic link it wrote through"
+expect 2 "no file written" "$sd" -c "$src/config/npuzzle.ini" -q \
+	-s search.algorithm=bfs --dot "$tmp/plain.dot"
+[ ! -e "$tmp/plain.dot" ] && pass || fail "--dot left the file it did not write"
 out=$("$sd" -c "$tmp/wide.ini" 2>&1 >&-); rc=$?
 if [ $rc = 2 ] && grep -q "error writing the output" <<<"$out"; then pass; else
 	fail "closed stdout: exit $rc: $out"; fi

@@ -256,6 +256,33 @@ static void improved_plans(void **unused)
 	}
 }
 
+/* improve_plan() is given the time left before the time limit, and
+ * no cap without one (it was given a tenth of the limit, and 1 s
+ * without one, so that an improvement that needed longer was cut short
+ * on a slow or loaded machine: a plan that varied with the load). */
+static void improvement_time(void **unused)
+{
+	(void)unused;
+	const char *const kv[] = { "edges", "S>A:1 A>G:2 S>G:10", "start", "S",
+	                           "goal", "G", "offer", "S A G",
+	                           "offer_needs", "5", NULL };
+	const double limits[] = { 0, 60, 3 };
+	const sd_path_cost costs[] = { 3, 3, 10 };
+	sd_instance inst = make(kv);
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	o.algorithm = SD_BFS;
+	for (size_t i = 0; i < 3; i++) {
+		o.time_limit = limits[i];
+		sd_result r = search_with(&inst, &o);
+		if (r.cost != costs[i])
+			fail_msg("time limit %g: cost %llu, not %llu", limits[i],
+			         (unsigned long long)r.cost,
+			         (unsigned long long)costs[i]);
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
 static void unsolvable(void **unused)
 {
 	(void)unused;
@@ -917,6 +944,7 @@ int main(void)
 		cmocka_unit_test(profile_is_bounded),
 		cmocka_unit_test(rbfs_backs_up_f),
 		cmocka_unit_test(improved_plans),
+		cmocka_unit_test(improvement_time),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -20,7 +20,7 @@ typedef struct sok_line {
 /* One level block of the input: its lines and its title. */
 typedef struct sok_block {
 	int first, count;     /* index of its first line, number of lines */
-	char title[128];
+	sok_line title;       /* in the input, blanks trimmed (len 0: none) */
 	int titled_after;     /* title came from a "Title:" line after it */
 	int comment;          /* line of the ';' comment just before it, or
 	                         -1: a name too, when a "Title:" line after
@@ -71,8 +71,8 @@ static int sok_split_lines(const char *text, sok_line **out)
 	return i;
 }
 
-/* Copy up to len chars of s, blanks trimmed on both sides, into dst. */
-static void sok_trim_copy(char *dst, size_t dlen, const char *s, int len)
+/* The len chars at s, blanks trimmed on both sides. */
+static sok_line sok_trim(const char *s, int len)
 {
 	while (len > 0 && isspace((unsigned char)*s)) {
 		s++;
@@ -80,10 +80,15 @@ static void sok_trim_copy(char *dst, size_t dlen, const char *s, int len)
 	}
 	while (len > 0 && isspace((unsigned char)s[len - 1]))
 		len--;
-	if ((size_t)len >= dlen)
-		len = (int)dlen - 1;
-	memcpy(dst, s, (size_t)len);
-	dst[len] = 0;
+	return (sok_line){ s, len };
+}
+
+/* Whether text t reads name, case-insensitive (all of it: titles of any
+ * length). */
+static int sok_line_is(sok_line t, const char *name)
+{
+	return strlen(name) == (size_t)t.len &&
+	       strncasecmp(t.p, name, (size_t)t.len) == 0;
 }
 
 /* If line is "Word: value" (a header such as Title: or Author:), return
@@ -120,7 +125,7 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
                            int max)
 {
 	int nb = 0, in = 0, klen;
-	char pending[128] = "";
+	sok_line pending = { "", 0 };
 	int pending_line = -1;  /* pending's line when a ';' comment */
 	for (int i = 0; i < n; i++) {
 		const sok_line *l = &lines[i];
@@ -128,21 +133,19 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 		if (l->len == 0 || l->p[0] == ';' || v >= 0) {
 			in = 0;
 			if (l->len && l->p[0] == ';')
-				sok_trim_copy(pending, sizeof pending, l->p + 1,
-				              l->len - 1), pending_line = i;
+				pending = sok_trim(l->p + 1, l->len - 1),
+				pending_line = i;
 			if (v >= 0 && klen == 5 &&
 			    strncasecmp(l->p, "title", 5) == 0) {
 				sok_block *last = nb && nb <= max ? &b[nb - 1]
 				                                  : NULL;
 				if (last && !last->titled_after &&
 				    last->first + last->count <= i) {
-					sok_trim_copy(last->title,
-					              sizeof last->title,
-					              l->p + v, l->len - v);
+					last->title = sok_trim(l->p + v,
+					                       l->len - v);
 					last->titled_after = 1;
 				} else {
-					sok_trim_copy(pending, sizeof pending,
-					              l->p + v, l->len - v);
+					pending = sok_trim(l->p + v, l->len - v);
 					pending_line = -1;
 				}
 			}
@@ -160,11 +163,11 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 			b[nb].first = i;
 			b[nb].count = 1;
 			b[nb].titled_after = 0;
-			snprintf(b[nb].title, sizeof b[nb].title, "%s", pending);
+			b[nb].title = pending;
 			b[nb].comment = pending_line;
 		}
 		nb++;
-		pending[0] = 0;
+		pending.len = 0;
 		pending_line = -1;
 	}
 	return nb;
@@ -175,12 +178,10 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 static int sok_comment_is(const sok_line *lines, const sok_block *b,
                           const char *name)
 {
-	char text[128];
 	if (b->comment < 0)
 		return 0;
 	const sok_line *l = &lines[b->comment];
-	sok_trim_copy(text, sizeof text, l->p + 1, l->len - 1);
-	return strcasecmp(text, name) == 0;
+	return sok_line_is(sok_trim(l->p + 1, l->len - 1), name);
 }
 
 /* Pick the block named by `level` (NULL: the first; digits: 1-based
@@ -199,7 +200,7 @@ static int sok_pick_block(const sok_line *lines, const sok_block *b, int nb,
 	if (!errno && end != level && !*end)
 		return k >= 1 && k <= nb ? (int)k - 1 : -1;
 	for (int i = 0; i < nb; i++)
-		if (strcasecmp(b[i].title, level) == 0)
+		if (sok_line_is(b[i].title, level))
 			return i;
 	for (int i = 0; i < nb; i++)
 		if (sok_comment_is(lines, &b[i], level))
@@ -361,8 +362,9 @@ static int sok_coll_level(const sok_coll *c, const char *name,
 			rc = sok_build_grid(c->lines, b,
 			                    sok_block_letters(c->lines, b, format),
 			                    name, g, err, errlen);
-			if (rc == 0 && b->title[0])
-				g->title = strdup(b->title);
+			if (rc == 0 && b->title.len)
+				g->title = strndup(b->title.p,
+				                   (size_t)b->title.len);
 		}
 	}
 	if (rc)

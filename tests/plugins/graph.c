@@ -14,6 +14,9 @@
  *                                the search found (to test the checks)
  *   offer_len = N                the number of actions improve_plan() says
  *                                the offer has (to test the checks)
+ *   offer_needs = T              improve_plan() offers only if it is given
+ *                                at least T seconds (a plugin whose work
+ *                                takes that long)
  *   features = K                 features() says it gave K values (1 by
  *                                default; to test the checks)
  *   ghost = S>G:1                edges that predecessors() reads backward
@@ -48,6 +51,7 @@ typedef struct graph {
 	unsigned char offer[MAX_NODES]; /* improve_plan()'s states */
 	int noffer;
 	size_t offer_len;             /* improve_plan() returns it, if set */
+	double offer_needs;           /* improve_plan() needs these seconds */
 	unsigned char ghost[MAX_EDGES]; /* seen by predecessors() alone */
 	unsigned nfeat;               /* features() returns this (f[0] set) */
 	int named;                    /* goal_state()'s node + 1 (0: none) */
@@ -173,6 +177,8 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 			rc = parse_offer(g, v);
 		else if (!strcmp(k, "offer_len"))
 			g->offer_len = (size_t)strtoull(v, NULL, 0);
+		else if (!strcmp(k, "offer_needs"))
+			g->offer_needs = strtod(v, NULL);
 		else if (!strcmp(k, "line"))
 			g->line = (uint32_t)strtoul(v, NULL, 10);
 		else if (!strcmp(k, "wide"))
@@ -352,8 +358,8 @@ static size_t improve_plan(void *self, const void *states,
                            const void **out)
 {
 	graph *g = self;
-	(void)states, (void)actions, (void)n, (void)seconds;
-	if (g->noffer < 1)
+	(void)states, (void)actions, (void)n;
+	if (g->noffer < 1 || seconds < g->offer_needs)
 		return 0;
 	*out = g->offer;
 	return g->offer_len ? g->offer_len : (size_t)g->noffer - 1;

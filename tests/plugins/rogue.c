@@ -21,6 +21,7 @@
  *               (after len expansions): the plan cannot be rebuilt
  *   nocollection  a case = K batch, but create() leaves
  *               collection_size at 0
+ *   bigcollection  a collection of UINT_MAX cases
  *   goallie     expand() marks its first child a goal, whatever it is
  *   selnoerr    select_heuristic() fails without a message
  *   fmtlong     format_action() writes nothing and says it needs 2e9
@@ -43,6 +44,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <searchd/plugin.h>
 
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,11 +54,12 @@
 enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
             FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH,
-            SLOWEND, FMTNEG };
+            SLOWEND, FMTNEG, BIGCOLLECTION };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
-	"exit", "fmtshort", "dearer", "randhash", "slowend", "fmtneg", NULL };
+	"exit", "fmtshort", "dearer", "randhash", "slowend", "fmtneg",
+	"bigcollection", NULL };
 
 typedef struct rogue {
 	enum mode mode;
@@ -115,7 +118,8 @@ static int create(const sd_param *params, size_t n, sd_instance *inst,
 			return -1;
 		}
 	if (pick) {
-		inst->collection_size = r->mode == NOCOLLECTION ? 0 : 5;
+		inst->collection_size = r->mode == NOCOLLECTION ? 0
+		                      : r->mode == BIGCOLLECTION ? UINT_MAX : 5;
 		if (pick == 1 && broken_first) {
 			snprintf(err, len, "rogue: case 1 is broken on purpose");
 			free(r);

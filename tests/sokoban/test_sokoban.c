@@ -605,6 +605,27 @@ static void kept_file(void **unused)
 	unlink(tmp);
 }
 
+/* A level is picked by its whole title or comment, however long (they
+ * were cut to 127 characters: a longer title could not be picked, a
+ * cut one picked the first level whose title began with it, and of
+ * two titles that differ past it, the first). */
+static void long_titles(void **unused)
+{
+	(void)unused;
+	char p[200], text[1024], name[256], tmp[4096];
+	memset(p, 'A', 150);
+	p[150] = 0;
+	snprintf(text, sizeof text, "#####\n#@$.#\n#####\nTitle: %s easy\n\n"
+	         "; %s hard\n#####\n#@ *#\n#####\n", p, p);
+	temp_level(text, tmp, sizeof tmp);
+	snprintf(name, sizeof name, "%s hard", p);
+	assert_true(start_is_goal(tmp, name));
+	snprintf(name, sizeof name, "%s easy", p);
+	assert_false(start_is_goal(tmp, name));
+	expect_error_at(tmp, "level", p, "no level 'AAAA");
+	unlink(tmp);
+}
+
 /* Every level error names the file and line. */
 static void level_errors(void **unused)
 {
@@ -1466,6 +1487,7 @@ int main(void)
 		cmocka_unit_test(notations_agree),
 		cmocka_unit_test(level_errors),
 		cmocka_unit_test(kept_file),
+		cmocka_unit_test(long_titles),
 		cmocka_unit_test(param_places),
 		cmocka_unit_test(odd_files),
 		cmocka_unit_test(odd_bytes),

@@ -171,6 +171,9 @@ typedef uint32_t sd_cost;
 /* Largest number of values one features() may write. */
 #define SD_MAX_FEATURES 8
 
+/* improve_plan()'s `seconds` when the search has no time limit. */
+#define SD_NO_TIME_LIMIT 1e9
+
 /* One key = value of the INI [problem] section, handed to create(). */
 typedef struct sd_param {
 	const char *key;   /* key as written, e.g. "tiles" */
@@ -477,10 +480,13 @@ typedef struct sd_plugin {
 	 * pair, as the engine rebuilds every plan) may not exceed the old
 	 * plan's; the engine checks all of this and reports a plugin that
 	 * breaks it.  Within that, "better" is the plugin's own measure
-	 * (Sokoban: fewer player moves when the cost is pushes).  Spend at
-	 * most about `seconds` of wall time and return what you have as
-	 * soon as the host's stop_requested() says so: the time counts
-	 * against the search's time limit. */
+	 * (Sokoban: fewer player moves when the cost is pushes).  seconds
+	 * is the wall time left before the search's time limit (the time
+	 * counts against it), or SD_NO_TIME_LIMIT if it has none: spend at
+	 * most about that, and return what you have as soon as the host's
+	 * stop_requested() says so.  Bound the work by a budget of your own
+	 * (of nodes, say), not by the clock, so that the plan does not
+	 * depend on the machine's speed or load unless the limit cuts it. */
 	size_t (*improve_plan)(void *self, const void *states,
 	                       const uint32_t *actions, size_t n,
 	                       double seconds, const void **out);
