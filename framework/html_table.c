@@ -28,6 +28,10 @@ typedef struct row {
 	double seconds;
 } row;
 
+/* The outcomes, in the order of the page's counts. */
+static const char *const statuses[] = { "solved", "no-solution", "limit",
+                                        "error" };
+
 struct sd_html_table {
 	sd_html_kind kind;
 	char *plugin;
@@ -35,6 +39,13 @@ struct sd_html_table {
 	size_t n, cap;
 	size_t lost;      /* rows that could not be stored (out of memory) */
 	size_t planned;   /* runs to be made (0: not told) */
+	/* Of every run added, also those past the table's SD_HTML_MAX_ROWS
+	 * rows: the count by outcome and the solved ones' times (the
+	 * counts and the histogram cover them all). */
+	size_t count[4];
+	double *times;
+	size_t ntimes, tcap;
+	int times_lost;   /* out of memory for a time: no histogram */
 };
 
 void sd_html_table_set_planned(sd_html_table *t, size_t planned)
@@ -75,6 +86,7 @@ void sd_html_table_free(sd_html_table *t)
 		free(t->rows[i].note);
 	}
 	free(t->rows);
+	free(t->times);
 	free(t->plugin);
 	free(t);
 }
@@ -110,6 +122,26 @@ static int grow(sd_html_table *t)
 	return 0;
 }
 
+/* Count run w by its outcome, and keep its time if it solved. */
+static void tally(sd_html_table *t, const row *w)
+{
+	for (int k = 0; k < 4; k++)
+		t->count[k] += !strcmp(w->status, statuses[k]);
+	if (!w->solved || t->times_lost)
+		return;
+	if (t->ntimes == t->tcap) {
+		size_t cap = t->tcap ? 2 * t->tcap : 64;
+		double *v = realloc(t->times, cap * sizeof *v);
+		if (!v) {
+			t->times_lost = 1;
+			return;
+		}
+		t->times = v;
+		t->tcap = cap;
+	}
+	t->times[t->ntimes++] = w->seconds;
+}
+
 int sd_html_table_add(sd_html_table *t, const sd_run_info *run,
                       const sd_result *r, const char *note)
 {
@@ -120,6 +152,7 @@ int sd_html_table_add(sd_html_table *t, const sd_run_info *run,
 	          .expanded = (unsigned long long)r->stats.expanded,
 	          .generated = (unsigned long long)r->stats.generated,
 	          .seconds = r->stats.seconds };
+	tally(t, &w);
 	if (t->n >= SD_HTML_MAX_ROWS) {
 		t->lost++;
 		return 0;
@@ -297,50 +330,42 @@ static int put_notes(FILE *out, const sd_html_table *t)
 /* The counts by outcome. */
 static void put_counts(FILE *out, const sd_html_table *t)
 {
-	static const char *const st[] = { "solved", "no-solution", "limit",
-	                                  "error" };
 	static const char *const words[] = { "solved", "no solution",
 	                                     "limit reached", "error" };
-	size_t c[4] = { 0 };
-	for (size_t i = 0; i < t->n; i++)
-		for (int k = 0; k < 4; k++)
-			c[k] += !strcmp(t->rows[i].status, st[k]);
 	fputs("<p id=\"sd-counts\">", out);
 	for (int k = 0; k < 4; k++)
 		fprintf(out, "%s<span class=\"%s\">%s: <b>%zu</b></span>",
-		        k ? ", " : "", st[k], words[k], c[k]);
+		        k ? ", " : "", statuses[k], words[k], t->count[k]);
 	fprintf(out, " &mdash; of %zu</p>\n", planned(t));
 }
 
 #define SD_HIST_BINS 12
 
-/* Bin the solved rows' times: log10 of seconds (at least 1 us) from lo
- * in steps of *step into bin[]; the number of solved rows. */
+/* Bin the solved runs' times: log10 of seconds (at least 1 us) from lo
+ * in steps of *step into bin[]; the number of solved runs (0 if a time
+ * could not be kept). */
 static size_t bin_times(const sd_html_table *t, size_t *bin, double *lo,
                         double *step)
 {
 	double hi = -6;
-	size_t n = 0;
+	size_t n = t->times_lost ? 0 : t->ntimes;
 	*lo = 10;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->rows[i].solved) {
-			double v = log10(fmax(t->rows[i].seconds, 1e-6));
-			*lo = fmin(*lo, v);
-			hi = fmax(hi, v);
-			n++;
-		}
+	for (size_t i = 0; i < n; i++) {
+		double v = log10(fmax(t->times[i], 1e-6));
+		*lo = fmin(*lo, v);
+		hi = fmax(hi, v);
+	}
 	if (hi - *lo < 1) {  /* at least a decade, so that the edges differ */
 		double mid = (hi + *lo) / 2;
 		*lo = mid - 0.5;
 		hi = mid + 0.5;
 	}
 	*step = (hi - *lo) / SD_HIST_BINS;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->rows[i].solved) {
-			double v = log10(fmax(t->rows[i].seconds, 1e-6));
-			int k = (int)((v - *lo) / *step);
-			bin[k < SD_HIST_BINS ? k : SD_HIST_BINS - 1]++;
-		}
+	for (size_t i = 0; i < n; i++) {
+		double v = log10(fmax(t->times[i], 1e-6));
+		int k = (int)((v - *lo) / *step);
+		bin[k < SD_HIST_BINS ? k : SD_HIST_BINS - 1]++;
+	}
 	return n;
 }
 

@@ -26,6 +26,8 @@ static const size_t descriptor_sizes[SD_ABI_MINOR + 1] = {
 	sizeof(sd_plugin),               /* 1.5: ida_iterate */
 	sizeof(sd_plugin),               /* 1.6: no field; ida_iterate()
 	                                    may return SD_IDA_ZERO_RUN */
+	sizeof(sd_plugin),               /* 1.7: no field; improve_plan()
+	                                    is given the time left */
 };
 
 static size_t descriptor_size(unsigned minor)

@@ -10,6 +10,8 @@
 #include "mpi_run.h"
 #include "output.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -98,6 +100,7 @@ static int parse_range(const char **s, unsigned max, unsigned *a,
 	const char *p = skip_blanks(*s);
 	if (*p < '0' || *p > '9')
 		return -1;
+	errno = 0;
 	unsigned long x = strtoul(p, &end, 10), y = x;
 	p = skip_blanks(end);
 	if (*p == '-') {
@@ -107,7 +110,7 @@ static int parse_range(const char **s, unsigned max, unsigned *a,
 		y = strtoul(p, &end, 10);
 		p = skip_blanks(end);
 	}
-	if (x < 1 || y < x || y > max)
+	if (errno == ERANGE || x < 1 || y < x || y > max)
 		return -1;
 	if (*p == ',')
 		p = skip_blanks(p + 1);
@@ -197,8 +200,8 @@ static void note_slow(batch_totals *t, unsigned k, double s)
 /* Redraw the progress bar on stderr's line. */
 static void progress_bar(const batch_totals *t)
 {
-	int width = 30, filled = t->total ? (int)(width * t->done / t->total)
-	                                  : 0;
+	int width = 30, filled = t->total ? (int)((uint64_t)width * t->done /
+	                                          t->total) : 0;
 	fprintf(stderr, "\r[%.*s%*s] %u/%u  solved %u  limit %u  none %u  "
 	        "%.1fs ", filled, "##############################",
 	        width - filled, "", t->done, t->total, t->count[EXIT_SOLVED],

@@ -107,18 +107,38 @@ static int list_dir(const char *d, int fmt)
 	return found;
 }
 
-/* Print the plugins found on the search path (colon-separated dirs) in
- * format fmt (SD_FMT_*); "none found" goes to stderr but in text. */
+/* Whether directory d of the search path is one of the n before it
+ * (prev[0..n)), by the real path of each (an installed program's two
+ * last directories are the same one: its plugins were listed twice). */
+static int seen_dir(char *const *prev, int n, const char *d)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	const char *ra = realpath(d, a) ? a : d;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(ra, realpath(prev[i], b) ? b : prev[i]))
+			return 1;
+	return 0;
+}
+
+/* Print the plugins found on the search path (colon-separated dirs,
+ * each once) in format fmt (SD_FMT_*); "none found" goes to stderr but
+ * in text. */
 int sd_list_plugins(const char *search_path, int fmt)
 {
 	char *path = search_path ? strdup(search_path) : NULL, *save;
-	int found = 0;
+	char *dirs[64];
+	int found = 0, n = 0;
 	if (!path)
 		return sd_error("out of memory");
 	sd_print_list_header(stdout, fmt, 1);
 	for (char *d = strtok_r(path, ":", &save); d;
-	     d = strtok_r(NULL, ":", &save))
+	     d = strtok_r(NULL, ":", &save)) {
+		if (seen_dir(dirs, n, d))
+			continue;
+		if (n < 64)
+			dirs[n++] = d;
 		found += list_dir(d, fmt);
+	}
 	if (!found)
 		fprintf(fmt == SD_FMT_TEXT ? stdout : stderr,
 		        "no plugins found (searched %s)\n", search_path);

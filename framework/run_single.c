@@ -139,11 +139,13 @@ static int present(const sd_runctx *x, const sd_attempt *a,
 	 * writes the frames as --replay does, without clearing or pauses */
 	FILE *boards = x->format == SD_FMT_TEXT ? stdout : stderr;
 	int cut = 0, bad = 0;
-	if ((cli->replay || cli->animate) && a->res.status == SD_SOLVED)
-		bad = sd_print_replay(boards, x->plugin, &a->inst, &a->res,
-		                      cli->animate && isatty(fileno(boards)),
-		                      cli->delay_ms, &cut) &&
-		      boards == stderr;  /* stdout's: finish_output() */
+	if ((cli->replay || cli->animate) && a->res.status == SD_SOLVED &&
+	    sd_print_replay(boards, x->plugin, &a->inst, &a->res,
+	                    cli->animate && isatty(fileno(boards)),
+	                    cli->delay_ms, &cut))
+		/* a write error on stdout is finish_output()'s to say */
+		bad = !ferror(boards) ? sd_error("--replay: out of memory")
+		                      : boards == stderr;
 	/* both files are written when both are asked for, even if the
 	 * tree is too large to draw */
 	bad |= out->dot && write_dot(cli, out->dot, x->plugin, &a->inst,

@@ -95,8 +95,8 @@ typedef struct sd_event {
 
 /* Whether a plan found is handed to the plugin's improve_plan(), which
  * may return one of no higher cost that is better by its own measure
- * (Sokoban: fewer moves), within a tenth of the time limit (1 s without
- * one). */
+ * (Sokoban: fewer moves), within what is left of the time limit
+ * (plugin.h says what a plugin is given). */
 typedef enum sd_improve {
 	SD_IMPROVE_AUTO,  /* after the algorithms that are not optimal */
 	SD_IMPROVE_YES,   /* after every algorithm */

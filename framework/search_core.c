@@ -401,11 +401,24 @@ static int offer_fits(const search *s, size_t m)
 	       (m + 1) * s->ssz / (size_t)page <= (size_t)pages;
 }
 
+/* The wall time improve_plan() is given: what is left of the time
+ * limit, or SD_NO_TIME_LIMIT without one; to a plugin built before ABI
+ * 1.7, as then, a tenth of the limit (at most what is left) or 1 s. */
+static double improve_seconds(const search *s)
+{
+	double left = sd_guard_time_left();
+	if (s->p->abi_minor >= 7)
+		return left < 0 ? SD_NO_TIME_LIMIT : left;
+	if (left < 0)
+		return 1;
+	double tenth = s->o->time_limit / 10;
+	return tenth < left ? tenth : left;
+}
+
 int search_improve_plan(search *s)
 {
 	sd_result *r = s->res;
-	double left = sd_guard_time_left();
-	double t = left < 0 ? SD_NO_TIME_LIMIT : left;
+	double t = improve_seconds(s);
 	const void *out;
 	size_t m = s->p->improve_plan && r->length ? call_improve(s, t, &out)
 	                                           : 0;

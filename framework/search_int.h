@@ -184,7 +184,7 @@ uint32_t search_store_start(search *s, const unsigned char *start);
 int search_extract_plan(search *s, uint32_t goal);
 
 /* With a plan in the result, hand it to the plugin's improve_plan()
- * (plugin.h) within a tenth of the time limit (1 s without one), and
+ * (plugin.h) within what is left of the time limit, and
  * take the plan it offers, if any, after checking it: its steps rebuilt
  * by re-expanding, its start, its goal, its cost no higher.  0 (the
  * plan, old or new, in the result), or -1 with a message naming the

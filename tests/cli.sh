@@ -79,6 +79,11 @@ assert rows and all(set(r) == {"plugin", "version", "description", "path",
 assert any(r["plugin"] == "graph" and r["path"].endswith("/graph.so")
            for r in rows), rows' <<<"$out"
 then pass; else fail "--list-plugins -f json: $out"; fi
+# a directory named twice on the path (an installed program's last two
+# are one) is listed once (each plugin was listed twice)
+n=$(SEARCHD_PLUGIN_PATH="$plugins:$plugins/" "$sd" --list-plugins -f json 2>/dev/null |
+	grep -c '"graph"')
+[ "$n" = 1 ] && pass || fail "--list-plugins with a directory twice: graph $n times"
 out=$(SEARCHD_PLUGIN_PATH="$plugins" "$sd" --list-plugins -f csv 2>/dev/null)
 if [ "$(head -1 <<<"$out")" = "plugin,version,description,path,build" ] &&
 	grep -q "^graph,.*/graph\.so," <<<"$out"
@@ -151,15 +156,15 @@ for i in $(seq 100); do   # until it waits in open() (its handlers are set)
 	sleep 0.1
 done
 kill -TERM $fpid
-# at most 10 s for it to end (a zombie until waited for, so the pid is
-# not reused), then SIGKILL.  Not a watchdog subshell killed once it
-# ended: a subshell signalled just after the fork can still run this
-# shell's EXIT trap and remove $tmp (seen on a loaded machine)
+# at most 10 s for it to end (bash's table of jobs says, which keeps its
+# status), then SIGKILL if it still runs.  Not a watchdog subshell killed
+# once it ended: a subshell signalled just after the fork can still run
+# this shell's EXIT trap and remove $tmp (seen on a loaded machine)
 for i in $(seq 100); do
-	[ "$(awk '{print $3}' "/proc/$fpid/stat" 2>/dev/null)" = Z ] && break
+	jobs -rp | grep -qx "$fpid" || break
 	sleep 0.1
 done
-kill -KILL $fpid 2>/dev/null
+jobs -rp | grep -qx "$fpid" && kill -KILL $fpid
 wait $fpid
 rc=$?
 [ $rc = 3 ] && grep -q "interrupted while reading the configuration" \
@@ -474,5 +479,44 @@ for q in -q ""; do
 	                    [ "$n" -ge "$want" ]; }; then pass; else
 		fail "pdb build with '$q': exit $rc, stderr:"; cat "$tmp/q.err"; fi
 done
+
+# a table is saved to a new file, never through a link planted where it
+# will be written (PATH.PID.tmp: a root run overwrote a file of the
+# link's choosing)
+part='1 2 3 5 / 4 6 7 8'
+pdbrun() {   # pdbrun DIR [PLANT]: an 8-puzzle pdb search, its pid known
+	bash -c '[ -n "$2" ] && ln -s "$3" "$2.$$.tmp"; shift 3; exec "$@"' \
+		_ "$@" "$sd" -c "$src/config/npuzzle.ini" -s search.heuristic=pdb \
+		-s problem.pdb_partition="$part" -s problem.pdb_dir="$1"
+}
+rm -rf "$tmp/pdb"
+pdbrun "$tmp/pdb" "" "" >/dev/null 2>&1
+table=$(ls "$tmp"/pdb/*.pdb | head -1)
+rm -f "$tmp"/pdb/*.pdb
+echo "precious" >"$tmp/victim"
+out=$(pdbrun "$tmp/pdb" "$table" "$tmp/victim" 2>&1)
+[ "$(cat "$tmp/victim")" = precious ] &&
+	grep -q "could not save the pattern database" <<<"$out" &&
+	grep -q "cost        31" <<<"$out" && pass ||
+	fail "a planted link: victim $(head -c 20 "$tmp/victim" | od -c | head -1), $out"
+# without HOME and XDG_CACHE_HOME the cache is this user's own directory
+# under /tmp, mode 0700 (it was /tmp/searchd-cache, shared: another
+# user's tables were trusted); a shared one is not used
+own=/tmp/searchd-cache-$(id -u)
+had=$(ls "$own" 2>/dev/null; [ -d "$own" ] && echo .)
+out=$(env -u HOME -u XDG_CACHE_HOME "$sd" -c "$src/config/npuzzle.ini" \
+	-s search.heuristic=pdb -s problem.pdb_partition="$part" 2>&1)
+[ "$(stat -c %a "$own" 2>/dev/null)" = 700 ] && grep -q "for $own/" <<<"$out" &&
+	pass || fail "pdb_dir without HOME: $(stat -c %a "$own" 2>&1), $out"
+chmod 0777 "$own" && out=$(env -u HOME -u XDG_CACHE_HOME "$sd" \
+	-c "$src/config/npuzzle.ini" -s search.heuristic=pdb \
+	-s problem.pdb_partition="$part" 2>&1)
+chmod 0700 "$own"
+grep -q "cache $own not used: not a directory of this user that only it can write" <<<"$out" &&
+	grep -q "cost        31" <<<"$out" && pass || fail "a shared cache in /tmp: $out"
+for f in "$own"/*; do   # leave the directory as it was
+	[ -e "$f" ] && ! grep -qxF "$(basename "$f")" <<<"$had" && rm -f "$f"
+done
+[ -z "$had" ] && rmdir "$own" 2>/dev/null
 
 finish

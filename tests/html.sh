@@ -193,6 +193,20 @@ edges=$(sed -n '/<svg id="sd-hist"/,/<\/svg>/p' "$tmp/one.html" |
 	grep -oE '>[0-9.e+-]+<' | sort | uniq -d)
 [ -z "$edges" ] && grep -q '<p>1 run\.' "$tmp/one.html" && ok ||
 	bad "one-level batch page: edges repeated: $edges"
+# a batch past the table's 5000 rows: the counts and the histogram
+# cover every run (they counted the table's rows: "solved: 5000 ... of
+# 5003", a histogram of 5000)
+awk 'BEGIN { for (i = 0; i < 5003; i++) print "1 0 2 3 4 5 6 7 8" }' \
+	>"$tmp/near.txt"
+"$sd" --config "$src/config/npuzzle.ini" -q -s problem.tiles= \
+	-s problem.file="$tmp/near.txt" -s problem.index=all \
+	--html "$tmp/big.html" >/dev/null 2>&1
+hist=$(sed -n '/<svg id="sd-hist"/,/<\/svg>/p' "$tmp/big.html" |
+	grep -oE 'y="[0-9]+\.[0-9]" text-anchor="middle">[0-9]+<' |
+	grep -oE '>[0-9]+<' | tr -d '<>' |
+	awk '{ s += $1 } END { print s }')
+grep -q 'solved: <b>5003</b>.*of 5003' "$tmp/big.html" && [ "$hist" = 5003 ] &&
+	ok || bad "batch of 5003: $(grep -o '<p id="sd-counts">.*' "$tmp/big.html"), histogram $hist"
 # a search without a plan (a limit) still shows the start board (the
 # page had no Problem section before)
 "$sd" --config "$src/config/npuzzle.ini" -q -s search.node_limit=1000 \

@@ -180,6 +180,12 @@ for ip in yes moves no; do
 		--set problem.kernel=free --set problem.len=100000 \
 		--set problem.free_from=700 --set search.time_limit=100
 done
+# the example's keys are checked, as the tutorial asks of a plugin (an
+# unknown key or kernel mode was ignored)
+expect 2 "<command line>: unknown key 'stack'" "$sd" --config "$kl" \
+	--set problem.stack="2 1"
+expect 2 "<command line>: unknown kernel mode 'nope'" "$sd" --config "$kl" \
+	--set problem.kernel=nope
 # kline_breaks KERNEL MESSAGE [ARGS]: IDA* on kline with that kernel mode
 # (and those further arguments) fails with exit 2 and the message
 kline_breaks() {

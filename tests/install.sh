@@ -58,6 +58,12 @@ done
 grep -qF "$prefix/include/searchd/plugin.h" \
 	"$root/share/man/man7/searchd-plugin.7" ||
 	{ echo "searchd-plugin.7 does not name $prefix's plugin.h"; exit 1; }
+# ... and carry the version, as the build's do (it was "searchd ")
+v=$("$sd" --version | awk '{ print $2 }')
+for m in man1/searchd.1 man7/searchd-plugin.7; do
+	grep -q "^\.TH .*\"searchd $v\"" "$root/share/man/$m" ||
+		{ echo "$m: $(grep '^\.TH' "$root/share/man/$m")"; exit 1; }
+done
 # the installed completion loads
 bash -c "source '$root/share/bash-completion/completions/searchd' &&
 	complete -p searchd" >/dev/null

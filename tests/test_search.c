@@ -257,9 +257,10 @@ static void improved_plans(void **unused)
 }
 
 /* improve_plan() is given the time left before the time limit, and
- * no cap without one (it was given a tenth of the limit, and 1 s
- * without one, so that an improvement that needed longer was cut short
- * on a slow or loaded machine: a plan that varied with the load). */
+ * no cap without one (ABI 1.7: it was given a tenth of the limit, and
+ * 1 s without one, so that an improvement that needed longer was cut
+ * short on a slow or loaded machine: a plan that varied with the
+ * load). */
 static void improvement_time(void **unused)
 {
 	(void)unused;
@@ -278,6 +279,19 @@ static void improvement_time(void **unused)
 			fail_msg("time limit %g: cost %llu, not %llu", limits[i],
 			         (unsigned long long)r.cost,
 			         (unsigned long long)costs[i]);
+		sd_result_free(&r);
+	}
+	/* a plugin built before ABI 1.7 is given, as then, a tenth of the
+	 * limit or 1 s: the offer needs 5 s, and gets 1 s and 6 s */
+	sd_plugin old = *graph.plugin;
+	old.abi_minor = 6;
+	for (size_t i = 0; i < 2; i++) {
+		sd_result r;
+		char err[256];
+		o.time_limit = i ? 60 : 0;
+		if (sd_search(&old, &inst, &o, &r, err, sizeof err))
+			fail_msg("ABI 1.6: %s", err);
+		assert_int_equal(r.cost, i ? 3 : 10);
 		sd_result_free(&r);
 	}
 	graph.plugin->destroy(inst.self);

@@ -126,6 +126,10 @@ typedef struct np_inst {
 	size_t fsm_dups;    /* the duplicates it refuses */
 	int fsm_len;        /* their longest, in moves (fsm_moves) */
 	char fsm_where[1100];  /* "file:line" of fsm_moves, or "" */
+	/* pdb_dir is the fallback in /tmp, shared by every user: used only
+	 * as a private directory of this user (np_pdb_setup) */
+	int pdb_in_tmp;
+	int pdb_nocache;    /* the cache is not used: neither read nor written */
 } np_inst;
 
 /* np_board.c */

@@ -381,6 +381,8 @@ static int np_cache_load(const np_inst *I, np_pdb_group *G,
 {
 	np_pdb_head head;
 	struct stat st;
+	if (I->pdb_nocache)
+		return -1;
 	/* not blocking: a FIFO of that name would wait for a writer */
 	int fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
@@ -426,18 +428,31 @@ static int np_mkdirs(const char *path)
 	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-/* Save group G's table to path atomically (write, then rename), after a
- * header with its checksum.  A
- * failure only costs a rebuild next time, so it is reported as a note. */
+/* Open a new file at path for writing: never one that is there, nor
+ * through a symbolic link someone put there.  NULL if it cannot. */
+static FILE *np_create(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
+/* Save group G's table to path atomically (write a new file, then
+ * rename), after a header with its checksum.  A failure only costs a
+ * rebuild next time, so it is reported as a note. */
 static void np_cache_save(const np_inst *I, const np_pdb_group *G,
                           const char *path)
 {
 	char tmp[1200];
+	if (I->pdb_nocache)
+		return;
 	np_pdb_head head = { NP_PDB_MAGIC, G->entries,
 	                     np_checksum(I, G, G->dist) };
 	int len = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
 	FILE *f = len < 0 || (size_t)len >= sizeof tmp ||
-	          np_mkdirs(I->pdb_dir) ? NULL : fopen(tmp, "wb");
+	          np_mkdirs(I->pdb_dir) ? NULL : np_create(tmp);
 	int ok = f && fwrite(&head, sizeof head, 1, f) == 1 &&
 	         fwrite(G->dist, 1, G->entries, f) == G->entries;
 	if (f && fclose(f))
@@ -542,6 +557,26 @@ static int np_pdb_make(np_inst *I, uint32_t g, uint32_t done,
 	return 0;
 }
 
+/* Whether the cache in I->pdb_dir may be used: yes, unless it is the
+ * fallback in /tmp, which must be a directory of this user that no one
+ * else may write into (made so, mode 0700, if it is not there):
+ * another user's tables would be trusted.  Says why not on stderr. */
+static int np_cache_usable(const np_inst *I)
+{
+	struct stat st;
+	if (!I->pdb_in_tmp)
+		return 1;
+	if (mkdir(I->pdb_dir, 0700) && errno != EEXIST)
+		return 1;   /* saving says why */
+	if (!lstat(I->pdb_dir, &st) && S_ISDIR(st.st_mode) &&
+	    st.st_uid == geteuid() && !(st.st_mode & 077))
+		return 1;
+	fprintf(stderr, "npuzzle: note: pattern database cache %s not used: "
+	        "not a directory of this user that only it can write (set "
+	        "pdb_dir, HOME or XDG_CACHE_HOME)\n", I->pdb_dir);
+	return 0;
+}
+
 /* Choose the partition, then take each group's table from the shelf of
  * tables kept in the process (np_shelf.c), else load it from the cache,
  * else make it (np_pdb_make), and put it on the shelf.  Returns 0, or -1
@@ -562,6 +597,7 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 	if (np_size_groups(I, err, errlen))
 		goto fail;
 	np_setup_reflection(I);
+	I->pdb_nocache = !np_cache_usable(I);
 	char paths[NP_MAX_GROUPS][NP_PATH_LEN];
 	for (int g = 0; g < I->ngroups; g++)
 		np_cache_name(I, &I->groups[g], paths[g], sizeof paths[g]);

@@ -623,6 +623,64 @@ static void test_file_kinds(void **state)
 	remove(SCRATCH "sparse.txt");
 }
 
+/* Write an instance file of 150 instances with a byte order mark,
+ * comments and blank lines between them; instance k is broken (tile 9
+ * for 3) when broken[k] is set; line[k] gets its line number. */
+static void write_many(const char *path, const char *broken, long *line)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	long n = 1;
+	fputs("\xef\xbb\xbf# 150 boards\n", f);
+	for (int k = 1; k <= 150; k++) {
+		if (k % 10 == 0) {
+			fputs("\n# ten more\n", f);
+			n += 2;
+		}
+		fprintf(f, "8 7 6 0 4 1 2 5 %d\n", broken[k] ? 9 : 3);
+		line[k] = ++n;
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The instance file read last is kept for the next instance of a batch
+ * (a batch of N instances read the whole file N times: 44 s for 10,000
+ * tiny searches), and each instance is still the one asked for, on its
+ * line, with the file's count; a file changed since, even to the same
+ * size with its modification time set back, is read again. */
+static void test_kept_file(void **state)
+{
+	(void)state;
+	char broken[151] = { 0 }, want[512], index[16];
+	long line[151];
+	const char *path = SCRATCH "many.txt";
+	broken[1] = broken[64] = broken[65] = broken[100] = broken[150] = 1;
+	write_many(path, broken, line);
+	struct stat before;
+	assert_int_equal(stat(path, &before), 0);
+	const int order[] = { 2, 1, 64, 65, 66, 100, 129, 150, 149, 3 };
+	for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+		int k = order[i];
+		snprintf(index, sizeof index, "%d", k);
+		snprintf(want, sizeof want, "many.txt:%ld: tile 3 is missing",
+		         line[k]);
+		assert_int_equal(broken[k] ? refused_file(path, index, want)
+		                           : accepted(path, index), 150);
+	}
+	refused_file(path, "151", "index 151 is out of range: " SCRATCH
+	             "many.txt has 150 instances");
+	broken[1] = broken[64] = broken[65] = broken[100] = broken[150] = 0;
+	broken[2] = broken[66] = 1;   /* the same size */
+	write_many(path, broken, line);
+	struct timespec times[2] = { before.st_atim, before.st_mtim };
+	assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+	assert_int_equal(accepted(path, "65"), 150);
+	snprintf(want, sizeof want, "many.txt:%ld: tile 3 is missing", line[66]);
+	refused_file(path, "66", want);
+	assert_int_equal(accepted(path, "1"), 150);
+	unlink(path);
+}
+
 /* A broken entry of a file still tells the size of the collection, so
  * that a batch goes on past it. */
 static void test_broken_entry(void **state)
@@ -1610,6 +1668,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_file_board),
+		cmocka_unit_test(test_kept_file),
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_file_kinds),
 		cmocka_unit_test(test_broken_entry),

@@ -69,6 +69,28 @@ static unsigned swapped(const kline *k, enum kmode when, uint32_t at,
 	return n;
 }
 
+/* Take [problem] key p into k.  0, or -1 with a message naming its
+ * line: a key, or a kernel mode, that kline does not know. */
+static int set_key(kline *k, const sd_param *p, char *err, size_t len)
+{
+	size_t m = 0, modes = sizeof kmodes / sizeof *kmodes;
+	if (!strcmp(p->key, "len"))
+		k->len = (uint32_t)strtoul(p->value, NULL, 10);
+	else if (!strcmp(p->key, "free_from"))
+		k->free_from = (uint32_t)strtoul(p->value, NULL, 10);
+	else if (strcmp(p->key, "kernel"))
+		return sd_param_error(p, err, len, "unknown key '%s'", p->key);
+	else {
+		while (m < modes && strcmp(p->value, kmodes[m]))
+			m++;
+		if (m == modes)
+			return sd_param_error(p, err, len, "unknown kernel "
+			                      "mode '%s'", p->value);
+		k->mode = (enum kmode)m;
+	}
+	return 0;
+}
+
 static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
                   size_t len)
 {
@@ -76,17 +98,11 @@ static int create(const sd_param *p, size_t n, sd_instance *inst, char *err,
 	if (!k)
 		return sd_param_error(NULL, err, len, "out of memory");
 	k->len = 10;
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(p[i].key, "len"))
-			k->len = (uint32_t)strtoul(p[i].value, NULL, 10);
-		if (!strcmp(p[i].key, "free_from"))
-			k->free_from = (uint32_t)strtoul(p[i].value, NULL,
-			                                 10);
-		for (size_t m = 0; !strcmp(p[i].key, "kernel") &&
-		                   m < sizeof kmodes / sizeof *kmodes; m++)
-			if (!strcmp(p[i].value, kmodes[m]))
-				k->mode = (enum kmode)m;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (set_key(k, &p[i], err, len)) {
+			free(k);
+			return -1;
+		}
 	inst->self = k;
 	inst->state_size = sizeof(uint32_t);
 	inst->max_successors = 2;

@@ -133,9 +133,9 @@ extern "C" {
 
 /* ABI version.  The host refuses a plugin with another major, or with a
  * newer minor than its own.  Minor versions only append fields (or,
- * as 1.6, a value a call may return). */
+ * as 1.6, a value a call may return; as 1.7, what a call is given). */
 #define SD_ABI_MAJOR 1
-#define SD_ABI_MINOR 6
+#define SD_ABI_MINOR 7
 
 /* Name of the one symbol a plugin exports. */
 #define SD_PLUGIN_ENTRY "searchd_plugin"
@@ -171,7 +171,8 @@ typedef uint32_t sd_cost;
 /* Largest number of values one features() may write. */
 #define SD_MAX_FEATURES 8
 
-/* improve_plan()'s `seconds` when the search has no time limit. */
+/* improve_plan()'s `seconds` when the search has no time limit (ABI
+ * 1.7). */
 #define SD_NO_TIME_LIMIT 1e9
 
 /* One key = value of the INI [problem] section, handed to create(). */
@@ -486,7 +487,9 @@ typedef struct sd_plugin {
 	 * most about that, and return what you have as soon as the host's
 	 * stop_requested() says so.  Bound the work by a budget of your own
 	 * (of nodes, say), not by the clock, so that the plan does not
-	 * depend on the machine's speed or load unless the limit cuts it. */
+	 * depend on the machine's speed or load unless the limit cuts it.
+	 * (A plugin built for ABI 1.4-1.6 is given, as then, a tenth of the
+	 * time limit, at most what is left of it, or 1 s without one.) */
 	size_t (*improve_plan)(void *self, const void *states,
 	                       const uint32_t *actions, size_t n,
 	                       double seconds, const void **out);
