@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "np_internal.h"
+#include "../file_unchanged.h"
 
 #define NP_MAX_NUMBERS 64
 #define NP_MAX_FILE (64ULL << 20) /* bytes of an instance file, at most */
@@ -322,14 +323,8 @@ __attribute__((destructor)) static void np_kept_drop(void)
 /* Whether np_kept holds the scan of the file at path, status st. */
 static int np_kept_is(const char *path, const struct stat *st)
 {
-	const struct stat *k = &np_kept.st;
 	return np_kept.valid && !strcmp(np_kept.path, path) &&
-	       k->st_dev == st->st_dev && k->st_ino == st->st_ino &&
-	       k->st_size == st->st_size &&
-	       k->st_mtim.tv_sec == st->st_mtim.tv_sec &&
-	       k->st_mtim.tv_nsec == st->st_mtim.tv_nsec &&
-	       k->st_ctim.tv_sec == st->st_ctim.tv_sec &&
-	       k->st_ctim.tv_nsec == st->st_ctim.tv_nsec;
+	       sd_file_unchanged(&np_kept.st, st);
 }
 
 /* Scan f (the file at path, status st if known) for instance

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include "sok.h"
+#include "../file_unchanged.h"
 
 /* One line of the input: start and length (trailing blanks cut). */
 typedef struct sok_line {
@@ -468,14 +469,8 @@ __attribute__((destructor)) static void sok_kept_drop(void)
 /* Whether sok_kept holds the file at path whose status is st. */
 static int sok_kept_is(const char *path, const struct stat *st)
 {
-	const struct stat *k = &sok_kept.st;
 	return sok_kept.buf && !strcmp(sok_kept.path, path) &&
-	       k->st_dev == st->st_dev && k->st_ino == st->st_ino &&
-	       k->st_size == st->st_size &&
-	       k->st_mtim.tv_sec == st->st_mtim.tv_sec &&
-	       k->st_mtim.tv_nsec == st->st_mtim.tv_nsec &&
-	       k->st_ctim.tv_sec == st->st_ctim.tv_sec &&
-	       k->st_ctim.tv_nsec == st->st_ctim.tv_nsec;
+	       sd_file_unchanged(&sok_kept.st, st);
 }
 
 /* Keep buf (the file at path, status st; its text after a byte order
