@@ -85,13 +85,11 @@ static int list_one(const char *file, int fmt)
 	return pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
-/* Print the plugins in one directory in format fmt; returns how
- * many. */
+/* Print the plugins in directory d (its real path) in format fmt;
+ * returns how many. */
 static int list_dir(const char *d, int fmt)
 {
-	char real[PATH_MAX], file[2 * PATH_MAX];
-	if (realpath(d, real))
-		d = real;
+	char file[2 * PATH_MAX];
 	DIR *dir = opendir(d);
 	struct dirent *e;
 	int found = 0;
@@ -107,41 +105,35 @@ static int list_dir(const char *d, int fmt)
 	return found;
 }
 
-/* Whether directory d of the search path is one of the n before it
- * (prev[0..n)), by the real path of each (an installed program's two
- * last directories are the same one: its plugins were listed twice). */
-static int seen_dir(char *const *prev, int n, const char *d)
-{
-	char a[PATH_MAX], b[PATH_MAX];
-	const char *ra = realpath(d, a) ? a : d;
-	for (int i = 0; i < n; i++)
-		if (!strcmp(ra, realpath(prev[i], b) ? b : prev[i]))
-			return 1;
-	return 0;
-}
-
 /* Print the plugins found on the search path (colon-separated dirs,
- * each once) in format fmt (SD_FMT_*); "none found" goes to stderr but
- * in text. */
+ * each once by its real path: an installed program's last two are the
+ * same one, whose plugins were listed twice) in format fmt (SD_FMT_*);
+ * "none found" goes to stderr but in text. */
 int sd_list_plugins(const char *search_path, int fmt)
 {
 	char *path = search_path ? strdup(search_path) : NULL, *save;
-	char *dirs[64];
+	char real[PATH_MAX], *seen[64];
 	int found = 0, n = 0;
 	if (!path)
 		return sd_error("out of memory");
 	sd_print_list_header(stdout, fmt, 1);
 	for (char *d = strtok_r(path, ":", &save); d;
 	     d = strtok_r(NULL, ":", &save)) {
-		if (seen_dir(dirs, n, d))
+		const char *r = realpath(d, real) ? real : d;
+		int again = 0;
+		for (int i = 0; i < n && !again; i++)
+			again = !strcmp(seen[i], r);
+		if (again)
 			continue;
-		if (n < 64)
-			dirs[n++] = d;
-		found += list_dir(d, fmt);
+		if (n < 64 && (seen[n] = strdup(r)))
+			n++;
+		found += list_dir(r, fmt);
 	}
 	if (!found)
 		fprintf(fmt == SD_FMT_TEXT ? stdout : stderr,
 		        "no plugins found (searched %s)\n", search_path);
+	while (n > 0)
+		free(seen[--n]);
 	free(path);
 	return 0;
 }

@@ -309,21 +309,20 @@ static int np_take_instance(const np_keys *K, const np_scan *sc,
 static struct np_kept {
 	char path[1024];
 	struct stat st;
-	np_scan sc;       /* the whole file's scan: counts and marks */
-	int valid;
+	np_scan sc;       /* the whole file's scan: counts and marks
+	                     (none kept: sc.marks NULL) */
 } np_kept;
 
 __attribute__((destructor)) static void np_kept_drop(void)
 {
 	free(np_kept.sc.marks);
 	np_kept.sc.marks = NULL;
-	np_kept.valid = 0;
 }
 
 /* Whether np_kept holds the scan of the file at path, status st. */
 static int np_kept_is(const char *path, const struct stat *st)
 {
-	return np_kept.valid && !strcmp(np_kept.path, path) &&
+	return np_kept.sc.marks && !strcmp(np_kept.path, path) &&
 	       sd_file_unchanged(&np_kept.st, st);
 }
 
@@ -363,7 +362,6 @@ static int np_scan_kept(FILE *f, const char *path, const struct stat *st,
 	sc->marks = NULL;
 	snprintf(np_kept.path, sizeof np_kept.path, "%s", path);
 	np_kept.st = *st;
-	np_kept.valid = 1;
 	return 0;
 }
 
