@@ -24,7 +24,7 @@ volatile unsigned long sd_guard_calls;
 static char plugin_label[512];        /* "'name' (path)" */
 static int limit_status = 3;          /* exit status for a limit */
 static int again_ends = 1;            /* a second interrupt ends at once */
-static volatile sig_atomic_t setup;   /* sd_guard_setup: the first ends */
+static const char *volatile setup;   /* sd_guard_setup: the first ends */
 static struct timespec first_stop;    /* when the first interrupt came */
 #define SD_AGAIN_GAP 0.5              /* seconds: a repeat within is one */
 static double grace_seconds;          /* after the alarm, for a hang */
@@ -111,9 +111,14 @@ static void on_stop_signal(int sig)
 {
 	struct timespec now = { 0, 0 };
 	(void)sig;
-	if (setup)
-		end_now("\nsearchd: interrupted while reading the "
-		        "configuration\n");
+	static const char was[] = "\nsearchd: interrupted while ";
+	const char *doing = setup;
+	if (doing) {
+		if (write(2, was, sizeof was - 1) < 0 ||
+		    write(2, doing, strlen(doing)) < 0)
+			_exit(limit_status);
+		end_now("\n");
+	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (sd_guard_interrupted && again_ends &&
 	    seconds_between(first_stop, now) >= SD_AGAIN_GAP)
@@ -243,9 +248,9 @@ void sd_guard_again_ends(int on)
 	again_ends = on;
 }
 
-void sd_guard_setup(int on)
+void sd_guard_setup(const char *doing)
 {
-	setup = on;
+	setup = doing;
 }
 
 void sd_guard_plugin(const char *name, const char *path)

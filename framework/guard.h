@@ -78,12 +78,14 @@ void sd_guard_install(int limit_status);
  * and a repeated signal must not cost the rows and the summary. */
 void sd_guard_again_ends(int on);
 
-/* While on, the configuration is being read and nothing has run: a
+/* While doing is not NULL, the program is doing that ("reading the
+ * configuration", "opening --html's file") and nothing has run: a
  * SIGINT or SIGTERM ends the program at once (exit status limit_status,
- * "interrupted while reading the configuration"), since there are no
- * statistics to print and the read may be blocked for good (a FIFO
- * without a writer: the handlers restart the call, SA_RESTART). */
-void sd_guard_setup(int on);
+ * "interrupted while " doing), since there are no statistics to print
+ * and the call may be blocked for good (a FIFO without a writer or a
+ * reader: the handlers restart the call, SA_RESTART).  doing must stay
+ * valid until it is replaced; NULL ends it. */
+void sd_guard_setup(const char *doing);
 
 /* Name the plugin the engine is using, for messages: its name and the
  * file it was loaded from (copied). */

@@ -306,6 +306,6 @@ uint32_t sd_registry_find(const sd_registry *r, const void *state)
 
 size_t sd_registry_bytes(const sd_registry *r)
 {
-	return r->n_chunks * (size_t)SD_CHUNK * r->state_size +
+	return (size_t)r->count * r->state_size +
 	       r->chunk_cap * sizeof *r->chunks + set_bytes(r);
 }

@@ -85,7 +85,10 @@ static inline const void *sd_registry_state(const sd_registry *r,
 	       (size_t)(id & (SD_CHUNK - 1)) * r->state_size;
 }
 
-/* Bytes the registry holds allocated. */
+/* Bytes the registry holds: the states stored, the chunk table and the
+ * hash set.  A chunk's slots not yet used are not counted: never
+ * touched, they take no memory, and a plugin's 64 KiB states put a
+ * first chunk of 256 MiB over a 200 MB memory_limit with one state. */
 size_t sd_registry_bytes(const sd_registry *r);
 
 #endif

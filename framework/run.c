@@ -12,6 +12,7 @@
 #include "hda.h"
 #include "html_table.h"
 #include "mpi_run.h"
+#include "outfile.h"
 
 #include <stdio.h>
 
@@ -47,29 +48,26 @@ static int run_mode(sd_runctx *x, long b)
 
 /* Run a comparison or a batch (b >= 0) collecting its rows, then write
  * them as the page --html names.  The file is opened first, so that an
- * unwritable one stops the run before it starts. */
+ * unwritable one stops the run before it starts (outfile.h). */
 static int run_with_page(sd_runctx *x, long b)
 {
-	const char *path = x->cli->html;
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return sd_error("--html: cannot write '%s'", path);
+	sd_outfile f;
+	int rc = sd_check_outputs(x);
+	if (rc || (rc = sd_outfile_open(&f, "--html", x->cli->html)))
+		return rc;
 	x->page = sd_html_table_new(x->cli->n_compare ? SD_HTML_COMPARE :
 	                            SD_HTML_BATCH, x->plugin->name);
-	int rc = x->page ? run_mode(x, b) : sd_error("out of memory");
+	rc = x->page ? run_mode(x, b) : sd_error("out of memory");
 	int none = !x->page || !sd_html_table_rows(x->page);
-	int bad = !none && sd_html_table_write(f, x->page);
+	if (none)        /* nothing ran: the error is printed, no page */
+		sd_outfile_drop(&f);
+	else if (sd_outfile_close(&f, sd_html_table_write(f.f, x->page)))
+		rc = EXIT_ERROR;
+	else if (!x->cli->quiet)
+		fprintf(stderr, "searchd: wrote the page of these runs to '%s'\n",
+		        x->cli->html);
 	sd_html_table_free(x->page);
 	x->page = NULL;
-	if (fclose(f) | bad)
-		return sd_error("--html: error writing '%s'", path);
-	if (none) {      /* nothing ran: the error is printed, no page */
-		sd_drop_output(path);
-		return rc;
-	}
-	if (!x->cli->quiet)
-		fprintf(stderr, "searchd: wrote the page of these runs to '%s'\n",
-		        path);
 	return rc;
 }
 
@@ -164,9 +162,9 @@ int sd_run(const sd_cli *cli)
 		       : sd_list_plugins(cli->plugin_path,
 		                         cli->format ? sd_format_from_name(cli->format)
 		                                     : SD_FMT_TEXT);
-	sd_guard_setup(1);
+	sd_guard_setup("reading the configuration");
 	int bad = sd_run_config(cli, NULL, 0, &c);
-	sd_guard_setup(0);
+	sd_guard_setup(NULL);
 	if (!bad && !load_plugin(cli, &c, &pl)) {
 		sd_runctx x = { .cli = cli, .config = &c, .plugin = pl.plugin,
 		                .format = c.format };

@@ -258,8 +258,8 @@ static void batch_one(sd_runctx *x, sd_param *params, size_t which,
 	params[which].value = num;
 	int rc = sd_solve(x, params, x->config->n_params, &a);
 	params[which].value = saved;
-	sd_report_to(out, x, &a, num, rc ? a.err : NULL);
-	r->status = rc ? EXIT_ERROR : sd_run_status(&a.res);
+	int lost = sd_report_to(out, x, &a, num, rc ? a.err : NULL);
+	r->status = rc || lost ? EXIT_ERROR : sd_run_status(&a.res);
 	r->expanded = a.res.stats.expanded;
 	r->generated = a.res.stats.generated;
 	r->seconds = a.res.stats.seconds;

@@ -10,6 +10,7 @@
 #include "mpi_run.h"
 #include "output.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,11 +31,41 @@ int sd_run_config_msg(const sd_cli *cli, const char *const *extra,
 	return rc || sd_config_finish(c, err, len) ? -1 : 0;
 }
 
-void sd_drop_output(const char *path)
+/* Whether paths a and b name one file that exists. */
+static int same_file(const char *a, const char *b)
 {
-	struct stat st;
-	if (!lstat(path, &st) && S_ISREG(st.st_mode))
-		remove(path);
+	struct stat x, y;
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev &&
+	       x.st_ino == y.st_ino;
+}
+
+/* If the file that option opt names (path) is one the run reads, the
+ * config or a file a [problem] value names, say so: EXIT_ERROR; else
+ * 0.  It would be replaced by the output (before outfile.h, emptied
+ * before the plugin read it, then removed). */
+static int reads(const sd_runctx *x, const char *opt, const char *path)
+{
+	char file[PATH_MAX], at[256];
+	if (x->cli->config && same_file(path, x->cli->config))
+		return sd_error("%s: '%s' is the config file", opt, path);
+	for (size_t i = 0; i < x->config->n_params; i++) {
+		const sd_param *p = &x->config->params[i];
+		if (!sd_param_path(p, file, sizeof file) || !same_file(path, file))
+			continue;
+		sd_param_where(p, at, sizeof at);
+		return sd_error("%s: '%s' is the file that %s: %s names, which "
+		                "this run reads", opt, path, at, p->key);
+	}
+	return 0;
+}
+
+int sd_check_outputs(const sd_runctx *x)
+{
+	const char *dot = x->cli->dot, *html = x->cli->html;
+	if (dot && html && (!strcmp(dot, html) || same_file(dot, html)))
+		return sd_error("--dot and --html name the same file '%s'", html);
+	return (dot && reads(x, "--dot", dot)) ||
+	       (html && reads(x, "--html", html)) ? EXIT_ERROR : 0;
 }
 
 FILE *sd_summary_out(const sd_runctx *x)
@@ -302,29 +333,27 @@ void sd_report_start(const sd_runctx *x)
 }
 
 /* One run's report in the run's format, on stdout. */
-void sd_report(const sd_runctx *x, const sd_attempt *a,
-               const char *instance, const char *error)
+int sd_report(const sd_runctx *x, const sd_attempt *a,
+              const char *instance, const char *error)
 {
-	sd_report_to(stdout, x, a, instance, error);
+	return sd_report_to(stdout, x, a, instance, error);
 }
 
-/* One run's report in the run's format, on out. */
-void sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
-                  const char *instance, const char *error)
+/* One run's report in the run's format, on out.  A printer fails either
+ * on a stream in error or when memory runs out; only the second leaves
+ * no trace in the stream (a JSON report lost so exited 0 in silence). */
+int sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
+                 const char *instance, const char *error)
 {
 	const sd_config *c = x->config;
 	const char *alg = c->algorithm_name ? c->algorithm_name : "-";
 	sd_run_info info = { x->plugin->name, alg, x->hname,
 	                     c->print_plan ? a->plan : NULL, instance, error,
 	                     x->width };
-	if (x->format == SD_FMT_JSON)
-		sd_print_json(out, &info, &a->res);
-	else if (x->format == SD_FMT_CSV)
-		sd_print_csv_row(out, &info, &a->res);
-	else if (x->rows)
-		sd_print_table_row(out, &info, &a->res);
-	else
-		sd_print_text(out, &info, &a->res);
+	int bad = x->format == SD_FMT_JSON ? sd_print_json(out, &info, &a->res)
+	        : x->format == SD_FMT_CSV ? sd_print_csv_row(out, &info, &a->res)
+	        : x->rows ? sd_print_table_row(out, &info, &a->res)
+	        : sd_print_text(out, &info, &a->res);
 	fflush(out);
 	if (x->page) {
 		char note[512];
@@ -332,4 +361,9 @@ void sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
 		                             sizeof note);
 		sd_html_table_add(x->page, &info, &a->res, has ? note : NULL);
 	}
+	if (bad && !ferror(out))
+		return sd_error("out of memory: the report %s%s%swas not "
+		                "written", instance ? "of " : "",
+		                instance ? instance : "", instance ? " " : "");
+	return 0;
 }

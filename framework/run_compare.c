@@ -262,8 +262,8 @@ static void run_combo(const compare_rows *cr, size_t k, FILE *out,
 	if (!base->cli->quiet)
 		sd_note_admissible(&c, x.plugin, x.heuristic);
 	int failed = sd_solve(&x, c.params, c.n_params, &a);
-	sd_report_to(out, &x, &a, *label ? label : NULL,
-	             failed ? a.err : NULL);
+	failed |= sd_report_to(out, &x, &a, *label ? label : NULL,
+	                       failed ? a.err : NULL);
 	if (failed)
 		goto out;
 	r->status = sd_run_status(&a.res);

@@ -133,10 +133,10 @@ int sd_run_status(const sd_result *r);
  * stdout holds the JSON or CSV rows alone. */
 FILE *sd_summary_out(const sd_runctx *x);
 
-/* Remove the file at path that --dot or --html opened and will not
- * write: only a regular file (a device such as /dev/full, a FIFO or a
- * symbolic link the user named stays). */
-void sd_drop_output(const char *path);
+/* Refuse files for --dot and --html that the run would write over what
+ * it reads (the config, a file a [problem] value names) or over each
+ * other.  0, or EXIT_ERROR with the reason printed. */
+int sd_check_outputs(const sd_runctx *x);
 
 /* Print what comes before the reports: the CSV header, or the table's
  * header when runs are rows. */
@@ -144,14 +144,17 @@ void sd_report_start(const sd_runctx *x);
 
 /* Print the report of attempt a in x->format (a row of a table when
  * x->rows), and add it to x->page if there is one; instance names the problem in a batch or the combination in
- * a comparison (or is NULL), error is why the attempt failed (or NULL). */
-void sd_report(const sd_runctx *x, const sd_attempt *a,
-               const char *instance, const char *error);
+ * a comparison (or is NULL), error is why the attempt failed (or NULL).
+ * 0; or EXIT_ERROR, said on stderr, if memory ran out and the report
+ * was not written (a write error on stdout is left to the end of the
+ * program, which says it once). */
+int sd_report(const sd_runctx *x, const sd_attempt *a,
+              const char *instance, const char *error);
 
 /* sd_report, printed on out (a batch's row computed on another rank is
  * printed into memory). */
-void sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
-                  const char *instance, const char *error);
+int sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
+                 const char *instance, const char *error);
 
 /* ---- the modes, one file each ------------------------------------------ */
 

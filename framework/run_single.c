@@ -7,41 +7,38 @@
 #include "error.h"
 #include "html.h"
 #include "mpi_run.h"
+#include "outfile.h"
 #include "output.h"
 
-#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
 /* The files --dot and --html name, opened before the search, so that
- * one that cannot be written stops the run before it starts. */
+ * one that cannot be written stops the run before it starts (outfile.h:
+ * each is put in place only once it is written whole). */
 typedef struct outputs {
-	FILE *dot, *html;
+	sd_outfile dot, html;
 } outputs;
 
-/* Open path for writing into *f for option opt (NULL path: nothing to
- * open).  0, or EXIT_ERROR with the reason printed. */
-static int open_output(const char *opt, const char *path, FILE **f)
+/* Open the files of out that the command line names.  0, or the exit
+ * status with the reason printed (none is left open). */
+static int open_outputs(const sd_runctx *x, outputs *out)
 {
-	*f = NULL;
-	if (!path)
-		return 0;
-	*f = fopen(path, "w");
-	if (!*f)
-		return sd_error("%s: cannot write '%s': %s", opt, path,
-		                strerror(errno));
-	return 0;
+	int rc = sd_check_outputs(x);
+	if (!rc)
+		rc = sd_outfile_open(&out->dot, "--dot", x->cli->dot);
+	if (!rc && (rc = sd_outfile_open(&out->html, "--html",
+	                                 x->cli->html)))
+		sd_outfile_drop(&out->dot);
+	return rc;
 }
 
-/* Close and remove the files of out that were opened and are not to be
- * written (the search did not run). */
-static void discard(const sd_cli *cli, outputs *out)
+/* Close the files of out without putting them in place (the search did
+ * not run). */
+static void discard(outputs *out)
 {
-	if (out->dot && !fclose(out->dot))
-		sd_drop_output(cli->dot);
-	if (out->html && !fclose(out->html))
-		sd_drop_output(cli->html);
-	out->dot = out->html = NULL;
+	sd_outfile_drop(&out->dot);
+	sd_outfile_drop(&out->html);
 }
 
 /* Print path as one shell word: as it is if it is made only of
@@ -60,25 +57,22 @@ static void put_word(FILE *f, const char *path, size_t n)
 	fputc('\'', f);
 }
 
-/* Write the search tree to f, opened on cli->dot (closed here; the file
- * is removed if the tree is not written).  EXIT_SOLVED, or EXIT_ERROR
- * with the reason printed (the search stored too many states to draw,
- * or the file cannot be written). */
-static int write_dot(const sd_cli *cli, FILE *f, const sd_plugin *p,
+/* Write the search tree to f, opened for cli->dot (closed here; put in
+ * place only if the tree is written).  EXIT_SOLVED, or EXIT_ERROR with
+ * the reason printed (the search stored too many states to draw, or the
+ * file cannot be written). */
+static int write_dot(const sd_cli *cli, sd_outfile *f, const sd_plugin *p,
                      const sd_instance *inst, const sd_result *res)
 {
 	if (!res->tree_n) {
-		fclose(f);
-		sd_drop_output(cli->dot);
+		sd_outfile_drop(f);
 		return sd_error("--dot: the search stored %llu states, more than "
 		                "the %d a readable graph can show; no file "
 		                "written (try a smaller problem)",
 		                (unsigned long long)res->stats.stored, SD_DOT_MAX);
 	}
-	int rc = sd_print_dot(f, p, inst, res);
-	if (fclose(f) || rc)
-		return sd_error("--dot: error writing '%s': %s", cli->dot,
-		                strerror(errno));
+	if (sd_outfile_close(f, sd_print_dot(f->f, p, inst, res)))
+		return EXIT_ERROR;
 	size_t n = strlen(cli->dot);
 	size_t stem = n > 4 && !strcmp(cli->dot + n - 4, ".dot") ? n - 4 : n;
 	fprintf(stderr, "searchd: wrote %zu states to '%s' (render with: dot "
@@ -90,22 +84,20 @@ static int write_dot(const sd_cli *cli, FILE *f, const sd_plugin *p,
 	return EXIT_SOLVED;
 }
 
-/* Write the run's page to f, opened on cli->html (closed here).
+/* Write the run's page to f, opened for cli->html (closed here).
  * EXIT_SOLVED, or EXIT_ERROR with the reason printed (the file cannot
  * be written). */
-static int write_html(const sd_runctx *x, FILE *f, const sd_attempt *a)
+static int write_html(const sd_runctx *x, sd_outfile *f,
+                      const sd_attempt *a)
 {
-	const char *path = x->cli->html;
 	sd_run_info info = { x->plugin->name, x->config->algorithm_name,
 	                     x->hname, NULL, NULL, NULL, 0 };
-	int rc = sd_write_html(f, x->plugin, &a->inst, &info, x->heuristic,
-	                       &a->res);
-	if (fclose(f) || rc)
-		return sd_error("--html: error writing '%s': %s", path,
-		                strerror(errno));
+	if (sd_outfile_close(f, sd_write_html(f->f, x->plugin, &a->inst,
+	                                      &info, x->heuristic, &a->res)))
+		return EXIT_ERROR;
 	if (!x->cli->quiet)
 		fprintf(stderr, "searchd: wrote the page of this run to '%s'\n",
-		        path);
+		        x->cli->html);
 	return EXIT_SOLVED;
 }
 
@@ -127,30 +119,30 @@ static void note_cheapest(const sd_runctx *x)
 /* Report a single search, then the replay and the tree the command line
  * asks for; returns the exit status of its result. */
 static int present(const sd_runctx *x, const sd_attempt *a,
-                   const outputs *out)
+                   outputs *out)
 {
 	const sd_cli *cli = x->cli;
 	sd_report_start(x);
-	sd_report(x, a, NULL, NULL);
+	int lost = sd_report(x, a, NULL, NULL);
 	if (a->res.status == SD_SOLVED && !cli->quiet)
 		note_cheapest(x);
 	/* JSON and CSV keep stdout to themselves; the boards go to stderr.
 	 * --animate plays only on a terminal: into a file or a pipe it
 	 * writes the frames as --replay does, without clearing or pauses */
 	FILE *boards = x->format == SD_FMT_TEXT ? stdout : stderr;
-	int cut = 0, bad = 0;
+	int cut = 0, bad = lost;
 	if ((cli->replay || cli->animate) && a->res.status == SD_SOLVED &&
 	    sd_print_replay(boards, x->plugin, &a->inst, &a->res,
 	                    cli->animate && isatty(fileno(boards)),
 	                    cli->delay_ms, &cut))
 		/* a write error on stdout is finish_output()'s to say */
-		bad = !ferror(boards) ? sd_error("--replay: out of memory")
-		                      : boards == stderr;
+		bad |= !ferror(boards) ? sd_error("--replay: out of memory")
+		                       : boards == stderr;
 	/* both files are written when both are asked for, even if the
 	 * tree is too large to draw */
-	bad |= out->dot && write_dot(cli, out->dot, x->plugin, &a->inst,
-	                             &a->res);
-	bad |= out->html && write_html(x, out->html, a);
+	bad |= out->dot.f && write_dot(cli, &out->dot, x->plugin, &a->inst,
+	                               &a->res);
+	bad |= out->html.f && write_html(x, &out->html, a);
 	if (bad)
 		return EXIT_ERROR;
 	if (cut)
@@ -174,17 +166,14 @@ int sd_run_single(sd_runctx *x)
 		return sd_error("%s shows no bidirectional search (its two "
 		                "searches are not traced or drawn; try ucs)",
 		                x->cli->dot ? "--dot" : "--trace");
-	outputs out = { NULL, NULL };
+	outputs out = { { NULL }, { NULL } };
 	int writes = !x->distributed || !sd_mpi_rank();  /* rank 0 writes */
-	if (writes && (open_output("--dot", x->cli->dot, &out.dot) ||
-	               open_output("--html", x->cli->html, &out.html))) {
-		discard(x->cli, &out);
-		return EXIT_ERROR;
-	}
-	int rc;
+	int rc = writes ? open_outputs(x, &out) : 0;
+	if (rc)
+		return rc;
 	if (sd_solve(x, c->params, c->n_params, &a)) {
 		rc = a.err[0] ? sd_error("%s", a.err) : EXIT_ERROR;
-		discard(x->cli, &out);
+		discard(&out);
 	} else {
 		rc = x->distributed && sd_mpi_rank() ? sd_run_status(&a.res)
 		                                     : present(x, &a, &out);

@@ -101,10 +101,12 @@ int search_limits_hit(search *s)
 
 int search_limit_reached(search *s)
 {
-	uint64_t e = s->res->stats.expanded;
+	uint64_t e = s->res->stats.expanded, g = s->res->stats.generated;
 	if ((e % SD_MEMORY_CHECK_PERIOD) && !sd_guard_stop() &&
-	    !(s->o->node_limit && e >= s->o->node_limit))
+	    !(s->o->node_limit && e >= s->o->node_limit) &&
+	    g < s->checked_at + SD_MEMORY_CHECK_GENERATED)
 		return 0;
+	s->checked_at = g;
 	return search_limits_hit(s);
 }
 

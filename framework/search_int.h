@@ -29,8 +29,12 @@ _Static_assert(SD_MAX_SUCCESSORS <= SD_NODE_INDEX,
                "a successor's index must fit the bits nodes.h gives it");
 
 /* How many expansions apart the memory limit is checked (it adds up the
- * sizes of every structure; the other limits are read every time). */
+ * sizes of every structure; the other limits are read every time), and
+ * how many states generated since the last check make it due sooner: a
+ * plugin of thousands of successors a state stored millions of states
+ * in 1024 expansions, 40 times a 10 MB limit. */
 #define SD_MEMORY_CHECK_PERIOD 1024
+#define SD_MEMORY_CHECK_GENERATED 16384
 
 /* What a step of a search says: go on; stop, the outcome being in the
  * result (a limit, out of memory); or an error, its message in err. */
@@ -75,6 +79,8 @@ typedef struct search {
 	                           backward side of bidirectional search) */
 	sd_cells plain;         /* fess with advisors = both: the cells
 	                           again, by h alone */
+	uint64_t checked_at;    /* states generated when the memory limit
+	                           was last checked */
 } search;
 
 /* ---- the algorithms (one file each) ----------------------------------- */
@@ -221,7 +227,8 @@ search_rc search_depth_cap(search *s);
 
 /* search_limits_hit(), for once per expansion: the node limit, the time
  * limit and interrupts every time, the memory limit every
- * SD_MEMORY_CHECK_PERIOD expansions. */
+ * SD_MEMORY_CHECK_PERIOD expansions or SD_MEMORY_CHECK_GENERATED states
+ * generated, whichever comes first. */
 int search_limit_reached(search *s);
 
 /* Call the plugin's expand() on state into succ / kids (buffers of

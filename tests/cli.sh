@@ -482,10 +482,14 @@ done
 
 # a table is saved to a new file, never through a link planted where it
 # will be written (PATH.PID.tmp: a root run overwrote a file of the
-# link's choosing)
+# link's choosing), and a file there does not stop it (one left by a
+# process of the same PID killed while saving, as in a container, made
+# every save fail: the name is PATH.PID-K.tmp, the first K free)
 part='1 2 3 5 / 4 6 7 8'
-pdbrun() {   # pdbrun DIR [PLANT]: an 8-puzzle pdb search, its pid known
-	bash -c '[ -n "$2" ] && ln -s "$3" "$2.$$.tmp"; shift 3; exec "$@"' \
+pdbrun() {   # pdbrun DIR [TABLE TARGET]: an 8-puzzle pdb search, its pid
+	# known, links to TARGET planted where TABLE's new file was written
+	bash -c '[ -n "$2" ] && ln -s "$3" "$2.$$.tmp" &&
+		ln -s "$3" "$2.$$-0.tmp"; shift 3; exec "$@"' \
 		_ "$@" "$sd" -c "$src/config/npuzzle.ini" -s search.heuristic=pdb \
 		-s problem.pdb_partition="$part" -s problem.pdb_dir="$1"
 }
@@ -495,8 +499,8 @@ table=$(ls "$tmp"/pdb/*.pdb | head -1)
 rm -f "$tmp"/pdb/*.pdb
 echo "precious" >"$tmp/victim"
 out=$(pdbrun "$tmp/pdb" "$table" "$tmp/victim" 2>&1)
-[ "$(cat "$tmp/victim")" = precious ] &&
-	grep -q "could not save the pattern database" <<<"$out" &&
+[ "$(cat "$tmp/victim")" = precious ] && [ -f "$table" ] && [ ! -L "$table" ] &&
+	! grep -q "could not save the pattern database" <<<"$out" &&
 	grep -q "cost        31" <<<"$out" && pass ||
 	fail "a planted link: victim $(head -c 20 "$tmp/victim" | od -c | head -1), $out"
 # without HOME and XDG_CACHE_HOME the cache is this user's own directory
@@ -518,5 +522,28 @@ for f in "$own"/*; do   # leave the directory as it was
 	[ -e "$f" ] && ! grep -qxF "$(basename "$f")" <<<"$had" && rm -f "$f"
 done
 [ -z "$had" ] && rmdir "$own" 2>/dev/null
+# a table that cannot be saved is made once for a batch, not once per
+# problem (it was kept between problems only when saved)
+: >"$tmp/notadir"
+printf '8 7 6 0 4 1 2 5 3\n1 2 0 3 4 5 6 7 8\n3 1 2 0 4 5 6 7 8\n' >"$tmp/e8.txt"
+out=$("$sd" -c "$src/config/npuzzle.ini" -s search.heuristic=pdb \
+	-s problem.pdb_partition="$part" -s problem.pdb_dir="$tmp/notadir" \
+	-s problem.tiles= -s problem.file="$tmp/e8.txt" -s problem.index=1-3 \
+	-f csv 2>&1)
+[ "$(grep -c "building pattern database" <<<"$out")" = 2 ] &&
+	[ "$(grep -c "could not save" <<<"$out")" = 2 ] &&
+	grep -q "^solved 3, " <<<"$out" && pass ||
+	fail "a batch whose tables cannot be saved: $out"
+# a pdb_dir too long is an error (the default cache was used in silence)
+expect 2 "pdb_dir is too long" "$sd" -c "$src/config/npuzzle.ini" \
+	-s search.heuristic=pdb -s problem.pdb_dir="$tmp/$(printf 'd%.0s' $(seq 1100))"
+# a relative XDG_CACHE_HOME is ignored (the XDG spec): the cache went to
+# ./rel/searchd under whatever directory searchd was started in
+mkdir -p "$tmp/xdg" && out=$(cd "$tmp/xdg" && XDG_CACHE_HOME=rel \
+	HOME="$tmp/xdg/home" "$sd" -c "$src/config/npuzzle.ini" \
+	-s search.heuristic=pdb -s problem.pdb_partition="$part" 2>&1)
+[ ! -e "$tmp/xdg/rel" ] && ls "$tmp/xdg/home/.cache/searchd/"*.pdb >/dev/null 2>&1 &&
+	grep -q "cost        31" <<<"$out" && pass ||
+	fail "relative XDG_CACHE_HOME: $(ls -R "$tmp/xdg" | head -5), $out"
 
 finish

@@ -123,6 +123,20 @@ expect 0 "status      solved" env SEARCHD_PLUGIN_PATH="$long" \
 	"$sd" -c "$src/config/npuzzle.ini"
 
 # ---- limits and signals ----------------------------------------------
+# the memory limit holds with 16,000 successors a state (checked every
+# 1024 expansions, it stopped at 437 MiB for 10M), and a state of 64 KiB
+# is not charged its whole first chunk of 4,096 (256 MiB: over the limit
+# before the first expansion)
+for a in bfs astar; do
+	out=$("$sd" "${r[@]}" -s problem.mode=wide -s search.algorithm=$a \
+		-s search.memory_limit=10M 2>&1)
+	mib=$(sed -n 's/^memory *\([0-9]*\)\..*/\1/p' <<<"$out")
+	grep -q "status      limit reached (memory)" <<<"$out" &&
+		[ -n "$mib" ] && [ "$mib" -lt 20 ] && pass ||
+		fail "mode wide, $a, memory_limit 10M: $out"
+done
+expect 0 "cost        10" "$sd" "${r[@]}" -s problem.mode=bigstate \
+	-s search.memory_limit=20M
 # slow expansions (50 ms each): the time limit holds within one
 # expansion, plus room for a loaded machine and the sanitizers
 t0=$(now_ms)
@@ -343,6 +357,55 @@ expect 2 "no file written" "$sd" -c "$src/config/npuzzle.ini" -q \
 expect 2 "no file written" "$sd" -c "$src/config/npuzzle.ini" -q \
 	-s search.algorithm=bfs --dot "$tmp/plain.dot"
 [ ! -e "$tmp/plain.dot" ] && pass || fail "--dot left the file it did not write"
+# the files --dot and --html name are put in place whole at the end: a
+# run that fails leaves what was there (it emptied the file, then
+# removed it); one that succeeds replaces a link's target, not the link,
+# and keeps the file's mode
+echo "old page" >"$tmp/keep.html"
+expect 2 "is out of range" "$sd" -c "$src/config/15puzzle.ini" -q \
+	-s problem.index=999 --html "$tmp/keep.html"
+[ "$(cat "$tmp/keep.html")" = "old page" ] && pass ||
+	fail "a failed run's --html removed the page there: $(ls -l "$tmp/keep.html" 2>&1)"
+chmod 0640 "$tmp/target.dot"
+expect 0 "wrote 4 states" "$sd" -s plugin.name=pancake -s problem.stack="3 1 2" \
+	-q --dot "$tmp/link.dot"
+[ -L "$tmp/link.dot" ] && grep -q "^digraph" "$tmp/target.dot" &&
+	[ "$(stat -c %a "$tmp/target.dot")" = 640 ] &&
+	[ -z "$(ls "$tmp" | grep '\.tmp$')" ] && pass ||
+	fail "--dot through a link: $(ls -l "$tmp" | grep dot)"
+ln -s "$tmp/new.dot" "$tmp/dangling.dot"    # a link to no file yet
+expect 0 "wrote 4 states" "$sd" -s plugin.name=pancake -s problem.stack="3 1 2" \
+	-q --dot "$tmp/dangling.dot"
+[ -L "$tmp/dangling.dot" ] && grep -q "^digraph" "$tmp/new.dot" && pass ||
+	fail "--dot through a link to no file: $(ls -l "$tmp" | grep dot)"
+# ... and may not be a file the run reads, or each other (--dot naming
+# the levels file emptied it before the plugin read it, then removed it)
+cp "$src/config/levels/microban.xsb" "$tmp/mb.xsb"
+expect 2 "--dot: '$tmp/mb.xsb' is the file that <command line>: file names, which this run reads" \
+	"$sd" -s plugin.name=sokoban -s problem.file="$tmp/mb.xsb" \
+	-s problem.level=1 -q --dot "$tmp/mb.xsb"
+cmp -s "$tmp/mb.xsb" "$src/config/levels/microban.xsb" && pass ||
+	fail "--dot over the levels file changed it"
+cp "$src/config/npuzzle.ini" "$tmp/np.ini"
+expect 2 "--html: '$tmp/np.ini' is the config file" "$sd" -c "$tmp/np.ini" \
+	-q --html "$tmp/np.ini"
+expect 2 "--dot and --html name the same file" "$sd" -c "$tmp/np.ini" \
+	-q --dot "$tmp/same" --html "$tmp/same"
+# a FIFO without a reader: the first SIGTERM ends the wait for one (it
+# was restarted; only a second signal ended it, without a word of why)
+mkfifo "$tmp/nobody"
+"$sd" -c "$tmp/np.ini" -q --html "$tmp/nobody" >"$tmp/fifo.out" 2>&1 &
+fpid=$!
+sleep 0.5
+kill -TERM $fpid
+for i in $(seq 50); do jobs -rp | grep -qx "$fpid" || break; sleep 0.1; done
+if jobs -rp | grep -qx "$fpid"; then
+	kill -KILL $fpid; fail "--html to a FIFO without a reader: SIGTERM did not end it"
+else
+	wait $fpid; rc=$?
+	[ $rc = 3 ] && grep -q "interrupted while opening --html's file" "$tmp/fifo.out" &&
+		pass || fail "--html FIFO: exit $rc: $(cat "$tmp/fifo.out")"
+fi
 out=$("$sd" -c "$tmp/wide.ini" 2>&1 >&-); rc=$?
 if [ $rc = 2 ] && grep -q "error writing the output" <<<"$out"; then pass; else
 	fail "closed stdout: exit $rc: $out"; fi

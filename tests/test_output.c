@@ -15,8 +15,10 @@
 #include <cmocka.h>
 #include <cJSON.h>
 
+#include "config.h"
 #include "error.h"
 #include "output.h"
+#include "run_int.h"
 
 /* What the hostile plugin writes for every action. */
 #define HOSTILE "\"\\\x80\xff\x01"
@@ -450,6 +452,38 @@ static void write_errors_are_reported(void **unused)
 	fclose(ro);
 }
 
+/* cJSON's allocator for report_lost_is_an_error: none left. */
+static void *no_memory(size_t n)
+{
+	(void)n;
+	return NULL;
+}
+
+/* A report that memory ran out for is an error said on stderr: a JSON
+ * report so lost left stdout empty and the exit status 0. */
+static void report_lost_is_an_error(void **unused)
+{
+	(void)unused;
+	sd_plugin p = { .name = "graph" };
+	sd_config c = { .algorithm_name = "bfs" };
+	sd_runctx x = { .config = &c, .plugin = &p, .hname = "zero",
+	                .heuristic = SD_NO_HEURISTIC,
+	                .format = SD_FMT_JSON };
+	sd_attempt a = { .res = result(SD_SOLVED, SD_LIMIT_NONE) };
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	cJSON_Hooks none = { no_memory, free };
+	cJSON_InitHooks(&none);
+	int lost = sd_report_to(f, &x, &a, "7", NULL);
+	cJSON_InitHooks(NULL);
+	assert_int_equal(lost, 2);
+	assert_int_equal(ftell(f), 0);
+	x.format = SD_FMT_TEXT;   /* with memory, the same report is written */
+	assert_int_equal(sd_report_to(f, &x, &a, "7", NULL), 0);
+	assert_true(ftell(f) > 0);
+	fclose(f);
+}
+
 /* One sd_error() message is one write on stderr, so that the messages
  * of several ranks on one terminal do not cut into each other: stderr
  * is made a socket that keeps each write a record of its own, and the
@@ -536,6 +570,7 @@ int main(void)
 		cmocka_unit_test(text_has_no_control_bytes),
 		cmocka_unit_test(table_row_shows_error),
 		cmocka_unit_test(write_errors_are_reported),
+		cmocka_unit_test(report_lost_is_an_error),
 		cmocka_unit_test(error_is_one_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

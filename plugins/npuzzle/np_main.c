@@ -631,15 +631,22 @@ static int np_read_fsm(np_inst *I, const np_keys *K, char *err,
 }
 
 /* Set the pattern-database directory: pdb_dir, else
- * $XDG_CACHE_HOME/searchd, else $HOME/.cache/searchd, else /tmp. */
-static void np_read_pdb_dir(np_inst *I, const np_keys *K)
+ * $XDG_CACHE_HOME/searchd, else $HOME/.cache/searchd, else /tmp.  A
+ * relative XDG_CACHE_HOME is ignored, as the XDG spec says: it would
+ * put the cache wherever the program happens to be started.  0, or -1
+ * with a message (a pdb_dir too long: the default was used in silence). */
+static int np_read_pdb_dir(np_inst *I, const np_keys *K, char *err,
+                           size_t errlen)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char path[1024];
 
-	if (K->pdb_dir && sd_param_path(K->pdb_dir, path, sizeof path))
-		snprintf(I->pdb_dir, sizeof I->pdb_dir, "%s", path);
-	else if (xdg && *xdg)
+	if (K->pdb_dir) {
+		if (!sd_param_path(K->pdb_dir, I->pdb_dir, sizeof I->pdb_dir))
+			return sd_param_error(K->pdb_dir, err, errlen, "pdb_dir is "
+			                      "too long (at most %zu bytes with the "
+			                      "config's directory)",
+			                      sizeof I->pdb_dir - 1);
+	} else if (xdg && *xdg == '/')
 		snprintf(I->pdb_dir, sizeof I->pdb_dir, "%s/searchd", xdg);
 	else if (home && *home)
 		snprintf(I->pdb_dir, sizeof I->pdb_dir, "%s/.cache/searchd",
@@ -654,6 +661,7 @@ static void np_read_pdb_dir(np_inst *I, const np_keys *K)
 		         K->partition->value);
 		np_where(K->partition, I->part_where, sizeof I->part_where);
 	}
+	return 0;
 }
 
 /* Build an instance from the [problem] section; see docs/npuzzle.md. */
@@ -678,9 +686,9 @@ static int np_create(const sd_param *params, size_t n, sd_instance *inst,
 	I->nibble = I->n <= 16;
 	I->state_size = I->nibble ? 8 : (size_t)I->n + 1;
 	np_init_tables(I);
-	if (np_read_start(I, &K, &S, err, errlen))
+	if (np_read_start(I, &K, &S, err, errlen) ||
+	    np_read_pdb_dir(I, &K, err, errlen))
 		goto fail;
-	np_read_pdb_dir(I, &K);
 	np_where(K.first, I->where, sizeof I->where);
 	I->heur = SD_NO_HEURISTIC;
 	inst->self = I;

@@ -428,11 +428,25 @@ static int np_mkdirs(const char *path)
 	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-/* Open a new file at path for writing: never one that is there, nor
- * through a symbolic link someone put there.  NULL if it cannot. */
-static FILE *np_create(const char *path)
+/* Open a new file beside path for writing, its name PATH.PID-K.tmp in
+ * tmp (len bytes) for the first K free: never a file that is there, nor
+ * through a symbolic link someone put there (a file left by a process
+ * killed while saving, of the same PID as this one in another container
+ * run, made every save fail).  NULL if it cannot (errno). */
+static FILE *np_create(const char *path, char *tmp, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+	int fd = -1;
+	for (unsigned k = 0; k < 100 && fd < 0; k++) {
+		int n = snprintf(tmp, len, "%s.%ld-%u.tmp", path, (long)getpid(),
+		                 k);
+		if (n < 0 || (size_t)n >= len) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return NULL;
+	}
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
 	if (fd >= 0 && !f)
 		close(fd);
@@ -450,9 +464,8 @@ static void np_cache_save(const np_inst *I, const np_pdb_group *G,
 		return;
 	np_pdb_head head = { NP_PDB_MAGIC, G->entries,
 	                     np_checksum(I, G, G->dist) };
-	int len = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-	FILE *f = len < 0 || (size_t)len >= sizeof tmp ||
-	          np_mkdirs(I->pdb_dir) ? NULL : np_create(tmp);
+	FILE *f = np_mkdirs(I->pdb_dir) ? NULL
+	                                : np_create(path, tmp, sizeof tmp);
 	int ok = f && fwrite(&head, sizeof head, 1, f) == 1 &&
 	         fwrite(G->dist, 1, G->entries, f) == G->entries;
 	if (f && fclose(f))

@@ -8,7 +8,10 @@
  * the next instance that names the same file.  A table is handed out only
  * while its file is the one it was read from or written to (the same
  * device, inode, size and modification time): a file changed or removed
- * since is read, checked and rebuilt as without the shelf.  Tables no
+ * since is read, checked and rebuilt as without the shelf.  A table made
+ * and not saved (the cache cannot be written: a full disk, a read-only
+ * or refused directory) is kept while no file is there, so that a batch
+ * does not make it again for each problem.  Tables no
  * instance uses are freed when an instance that wants other files sets up
  * its tables (np_shelf_trim), and when the plugin is unloaded.  Several
  * instances may use one table at a time: they only read it.
@@ -34,14 +37,17 @@ typedef struct np_shelf_slot {
 	size_t entries;
 	uint8_t *dist;
 	int users;         /* instances using it now */
+	int unsaved;       /* no file at path when it was put */
 } np_shelf_slot;
 
 static np_shelf_slot np_shelf[NP_SHELF_SLOTS];
 static pthread_mutex_t np_shelf_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Does slot s describe the file whose stat is st? */
+/* Does slot s describe the file whose stat is st (NULL: no file)? */
 static int np_shelf_same_file(const np_shelf_slot *s, const struct stat *st)
 {
+	if (!st || s->unsaved)
+		return !st && s->unsaved;
 	return s->dev == st->st_dev && s->ino == st->st_ino &&
 	       s->size == st->st_size &&
 	       s->mtime.tv_sec == st->st_mtim.tv_sec &&
@@ -68,8 +74,8 @@ uint8_t *np_shelf_take(const char *path, size_t entries)
 		np_shelf_slot *s = &np_shelf[i];
 		if (!s->dist || strcmp(s->path, path))
 			continue;
-		if (have && !dist && s->entries == entries &&
-		    np_shelf_same_file(s, &st)) {
+		if (!dist && s->entries == entries &&
+		    np_shelf_same_file(s, have ? &st : NULL)) {
 			s->users++;
 			dist = s->dist;
 		} else if (!s->users) {
@@ -82,12 +88,15 @@ uint8_t *np_shelf_take(const char *path, size_t entries)
 
 /* Keep dist, the table of `entries` bytes just read from or written to
  * the cache file at path, as one instance's: it is then given back by
- * np_shelf_release().  When the file cannot be looked at, or the shelf
- * is full, the table is not kept and np_shelf_release() frees it. */
+ * np_shelf_release().  When there is no file at path, the table was not
+ * saved: it is kept until one is there.  When the path is too long or
+ * the shelf is full, the table is not kept and np_shelf_release() frees
+ * it. */
 void np_shelf_put(const char *path, size_t entries, uint8_t *dist)
 {
 	struct stat st;
-	if (stat(path, &st) || strlen(path) >= sizeof np_shelf[0].path)
+	int unsaved = stat(path, &st) != 0;
+	if (strlen(path) >= sizeof np_shelf[0].path)
 		return;
 	pthread_mutex_lock(&np_shelf_lock);
 	for (int i = 0; i < NP_SHELF_SLOTS; i++) {
@@ -95,10 +104,13 @@ void np_shelf_put(const char *path, size_t entries, uint8_t *dist)
 		if (s->dist)
 			continue;
 		strcpy(s->path, path);
-		s->dev = st.st_dev;
-		s->ino = st.st_ino;
-		s->size = st.st_size;
-		s->mtime = st.st_mtim;
+		s->unsaved = unsaved;
+		if (!unsaved) {
+			s->dev = st.st_dev;
+			s->ino = st.st_ino;
+			s->size = st.st_size;
+			s->mtime = st.st_mtim;
+		}
 		s->entries = entries;
 		s->dist = dist;
 		s->users = 1;

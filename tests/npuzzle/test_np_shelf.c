@@ -3,8 +3,9 @@
  * instances (white box: the plugin's np_shelf.c built in).  A table is
  * handed out while its file is unchanged, to several users at once; kept
  * with no user; dropped when its file changes or goes, or when trimmed
- * away; and one never put is freed by its release (AddressSanitizer's
- * leak check sees the rest).
+ * away; one made without a file kept until a file is there; and one
+ * never put is freed by its release (AddressSanitizer's leak check sees
+ * the rest).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,15 +79,31 @@ static void dropped_when_the_file_changes(void **unused)
 	assert_null(np_shelf_take(a[0], 100));
 }
 
-static void not_kept_without_a_file(void **unused)
+/* A table made and not saved (no file at its path) is kept, so that a
+ * batch does not make it again for each problem (it was not kept), until
+ * a file is there: then the file is read instead. */
+static void kept_unsaved_until_a_file_is_there(void **unused)
 {
+	char a[1][1100];
 	(void)unused;
-	char a[1100];
-	snprintf(a, sizeof a, "%s/none.pdb", dir);
+	snprintf(a[0], sizeof a[0], "%s/none.pdb", dir);
 	uint8_t *t = table(10, 0);
-	np_shelf_put(a, 10, t);                        /* not kept */
-	assert_null(np_shelf_take(a, 10));
-	np_shelf_release(t);                           /* so freed */
+	np_shelf_put(a[0], 10, t);                     /* kept unsaved */
+	assert_ptr_equal(np_shelf_take(a[0], 10), t);
+	np_shelf_release(t);
+	np_shelf_release(t);                           /* kept, no user */
+	assert_ptr_equal(np_shelf_take(a[0], 10), t);
+	np_shelf_release(t);
+	write_file("none.pdb", 10, 1, a);              /* a file now */
+	assert_null(np_shelf_take(a[0], 10));          /* t freed */
+	unlink(a[0]);
+	char far[1200];                                /* a path too long */
+	memset(far, 'x', sizeof far - 1);
+	far[sizeof far - 1] = 0;
+	uint8_t *u = table(10, 0);
+	np_shelf_put(far, 10, u);                      /* not kept */
+	assert_null(np_shelf_take(far, 10));
+	np_shelf_release(u);                           /* so freed */
 }
 
 static int make_dir(void **unused)
@@ -106,7 +123,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(handed_out_while_unchanged),
 		cmocka_unit_test(dropped_when_the_file_changes),
-		cmocka_unit_test(not_kept_without_a_file),
+		cmocka_unit_test(kept_unsaved_until_a_file_is_there),
 	};
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

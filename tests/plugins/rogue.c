@@ -38,6 +38,13 @@
  *               search is over (after len expansions): the plan found
  *               at cost len costs 5 len when rebuilt
  *
+ * and two extremes the contract allows:
+ *
+ *   wide        16,000 successors a state, all new (v * 16000 + 1 + i,
+ *               mod 2^32), h 1, no goal: memory fills fast
+ *   bigstate    states of 64 KiB (the value in the first 4 bytes, the
+ *               rest zero)
+ *
  * [problem] case = K picks one of a collection of 5 (batch_key "case");
  * case 1 is broken when [problem] broken_first = yes.
  */
@@ -54,12 +61,14 @@
 enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
             FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH,
-            SLOWEND, FMTNEG, BIGCOLLECTION };
+            SLOWEND, FMTNEG, BIGCOLLECTION, WIDE, BIGSTATE };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
 	"exit", "fmtshort", "dearer", "randhash", "slowend", "fmtneg",
-	"bigcollection", NULL };
+	"bigcollection", "wide", "bigstate", NULL };
+
+enum { WIDE_FAN = 16000, BIG_STATE = 65536 };
 
 typedef struct rogue {
 	enum mode mode;
@@ -128,8 +137,9 @@ static int create(const sd_param *params, size_t n, sd_instance *inst,
 		r->len += pick;
 	}
 	inst->self = r;
-	inst->state_size = r->mode == HUGESTATE ? (size_t)1 << 40 : 4;
-	inst->max_successors = 2;
+	inst->state_size = r->mode == HUGESTATE ? (size_t)1 << 40
+	                 : r->mode == BIGSTATE ? BIG_STATE : 4;
+	inst->max_successors = r->mode == WIDE ? WIDE_FAN : 2;
 	return 0;
 }
 
@@ -171,13 +181,13 @@ static uint32_t value(const void *state)
 
 static void initial(void *self, void *state)
 {
-	(void)self;
-	memset(state, 0, 4);
+	memset(state, 0, ((rogue *)self)->mode == BIGSTATE ? BIG_STATE : 4);
 }
 
 static int is_goal(void *self, const void *state)
 {
-	return value(state) == ((rogue *)self)->len;
+	return ((rogue *)self)->mode != WIDE &&
+	       value(state) == ((rogue *)self)->len;
 }
 
 static sd_cost heuristic(void *self, const void *state)
@@ -209,6 +219,18 @@ static unsigned misbehave(rogue *r, sd_succ *succ)
 	return r->mode == TOOMANY ? 100000 : 0;
 }
 
+/* Mode wide's expansion of the state of value v. */
+static unsigned fan(uint32_t v, sd_succ *succ, unsigned char *states,
+                    size_t stride)
+{
+	for (uint32_t i = 0; i < WIDE_FAN; i++) {
+		uint32_t w = v * WIDE_FAN + 1 + i;
+		succ[i] = (sd_succ){ .action = 0, .cost = 1, .h = 1 };
+		memcpy(states + i * stride, &w, 4);
+	}
+	return WIDE_FAN;
+}
+
 static unsigned expand(void *self, const void *state, sd_cost h,
                        sd_succ *succ, unsigned char *states, size_t stride)
 {
@@ -218,6 +240,8 @@ static unsigned expand(void *self, const void *state, sd_cost h,
 	                                  r->expansions > r->len ? 2 : 1;
 	uint32_t next[2] = { v + step, v - step };
 	(void)h;
+	if (r->mode == WIDE)
+		return fan(v, succ, states, stride);
 	for (int i = 0; i < 2; i++) {
 		if (next[i] > r->len)
 			continue;  /* off either end of the line */
@@ -227,6 +251,8 @@ static unsigned expand(void *self, const void *state, sd_cost h,
 		                     .h = r->len - next[i],
 		                     .goal = next[i] == r->len ||
 		                             (r->mode == GOALLIE && !n) };
+		if (r->mode == BIGSTATE)
+			memset(states + n * stride, 0, BIG_STATE);
 		memcpy(states + n * stride, &next[i], 4);
 		n++;
 	}
