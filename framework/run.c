@@ -169,6 +169,8 @@ int sd_run(const sd_cli *cli)
 		sd_runctx x = { .cli = cli, .config = &c, .plugin = pl.plugin,
 		                .format = c.format };
 		rc = dispatch(&x);
+		if (sd_trace_lost())   /* stderr failed it: nothing can say so */
+			rc = EXIT_ERROR;
 	}
 	if (pl.handle)
 		sd_unload_plugin(&pl);

@@ -197,6 +197,15 @@ int sd_pick_heuristic(sd_runctx *x, int quiet)
 	return 0;
 }
 
+/* Whether a line of a trace on stderr could not be written (a trace on
+ * stdout is the end of the program's to check, with the rest). */
+static int trace_lost;
+
+int sd_trace_lost(void)
+{
+	return trace_lost;
+}
+
 /* The trace callback: print the event, up to cli->trace_limit lines and
  * a line that says where the trace was cut.  JSON events and text lines
  * go to stdout; under CSV, text lines to stderr, so that stdout holds
@@ -216,8 +225,9 @@ static void on_event(void *ctx, const sd_event *ev)
 		return;
 	}
 	x->trace.lines++;
-	sd_print_event(out, json, x->cli->trace_boards, x->plugin,
-	               x->trace.inst, ev);
+	if (sd_print_event(out, json, x->cli->trace_boards, x->plugin,
+	                   x->trace.inst, ev) && out == stderr)
+		trace_lost = 1;
 }
 
 /* The search options of one search: the config's, with the run's

@@ -133,6 +133,10 @@ int sd_run_status(const sd_result *r);
  * stdout holds the JSON or CSV rows alone. */
 FILE *sd_summary_out(const sd_runctx *x);
 
+/* Whether a --trace line to stderr (under CSV) could not be written:
+ * the run then ends with EXIT_ERROR (it was lost with exit status 0). */
+int sd_trace_lost(void);
+
 /* Refuse files for --dot and --html that the run would write over what
  * it reads (the config, a file a [problem] value names) or over each
  * other.  0, or EXIT_ERROR with the reason printed. */

@@ -346,6 +346,9 @@ fi
 if [ -w /dev/full ]; then
 	"$sd" -c "$tmp/wide.ini" -f json --replay >/dev/null 2>/dev/full; rc=$?
 	[ $rc = 2 ] && pass || fail "replay to a full stderr: exit $rc"
+	# ... and the trace, which goes to stderr under CSV (exit 0)
+	"$sd" -c "$tmp/wide.ini" -f csv --trace >/dev/null 2>/dev/full; rc=$?
+	[ $rc = 2 ] && pass || fail "trace to a full stderr: exit $rc"
 fi
 # --dot that writes nothing removes the file it made, not the symbolic
 # link or the device it was given (as root, --dot /dev/full removed it)

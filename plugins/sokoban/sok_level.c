@@ -120,15 +120,45 @@ static int sok_opens_level(const sok_line *l)
 	return 0;
 }
 
+/* Whether line l reads name once trimmed, case-insensitive. */
+static int sok_reads(const sok_line *l, const char *name)
+{
+	return sok_line_is(sok_trim(l->p, l->len), name);
+}
+
+/* If line i of the n is "Comment:" alone, opening a comment block of
+ * the SOK format, the line of its "Comment-End:" (or "Comment_End:");
+ * else i.  A block without its end is one header line, as before: the
+ * lines after it may be levels.  *none: no end from that line on (n at
+ * first), so that a file of many such lines is read once. */
+static int sok_comment_end(const sok_line *lines, int n, int i, int *none)
+{
+	if (i >= *none || !sok_reads(&lines[i], "comment:"))
+		return i;
+	for (int j = i + 1; j < n; j++)
+		if (sok_reads(&lines[j], "comment-end:") ||
+		    sok_reads(&lines[j], "comment_end:"))
+			return j;
+	*none = i;
+	return i;
+}
+
 /* Find the level blocks of a collection.  Returns how many (at most
- * max; more are counted but not stored). */
+ * max; more are counted but not stored).  The lines of a comment block
+ * are not levels, whatever they start with. */
 static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
                            int max)
 {
-	int nb = 0, in = 0, klen;
+	int nb = 0, in = 0, klen, none = n;
 	sok_line pending = { "", 0 };
 	int pending_line = -1;  /* pending's line when a ';' comment */
 	for (int i = 0; i < n; i++) {
+		int end = sok_comment_end(lines, n, i, &none);
+		if (end > i) {
+			in = 0;
+			i = end;
+			continue;
+		}
 		const sok_line *l = &lines[i];
 		int v = l->len ? sok_header_line(l, &klen) : -1;
 		if (l->len == 0 || l->p[0] == ';' || v >= 0) {

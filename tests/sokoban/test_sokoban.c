@@ -626,6 +626,34 @@ static void long_titles(void **unused)
 	unlink(tmp);
 }
 
+/* The lines of a SOK comment block ("Comment:" alone, up to
+ * "Comment-End:") are not levels, whatever they start with: a comment
+ * line beginning with '#' opened a level, an error, and every level
+ * after it had the next number.  A "Comment:" without its end is one
+ * header line, as before. */
+static void comment_blocks(void **unused)
+{
+	(void)unused;
+	char tmp[4096];
+	temp_level("Title: first\n#####\n#@$.#\n#####\n\nComment:\n"
+	           "#1 is easy\n  # so is 2\ncomment_end:\n\n; second\n"
+	           "######\n#@$ .#\n######\nComment:\n\n#####\n#@ *#\n"
+	           "#####\n", tmp, sizeof tmp);
+	run r = { .alg = SD_BFS, .cost = "pushes" };
+	const char *pick[] = { "1", "2", "second", "3" };
+	const int want[] = { 1, 2, 2, 0 };
+	for (int i = 0; i < 4; i++) {
+		char *plan = NULL;
+		sd_cost cost;
+		r.level = pick[i];
+		assert_int_equal(solve_file(tmp, &r, &plan, &cost), SD_SOLVED);
+		assert_int_equal(cost, want[i]);
+		free(plan);
+	}
+	expect_error_at(tmp, "level", "4", "(the file has 3 levels)");
+	unlink(tmp);
+}
+
 /* Every level error names the file and line. */
 static void level_errors(void **unused)
 {
@@ -1485,6 +1513,7 @@ int main(void)
 		cmocka_unit_test(microban_move_optimal),
 		cmocka_unit_test(fast_modes),
 		cmocka_unit_test(notations_agree),
+		cmocka_unit_test(comment_blocks),
 		cmocka_unit_test(level_errors),
 		cmocka_unit_test(kept_file),
 		cmocka_unit_test(long_titles),
