@@ -1,8 +1,8 @@
 /*
- * outfile.c -- the files --dot and --html name, written whole or not at
- * all (see outfile.h).
+ * outfile.c -- the files --dot and --html name: nothing is made or
+ * changed until the run has something to write (see outfile.h).
  */
-#define _XOPEN_SOURCE 700  /* realpath */
+#define _GNU_SOURCE  /* realpath, faccessat's AT_EACCESS */
 #include "outfile.h"
 
 #include "error.h"
@@ -16,84 +16,185 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Free what o holds but its file. */
+/* Free what o holds but its stream. */
 static void forget(sd_outfile *o)
 {
 	free(o->dest);
 	free(o->tmp);
 	o->dest = o->tmp = NULL;
+	o->f = NULL;
 }
 
-/* Write directly to o->path: not a regular file (a FIFO, a device, a
- * link to no file yet), or one in a directory where no new file may be
- * made.  An
- * interrupt while the open waits for a FIFO's reader ends the program
- * (guard.h).  0 or EXIT_ERROR. */
-static int open_direct(sd_outfile *o)
+/* Say that o's file cannot be written, for the reason errno e; o is
+ * done with.  EXIT_ERROR. */
+static int cannot(sd_outfile *o, int e)
+{
+	int rc = sd_error("%s: cannot write '%s': %s", o->opt, o->path,
+	                  strerror(e ? e : EIO));
+	forget(o);
+	return rc;
+}
+
+/* The directory of path (without its last name) into buf: "." when it
+ * has none. */
+static void dir_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(buf, len, ".");
+	else
+		snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path),
+		         path);
+}
+
+const char *sd_outfile_where(const char *path, char *buf, size_t len)
+{
+	char cur[PATH_MAX], hop[PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+	if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur)
+		return NULL;
+	for (int n = 0; n < 40; n++) {   /* a link to no file yet: its target */
+		if (realpath(cur, real))
+			return snprintf(buf, len, "%s", real) < (int)len ? buf : NULL;
+		ssize_t k = lstat(cur, &st) || !S_ISLNK(st.st_mode) ? -1
+		            : readlink(cur, hop, sizeof hop - 1);
+		if (k < 0)
+			break;
+		hop[k] = 0;
+		dir_of(cur, dir, sizeof dir);
+		if (snprintf(cur, sizeof cur, "%s%s%s", hop[0] == '/' ? "" : dir,
+		             hop[0] == '/' ? "" : "/", hop) >= (int)sizeof cur)
+			return NULL;
+	}
+	const char *slash = strrchr(cur, '/'), *name = slash ? slash + 1 : cur;
+	dir_of(cur, dir, sizeof dir);
+	if (!*name || !realpath(dir, real))
+		return NULL;
+	int n = snprintf(buf, len, "%s/%s", strcmp(real, "/") ? real : "", name);
+	return n >= 0 && n < (int)len ? buf : NULL;
+}
+
+/* Whether st is the file behind descriptor fd. */
+static int is_fd(const struct stat *st, int fd)
+{
+	struct stat t;
+	return !fstat(fd, &t) && t.st_dev == st->st_dev &&
+	       t.st_ino == st->st_ino;
+}
+
+/* Open o's path now: not a regular file (a FIFO, a device).  0, or the
+ * exit status with the reason printed. */
+static int open_now(sd_outfile *o)
 {
 	char doing[64];
 	snprintf(doing, sizeof doing, "opening %s's file", o->opt);
 	sd_guard_setup(doing);
 	o->f = fopen(o->path, "w");
 	sd_guard_setup(NULL);
-	if (!o->f)
-		return sd_error("%s: cannot write '%s': %s", o->opt, o->path,
-		                strerror(errno));
-	return 0;
+	return o->f ? 0 : cannot(o, errno);
 }
 
-/* Make a new file beside o->dest (PATH.PID-N.tmp, the first N free),
- * with mode `mode` less the umask; its descriptor, or -1 (errno). */
-static int make_tmp(sd_outfile *o, mode_t mode)
+/* Whether o->dest may be written (errno set if not), and whether by a
+ * new file renamed over it (o->swap). */
+static int writable(sd_outfile *o)
 {
-	size_t n = strlen(o->dest) + 32;
-	if (!(o->tmp = malloc(n)))
-		return -1;
-	for (unsigned k = 0; k < 1000; k++) {
-		snprintf(o->tmp, n, "%s.%ld-%u.tmp", o->dest, (long)getpid(), k);
-		int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
-		              mode);
-		if (fd >= 0 || errno != EEXIST)
-			return fd;
+	struct stat st;
+	char dir[PATH_MAX];
+	dir_of(o->dest, dir, sizeof dir);
+	if (stat(o->dest, &st)) {   /* a new file */
+		o->swap = 1;
+		return errno == ENOENT &&
+		       !faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS);
 	}
-	return -1;
+	if (faccessat(AT_FDCWD, o->dest, W_OK, AT_EACCESS))
+		return 0;
+	o->swap = st.st_uid == geteuid() && st.st_nlink == 1 &&
+	          !faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS);
+	return 1;
 }
 
 int sd_outfile_open(sd_outfile *o, const char *opt, const char *path)
 {
 	struct stat st;
-	char real[PATH_MAX];
-	*o = (sd_outfile){ .opt = opt, .path = path };
+	char where[PATH_MAX];
+	*o = (sd_outfile){ .opt = opt, .path = path, .fd = -1 };
 	if (!path)
 		return 0;
-	int exists = !stat(path, &st);   /* through a link */
-	if (exists ? !S_ISREG(st.st_mode) : !lstat(path, &st))
-		return open_direct(o);   /* or a link to nothing yet: made */
-	o->dest = strdup(exists && realpath(path, real) ? real : path);
-	int fd = o->dest ? make_tmp(o, exists ? st.st_mode & 07777 : 0666)
-	                 : -1;
-	if (fd >= 0 && exists)
-		(void)fchmod(fd, st.st_mode & 07777);  /* as it was, not less
-		                                           the umask */
-	if (fd >= 0 && !(o->f = fdopen(fd, "w")))
-		close(fd), unlink(o->tmp), fd = -1;
-	if (fd < 0 && errno == EACCES && exists && !access(path, W_OK)) {
-		forget(o);          /* a file we may write in a directory we */
-		return open_direct(o);  /* may not: written in place */
+	if (!*path)
+		return sd_error("%s: no file named (the path is empty)", opt);
+	if (!stat(path, &st) && (is_fd(&st, 1) || is_fd(&st, 2))) {
+		o->fd = is_fd(&st, 1) ? 1 : 2;
+		return 0;
 	}
-	if (fd < 0) {
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return open_now(o);
+	errno = 0;
+	if (!sd_outfile_where(path, where, sizeof where) ||
+	    !(o->dest = strdup(where)))
+		return cannot(o, errno ? errno : ENAMETOOLONG);
+	return writable(o) ? 0 : cannot(o, errno);
+}
+
+int sd_outfile_named(const sd_outfile *o)
+{
+	return o->path != NULL;
+}
+
+/* A new file in o->dest's directory, .searchd-PID-K.tmp for the first
+ * K free, with o->dest's mode if it is there; o->tmp names it.  Its
+ * stream, or NULL (errno). */
+static FILE *make_tmp(sd_outfile *o)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	size_t n = strlen(o->dest) + 40;
+	int fd = -1, old = !stat(o->dest, &st);
+	dir_of(o->dest, dir, sizeof dir);
+	if (!(o->tmp = malloc(n)))
+		return NULL;
+	for (unsigned k = 0; k < 1000 && fd < 0; k++) {
+		snprintf(o->tmp, n, "%s/.searchd-%ld-%u.tmp", dir, (long)getpid(),
+		         k);
+		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (f && old)
+		(void)fchmod(fd, st.st_mode & 07777);
+	if (fd >= 0 && !f) {
 		int e = errno;
-		forget(o);
-		return sd_error("%s: cannot write '%s': %s", opt, path,
-		                strerror(e));
+		close(fd);
+		unlink(o->tmp);
+		errno = e;
 	}
-	return 0;
+	if (!f) {
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	return f;
+}
+
+FILE *sd_outfile_begin(sd_outfile *o)
+{
+	if (o->f)
+		return o->f;
+	if (o->fd >= 0) {   /* after what the stream holds */
+		fflush(o->fd == 1 ? stdout : stderr);
+		int d = dup(o->fd);
+		o->f = d < 0 ? NULL : fdopen(d, "w");
+		if (d >= 0 && !o->f)
+			close(d);
+	} else {
+		o->f = o->swap ? make_tmp(o) : fopen(o->dest, "w");
+	}
+	if (!o->f)
+		cannot(o, errno);
+	return o->f;
 }
 
 int sd_outfile_close(sd_outfile *o, int failed)
 {
-	if (!o->f)
-		return 0;
 	int e = errno;    /* the printer's, if it failed */
 	int bad = fclose(o->f) != 0;
 	o->f = NULL;
@@ -102,7 +203,7 @@ int sd_outfile_close(sd_outfile *o, int failed)
 		return 0;
 	}
 	if (bad || !failed)
-		e = errno;        /* the close's or the rename's */
+		e = errno;    /* the close's or the rename's */
 	if (o->tmp)
 		unlink(o->tmp);
 	forget(o);
@@ -112,10 +213,8 @@ int sd_outfile_close(sd_outfile *o, int failed)
 
 void sd_outfile_drop(sd_outfile *o)
 {
-	if (!o->f)
-		return;
-	fclose(o->f);
-	o->f = NULL;
+	if (o->f)
+		fclose(o->f);
 	if (o->tmp)
 		unlink(o->tmp);
 	forget(o);

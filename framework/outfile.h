@@ -1,20 +1,24 @@
 /*
- * outfile.h -- the files --dot and --html name, written whole or not at
- * all.
+ * outfile.h -- the files --dot and --html name: nothing is made or
+ * changed until the run has something to write.
  *
  * sd_outfile_open() is called before the search, so that a file that
- * cannot be written stops the run before it starts; sd_outfile_close()
- * after the search, with what was written; sd_outfile_drop() instead
- * when nothing is to be written (the search failed).
+ * cannot be written stops the run before it starts: it checks, and
+ * makes nothing (a FIFO or a device is opened then: waiting for a FIFO's
+ * reader ends at an interrupt).  After the search, sd_outfile_begin()
+ * gives the stream to write to and sd_outfile_close() puts the file in
+ * place; sd_outfile_drop() instead when nothing is to be written (the
+ * search failed): what was at the path stays as it was.
  *
- * A regular file (or a new one) is written to a new file beside it,
- * PATH.PID-N.tmp, renamed over PATH once it is whole: a run that fails,
- * is interrupted or fills the disk leaves what was at PATH as it was,
- * and two runs writing one path leave one of their files whole.  A path
- * that is a link is followed (the link stays, its target is replaced).
- * Anything else that exists (a FIFO, /dev/stdout) is written directly,
- * and so is a file that may be written in a directory that may not;
- * waiting for a FIFO's reader ends at an interrupt.
+ * A new file, or a regular file of this user with no other hard link,
+ * is written to a new file in its directory (.searchd-PID-K.tmp) renamed
+ * over it once whole: a full disk or a write error leaves the old one,
+ * and two runs writing one path leave one of their files whole.  Any
+ * other file (another user's, hard-linked, in a directory where no new
+ * file may be made) is written in place, as the shell's > would.  A
+ * path that is a link is followed (the link stays).  The file that
+ * stdout or stderr already is (--dot /dev/stdout >> log) is written
+ * through that stream's descriptor, after what was written to it.
  */
 #ifndef SD_OUTFILE_H
 #define SD_OUTFILE_H
@@ -22,28 +26,41 @@
 #include <stdio.h>
 
 typedef struct sd_outfile {
-	FILE *f;           /* where to write; NULL when nothing was named */
 	const char *opt;   /* the option, for messages: "--dot" */
-	const char *path;  /* the path as given */
-	char *dest;        /* the file replaced at the end (the link's
-	                      target), or NULL when written directly */
-	char *tmp;         /* the new file beside it, or NULL */
+	const char *path;  /* the path as given; NULL: nothing named */
+	FILE *f;           /* the stream, once there is one */
+	char *dest;        /* the file written at the end (the link's
+	                      target), or NULL when f was opened at once */
+	int fd;            /* stdout's or stderr's descriptor if the path
+	                      is that file, else -1 */
+	int swap;          /* written to tmp, then renamed over dest */
+	char *tmp;         /* that new file, while it is written */
 } sd_outfile;
 
 /* Make o ready to take the file that option opt names (path NULL:
- * nothing; o->f stays NULL).  0; or EXIT_ERROR, or EXIT_LIMIT if an
- * interrupt came while waiting for a FIFO's reader, with the reason
- * printed. */
+ * nothing).  0; or EXIT_ERROR, or EXIT_LIMIT if an interrupt came while
+ * waiting for a FIFO's reader, with the reason printed. */
 int sd_outfile_open(sd_outfile *o, const char *opt, const char *path);
 
-/* Close o's file, written whole unless failed is nonzero, and put it in
- * place.  0; or EXIT_ERROR with the reason printed (the file could not
- * be written; what was at the path is left as it was).  Nothing named:
- * 0. */
+/* Whether o names a file to write. */
+int sd_outfile_named(const sd_outfile *o);
+
+/* The stream to write o's file to, made now; or NULL with the reason
+ * printed (o is then done with). */
+FILE *sd_outfile_begin(sd_outfile *o);
+
+/* Close o's stream, written whole unless failed is nonzero, and put
+ * the file in place.  0; or EXIT_ERROR with the reason printed. */
 int sd_outfile_close(sd_outfile *o, int failed);
 
-/* Close o's file without putting it in place (nothing named: nothing
- * done). */
+/* Be done with o without writing anything (a FIFO opened at the start
+ * is closed). */
 void sd_outfile_drop(sd_outfile *o);
+
+/* The path o writes at the end, made canonical (links followed, "."
+ * and ".." resolved, even for a file not there yet) into buf of len
+ * bytes, so that two options naming one file by two names can be
+ * told; NULL if it cannot be made. */
+const char *sd_outfile_where(const char *path, char *buf, size_t len);
 
 #endif

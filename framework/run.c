@@ -61,7 +61,8 @@ static int run_with_page(sd_runctx *x, long b)
 	int none = !x->page || !sd_html_table_rows(x->page);
 	if (none)        /* nothing ran: the error is printed, no page */
 		sd_outfile_drop(&f);
-	else if (sd_outfile_close(&f, sd_html_table_write(f.f, x->page)))
+	else if (!sd_outfile_begin(&f) ||
+	         sd_outfile_close(&f, sd_html_table_write(f.f, x->page)))
 		rc = EXIT_ERROR;
 	else if (!x->cli->quiet)
 		fprintf(stderr, "searchd: wrote the page of these runs to '%s'\n",

@@ -8,6 +8,7 @@
 #include "hda.h"
 #include "html_table.h"
 #include "mpi_run.h"
+#include "outfile.h"
 #include "output.h"
 
 #include <limits.h>
@@ -39,10 +40,34 @@ static int same_file(const char *a, const char *b)
 	       x.st_ino == y.st_ino;
 }
 
+/* If a value of --compare for [problem] (KEY=V1,V2,...) names the file
+ * at path, say so: EXIT_ERROR; else 0. */
+static int compared(const sd_runctx *x, const char *opt, const char *path)
+{
+	char v[PATH_MAX];
+	for (size_t i = 0; i < x->cli->n_compare; i++) {
+		const char *c = x->cli->compare[i], *eq = strchr(c, '=');
+		if (strncmp(c, "problem.", 8) || !eq)
+			continue;
+		for (const char *p = eq + 1; ; p += strcspn(p, ",") + 1) {
+			int n = (int)strcspn(p, ",");
+			snprintf(v, sizeof v, "%.*s", n, p);
+			if (same_file(path, v))
+				return sd_error("%s: '%s' is the file that --compare "
+				                "%s names, which this run reads", opt,
+				                path, c);
+			if (!p[n])
+				break;
+		}
+	}
+	return 0;
+}
+
 /* If the file that option opt names (path) is one the run reads, the
- * config or a file a [problem] value names, say so: EXIT_ERROR; else
- * 0.  It would be replaced by the output (before outfile.h, emptied
- * before the plugin read it, then removed). */
+ * config or a file a [problem] value names (in the config, by --set or
+ * by --compare), say so: EXIT_ERROR; else 0.  It would be replaced by
+ * the output (emptied before the plugin read it, then removed, before
+ * outfile.h). */
 static int reads(const sd_runctx *x, const char *opt, const char *path)
 {
 	char file[PATH_MAX], at[256];
@@ -56,13 +81,17 @@ static int reads(const sd_runctx *x, const char *opt, const char *path)
 		return sd_error("%s: '%s' is the file that %s: %s names, which "
 		                "this run reads", opt, path, at, p->key);
 	}
-	return 0;
+	return compared(x, opt, path);
 }
 
 int sd_check_outputs(const sd_runctx *x)
 {
 	const char *dot = x->cli->dot, *html = x->cli->html;
-	if (dot && html && (!strcmp(dot, html) || same_file(dot, html)))
+	char a[PATH_MAX], b[PATH_MAX];
+	if (dot && html && (!strcmp(dot, html) || same_file(dot, html) ||
+	                    (sd_outfile_where(dot, a, sizeof a) &&
+	                     sd_outfile_where(html, b, sizeof b) &&
+	                     !strcmp(a, b))))
 		return sd_error("--dot and --html name the same file '%s'", html);
 	return (dot && reads(x, "--dot", dot)) ||
 	       (html && reads(x, "--html", html)) ? EXIT_ERROR : 0;

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The files --dot and --html name, opened before the search, so that
+/* The files --dot and --html name, checked before the search, so that
  * one that cannot be written stops the run before it starts (outfile.h:
- * each is put in place only once it is written whole). */
+ * nothing is made until the search is over). */
 typedef struct outputs {
 	sd_outfile dot, html;
 } outputs;
@@ -33,7 +33,7 @@ static int open_outputs(const sd_runctx *x, outputs *out)
 	return rc;
 }
 
-/* Close the files of out without putting them in place (the search did
+/* Be done with the files of out without writing them (the search did
  * not run). */
 static void discard(outputs *out)
 {
@@ -64,6 +64,7 @@ static void put_word(FILE *f, const char *path, size_t n)
 static int write_dot(const sd_cli *cli, sd_outfile *f, const sd_plugin *p,
                      const sd_instance *inst, const sd_result *res)
 {
+	FILE *w;
 	if (!res->tree_n) {
 		sd_outfile_drop(f);
 		return sd_error("--dot: the search stored %llu states, more than "
@@ -71,7 +72,8 @@ static int write_dot(const sd_cli *cli, sd_outfile *f, const sd_plugin *p,
 		                "written (try a smaller problem)",
 		                (unsigned long long)res->stats.stored, SD_DOT_MAX);
 	}
-	if (sd_outfile_close(f, sd_print_dot(f->f, p, inst, res)))
+	if (!(w = sd_outfile_begin(f)) ||
+	    sd_outfile_close(f, sd_print_dot(w, p, inst, res)))
 		return EXIT_ERROR;
 	size_t n = strlen(cli->dot);
 	size_t stem = n > 4 && !strcmp(cli->dot + n - 4, ".dot") ? n - 4 : n;
@@ -92,8 +94,10 @@ static int write_html(const sd_runctx *x, sd_outfile *f,
 {
 	sd_run_info info = { x->plugin->name, x->config->algorithm_name,
 	                     x->hname, NULL, NULL, NULL, 0 };
-	if (sd_outfile_close(f, sd_write_html(f->f, x->plugin, &a->inst,
-	                                      &info, x->heuristic, &a->res)))
+	FILE *w = sd_outfile_begin(f);
+	if (!w || sd_outfile_close(f, sd_write_html(w, x->plugin, &a->inst,
+	                                            &info, x->heuristic,
+	                                            &a->res)))
 		return EXIT_ERROR;
 	if (!x->cli->quiet)
 		fprintf(stderr, "searchd: wrote the page of this run to '%s'\n",
@@ -140,9 +144,9 @@ static int present(const sd_runctx *x, const sd_attempt *a,
 		                       : boards == stderr;
 	/* both files are written when both are asked for, even if the
 	 * tree is too large to draw */
-	bad |= out->dot.f && write_dot(cli, &out->dot, x->plugin, &a->inst,
-	                               &a->res);
-	bad |= out->html.f && write_html(x, &out->html, a);
+	bad |= sd_outfile_named(&out->dot) &&
+	       write_dot(cli, &out->dot, x->plugin, &a->inst, &a->res);
+	bad |= sd_outfile_named(&out->html) && write_html(x, &out->html, a);
 	if (bad)
 		return EXIT_ERROR;
 	if (cut)

@@ -360,10 +360,10 @@ expect 2 "no file written" "$sd" -c "$src/config/npuzzle.ini" -q \
 expect 2 "no file written" "$sd" -c "$src/config/npuzzle.ini" -q \
 	-s search.algorithm=bfs --dot "$tmp/plain.dot"
 [ ! -e "$tmp/plain.dot" ] && pass || fail "--dot left the file it did not write"
-# the files --dot and --html name are put in place whole at the end: a
-# run that fails leaves what was there (it emptied the file, then
-# removed it); one that succeeds replaces a link's target, not the link,
-# and keeps the file's mode
+# the files --dot and --html name are made only at the end: a run that
+# fails leaves what was there (it emptied the file, then removed it);
+# one that succeeds replaces a link's target, not the link, and keeps
+# the file's mode
 echo "old page" >"$tmp/keep.html"
 expect 2 "is out of range" "$sd" -c "$src/config/15puzzle.ini" -q \
 	-s problem.index=999 --html "$tmp/keep.html"
@@ -381,6 +381,23 @@ expect 0 "wrote 4 states" "$sd" -s plugin.name=pancake -s problem.stack="3 1 2" 
 	-q --dot "$tmp/dangling.dot"
 [ -L "$tmp/dangling.dot" ] && grep -q "^digraph" "$tmp/new.dot" && pass ||
 	fail "--dot through a link to no file: $(ls -l "$tmp" | grep dot)"
+# a plugin that crashes leaves no file at all (an empty PATH.PID-0.tmp
+# was made at the start and left); a long name is not refused for its
+# new file's name; an empty one is refused before the search
+mkdir "$tmp/crash"
+out=$("$sd" "${r[@]}" -s problem.mode=crash -q --html "$tmp/crash/p.html" 2>&1)
+[ -z "$(ls -A "$tmp/crash")" ] && pass || fail "a crash left $(ls -A "$tmp/crash")"
+long=$(printf 'x%.0s' $(seq 250)).html
+expect 0 "wrote 4 states" "$sd" -s plugin.name=pancake -s problem.stack="3 1 2" \
+	-q --dot "$tmp/crash/$long"
+expect 2 "--html: no file named (the path is empty)" "$sd" "${r[@]}" --html ""
+# /dev/stdout while stdout is a file: written after the report, not over
+# the file (the report and what was there were lost)
+echo precious >"$tmp/log.txt"
+"$sd" "${r[@]}" -q -f json --dot /dev/stdout >>"$tmp/log.txt" 2>/dev/null
+[ "$(head -1 "$tmp/log.txt")" = precious ] &&
+	grep -q '"status":"solved"' "$tmp/log.txt" && grep -q "^digraph" "$tmp/log.txt" &&
+	pass || fail "--dot /dev/stdout >> log: $(head -3 "$tmp/log.txt")"
 # ... and may not be a file the run reads, or each other (--dot naming
 # the levels file emptied it before the plugin read it, then removed it)
 cp "$src/config/levels/microban.xsb" "$tmp/mb.xsb"
@@ -394,6 +411,36 @@ expect 2 "--html: '$tmp/np.ini' is the config file" "$sd" -c "$tmp/np.ini" \
 	-q --html "$tmp/np.ini"
 expect 2 "--dot and --html name the same file" "$sd" -c "$tmp/np.ini" \
 	-q --dot "$tmp/same" --html "$tmp/same"
+expect 2 "--dot and --html name the same file" "$sd" -c "$tmp/np.ini" \
+	-q --dot "$tmp/same" --html "$tmp/./same"   # not there yet
+cp "$tmp/mb.xsb" "$tmp/mb2.xsb"
+expect 2 "--html: '$tmp/mb2.xsb' is the file that --compare problem.file=" \
+	"$sd" -s plugin.name=sokoban -s problem.level=1 -q \
+	--compare problem.file="$tmp/mb.xsb,$tmp/mb2.xsb" --html "$tmp/mb2.xsb"
+cmp -s "$tmp/mb2.xsb" "$tmp/mb.xsb" && pass ||
+	fail "--html over a levels file of --compare changed it"
+# as another user: a read-only file is refused before the search, and a
+# failed run leaves a file in a directory it may not write as it was
+# (it was emptied at the start)
+if [ "$(id -u)" = 0 ] && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$sd"; then
+	nb=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	mkdir -m 0755 "$tmp/nw" && chmod 0755 "$tmp"
+	echo OLD >"$tmp/nw/page.dot" && chmod 0666 "$tmp/nw/page.dot"
+	echo OLD >"$tmp/nw/ro.html" && chmod 0444 "$tmp/nw/ro.html"
+	"${nb[@]}" "$sd" "${r[@]}" -s problem.len=5000 -q --dot "$tmp/nw/page.dot" \
+		>/dev/null 2>&1
+	[ "$(cat "$tmp/nw/page.dot")" = OLD ] && pass ||
+		fail "a failed run emptied a file in a directory it may not write"
+	"${nb[@]}" "$sd" "${r[@]}" -q --dot "$tmp/nw/page.dot" >/dev/null 2>&1
+	grep -q "^digraph" "$tmp/nw/page.dot" && pass ||
+		fail "a file in a directory it may not write was not written"
+	out=$("${nb[@]}" "$sd" "${r[@]}" -q --html "$tmp/nw/ro.html" 2>&1); rc=$?
+	[ $rc = 2 ] && grep -q "cannot write.*Permission denied" <<<"$out" &&
+		[ "$(cat "$tmp/nw/ro.html")" = OLD ] && pass ||
+		fail "a read-only file: exit $rc: $out"
+	chmod 0700 "$tmp"
+fi
 # a FIFO without a reader: the first SIGTERM ends the wait for one (it
 # was restarted; only a second signal ended it, without a word of why)
 mkfifo "$tmp/nobody"
