@@ -25,6 +25,8 @@ static char plugin_label[512];        /* "'name' (path)" */
 static int limit_status = 3;          /* exit status for a limit */
 static int again_ends = 1;            /* a second interrupt ends at once */
 static const char *volatile setup;   /* sd_guard_setup: the first ends */
+static const char *volatile litter;  /* sd_guard_litter: removed at an
+                                        end by a signal */
 static struct timespec first_stop;    /* when the first interrupt came */
 #define SD_AGAIN_GAP 0.5              /* seconds: a repeat within is one */
 static double grace_seconds;          /* after the alarm, for a hang */
@@ -96,6 +98,9 @@ static double seconds_between(struct timespec a, struct timespec b)
  * the limit's exit status, at once (no statistics). */
 static void end_now(const char *m)
 {
+	const char *l = litter;
+	if (l)
+		unlink(l);
 	if (write(2, m, strlen(m)) < 0)
 		_exit(limit_status);
 	_exit(limit_status);
@@ -111,13 +116,14 @@ static void on_stop_signal(int sig)
 {
 	struct timespec now = { 0, 0 };
 	(void)sig;
-	static const char was[] = "\nsearchd: interrupted while ";
 	const char *doing = setup;
 	if (doing) {
-		if (write(2, was, sizeof was - 1) < 0 ||
-		    write(2, doing, strlen(doing)) < 0)
-			_exit(limit_status);
-		end_now("\n");
+		char m[256];
+		size_t n = 0;
+		put(m, sizeof m, &n, "\nsearchd: interrupted while ");
+		put(m, sizeof m, &n, doing);
+		put(m, sizeof m, &n, "\n");
+		end_now(m);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (sd_guard_interrupted && again_ends &&
@@ -145,6 +151,9 @@ static void on_fatal(int sig)
 			    "state_size, crash there)");
 		say_plugin(": crashed in ", call, tail);
 	}
+	const char *l = litter;
+	if (l)
+		unlink(l);
 	signal(sig, SIG_DFL);  /* die of the signal, as without us */
 	raise(sig);
 }
@@ -235,6 +244,9 @@ void sd_guard_install(int status)
 	 * status and a line cut in two); the search sees the flag */
 	handle(SIGINT, on_stop_signal, SA_RESTART);
 	handle(SIGTERM, on_stop_signal, SA_RESTART);
+	/* a file over the size limit (ulimit -f) is a write error, said
+	 * and cleaned up, not a death without a word */
+	signal(SIGXFSZ, SIG_IGN);
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
 	                             SIGABRT };
 	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
@@ -251,6 +263,11 @@ void sd_guard_again_ends(int on)
 void sd_guard_setup(const char *doing)
 {
 	setup = doing;
+}
+
+void sd_guard_litter(const char *path)
+{
+	litter = path;
 }
 
 void sd_guard_plugin(const char *name, const char *path)

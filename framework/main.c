@@ -11,6 +11,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,8 +271,20 @@ static int finish_output(int rc)
 	return EXIT_ERROR;
 }
 
+/* Open descriptors 0-2 that the caller closed (>&-) on /dev/null for
+ * reading: a file searchd opens then never takes their place (the text
+ * report went into a FIFO given to --html, exit 0), and writing to a
+ * closed stdout still fails, as finish_output() says. */
+static void hold_std_fds(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+			open("/dev/null", O_RDONLY);  /* the lowest free: fd */
+}
+
 int main(int argc, char **argv)
 {
+	hold_std_fds();
 	sd_cli cli = { .trace_limit = 1000, .delay_ms = 300,
 	               .plugin_path = plugin_path() };
 	if (sd_mpi_start(&argc, &argv))

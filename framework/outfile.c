@@ -19,6 +19,8 @@
 /* Free what o holds but its stream. */
 static void forget(sd_outfile *o)
 {
+	if (o->tmp)
+		sd_guard_litter(NULL);
 	free(o->dest);
 	free(o->tmp);
 	o->dest = o->tmp = NULL;
@@ -82,8 +84,8 @@ static int is_fd(const struct stat *st, int fd)
 	       t.st_ino == st->st_ino;
 }
 
-/* Open o's path now: not a regular file (a FIFO, a device).  0, or the
- * exit status with the reason printed. */
+/* Open o's path now: not a regular file (a FIFO, a device).  0, or
+ * EXIT_ERROR with the reason printed. */
 static int open_now(sd_outfile *o)
 {
 	char doing[64];
@@ -129,10 +131,15 @@ int sd_outfile_open(sd_outfile *o, const char *opt, const char *path)
 	if (!stat(path, &st) && !S_ISREG(st.st_mode))
 		return open_now(o);
 	errno = 0;
-	if (!sd_outfile_where(path, where, sizeof where) ||
-	    !(o->dest = strdup(where)))
-		return cannot(o, errno ? errno : ENAMETOOLONG);
-	return writable(o) ? 0 : cannot(o, errno);
+	const char *at = sd_outfile_where(path, where, sizeof where);
+	if (!at && errno == ENAMETOOLONG)   /* deeper than PATH_MAX */
+		at = path;                      /* in place: no new name */
+	if (!at || !(o->dest = strdup(at)))
+		return cannot(o, errno ? errno : ENOMEM);
+	if (!writable(o))
+		return cannot(o, errno);
+	o->swap &= at == where;
+	return 0;
 }
 
 int sd_outfile_named(const sd_outfile *o)
@@ -141,8 +148,10 @@ int sd_outfile_named(const sd_outfile *o)
 }
 
 /* A new file in o->dest's directory, .searchd-PID-K.tmp for the first
- * K free, with o->dest's mode if it is there; o->tmp names it.  Its
- * stream, or NULL (errno). */
+ * K free, with o->dest's mode and group if it is there; o->tmp names it
+ * (a crash or a second interrupt removes it: guard.h).  Its stream, or
+ * NULL (errno): also when the group cannot be kept, as the shell's >
+ * keeps it, and then o->dest is written in place. */
 static FILE *make_tmp(sd_outfile *o)
 {
 	char dir[PATH_MAX];
@@ -159,20 +168,51 @@ static FILE *make_tmp(sd_outfile *o)
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
+	if (fd >= 0)
+		sd_guard_litter(o->tmp);
+	if (fd >= 0 && old && (fchown(fd, (uid_t)-1, st.st_gid) ||
+	                       fchmod(fd, st.st_mode & 07777))) {
+		close(fd);
+		unlink(o->tmp);
+		sd_guard_litter(NULL);
+		free(o->tmp);
+		o->tmp = NULL;
+		return fopen(o->dest, "w");
+	}
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (f && old)
-		(void)fchmod(fd, st.st_mode & 07777);
 	if (fd >= 0 && !f) {
 		int e = errno;
 		close(fd);
 		unlink(o->tmp);
 		errno = e;
 	}
-	if (!f) {
+	if (!f && o->tmp) {
+		sd_guard_litter(NULL);
 		free(o->tmp);
 		o->tmp = NULL;
 	}
 	return f;
+}
+
+/* Copy file `from` over file `to` in place (a rename cannot replace a
+ * file mounted there, or one on another file system).  0, or -1
+ * (errno). */
+static int copy_into(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY);
+	FILE *out = in < 0 ? NULL : fopen(to, "w");
+	ssize_t n = out ? 1 : -1;
+	while (n > 0 && (n = read(in, buf, sizeof buf)) > 0)
+		if (fwrite(buf, 1, (size_t)n, out) != (size_t)n)
+			n = -1;
+	int e = errno;
+	if (out && fclose(out))
+		n = -1, e = errno;
+	if (in >= 0)
+		close(in);
+	errno = e;
+	return n < 0 ? -1 : 0;
 }
 
 FILE *sd_outfile_begin(sd_outfile *o)
@@ -198,7 +238,10 @@ int sd_outfile_close(sd_outfile *o, int failed)
 	int e = errno;    /* the printer's, if it failed */
 	int bad = fclose(o->f) != 0;
 	o->f = NULL;
-	if (!bad && !failed && (!o->tmp || !rename(o->tmp, o->dest))) {
+	if (!bad && !failed &&
+	    (!o->tmp || !rename(o->tmp, o->dest) ||
+	     ((errno == EBUSY || errno == EXDEV) &&
+	      !copy_into(o->tmp, o->dest) && !unlink(o->tmp)))) {
 		forget(o);
 		return 0;
 	}

@@ -11,11 +11,14 @@
  * search failed): what was at the path stays as it was.
  *
  * A new file, or a regular file of this user with no other hard link,
- * is written to a new file in its directory (.searchd-PID-K.tmp) renamed
- * over it once whole: a full disk or a write error leaves the old one,
- * and two runs writing one path leave one of their files whole.  Any
- * other file (another user's, hard-linked, in a directory where no new
- * file may be made) is written in place, as the shell's > would.  A
+ * is written to a new file in its directory (.searchd-PID-K.tmp, with
+ * the old one's mode and group) renamed over it once whole: a full disk
+ * or a write error leaves the old one, and two runs writing one path
+ * leave one of their files whole; a crash or a second interrupt while
+ * it is written removes it.  Any other file (another user's,
+ * hard-linked, in a directory where no new file may be made, of a group
+ * this user cannot give, mounted there, deeper than PATH_MAX) is
+ * written in place, as the shell's > would.  A
  * path that is a link is followed (the link stays).  The file that
  * stdout or stderr already is (--dot /dev/stdout >> log) is written
  * through that stream's descriptor, after what was written to it.
@@ -38,8 +41,8 @@ typedef struct sd_outfile {
 } sd_outfile;
 
 /* Make o ready to take the file that option opt names (path NULL:
- * nothing).  0; or EXIT_ERROR, or EXIT_LIMIT if an interrupt came while
- * waiting for a FIFO's reader, with the reason printed. */
+ * nothing).  0, or EXIT_ERROR with the reason printed.  An interrupt
+ * while waiting for a FIFO's reader ends the program (guard.h). */
 int sd_outfile_open(sd_outfile *o, const char *opt, const char *path);
 
 /* Whether o names a file to write. */

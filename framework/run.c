@@ -47,7 +47,7 @@ static int run_mode(sd_runctx *x, long b)
 }
 
 /* Run a comparison or a batch (b >= 0) collecting its rows, then write
- * them as the page --html names.  The file is opened first, so that an
+ * them as the page --html names.  The file is checked first, so that an
  * unwritable one stops the run before it starts (outfile.h). */
 static int run_with_page(sd_runctx *x, long b)
 {

@@ -350,8 +350,8 @@ if [ -w /dev/full ]; then
 	"$sd" -c "$tmp/wide.ini" -f csv --trace >/dev/null 2>/dev/full; rc=$?
 	[ $rc = 2 ] && pass || fail "trace to a full stderr: exit $rc"
 fi
-# --dot that writes nothing removes the file it made, not the symbolic
-# link or the device it was given (as root, --dot /dev/full removed it)
+# --dot that writes nothing leaves the symbolic link or the device it was
+# given, and makes no file (as root, --dot /dev/full removed the device)
 : >"$tmp/target.dot"
 ln -s "$tmp/target.dot" "$tmp/link.dot"
 expect 2 "no file written" "$sd" -c "$src/config/npuzzle.ini" -q \
@@ -391,6 +391,30 @@ long=$(printf 'x%.0s' $(seq 250)).html
 expect 0 "wrote 4 states" "$sd" -s plugin.name=pancake -s problem.stack="3 1 2" \
 	-q --dot "$tmp/crash/$long"
 expect 2 "--html: no file named (the path is empty)" "$sd" "${r[@]}" --html ""
+# over the size limit (ulimit -f) the page is a write error, the old file
+# stays and no new file is left (searchd died of SIGXFSZ, its new file
+# left); the file's group is kept, as the shell's > keeps it
+mkdir "$tmp/fs" && echo OLD >"$tmp/fs/p.html"
+out=$(ulimit -f 8; "$sd" "${r[@]}" -q -s problem.len=3000 -s search.algorithm=bfs \
+	--html "$tmp/fs/p.html" 2>&1 >/dev/null); rc=$?
+[ $rc = 2 ] && grep -q "error writing.*File too large" <<<"$out" &&
+	[ "$(cat "$tmp/fs/p.html")" = OLD ] && [ -z "$(ls -A "$tmp/fs" | grep -v '^p.html$')" ] &&
+	pass || fail "over ulimit -f: exit $rc: $out: $(ls -A "$tmp/fs")"
+if [ "$(id -u)" = 0 ]; then
+	echo OLD >"$tmp/fs/g.html" && chmod 0640 "$tmp/fs/g.html" && chgrp 65534 "$tmp/fs/g.html"
+	"$sd" "${r[@]}" -q --html "$tmp/fs/g.html" >/dev/null 2>&1
+	[ "$(stat -c '%a %g' "$tmp/fs/g.html")" = "640 65534" ] &&
+		grep -q DOCTYPE "$tmp/fs/g.html" && pass ||
+		fail "--html over a file of another group: $(stat -c '%a %g' "$tmp/fs/g.html")"
+	# a file mounted there cannot be renamed over: written in place
+	echo SRC >"$tmp/fs/src" && echo DST >"$tmp/fs/dst"
+	if mount --bind "$tmp/fs/src" "$tmp/fs/dst" 2>/dev/null; then
+		"$sd" "${r[@]}" -q --html "$tmp/fs/dst" >/dev/null 2>&1; rc=$?
+		umount "$tmp/fs/dst"
+		[ $rc = 0 ] && grep -q DOCTYPE "$tmp/fs/src" && pass ||
+			fail "--html over a bind-mounted file: exit $rc"
+	fi
+fi
 # /dev/stdout while stdout is a file: written after the report, not over
 # the file (the report and what was there were lost)
 echo precious >"$tmp/log.txt"
@@ -456,6 +480,14 @@ else
 	[ $rc = 3 ] && grep -q "interrupted while opening --html's file" "$tmp/fifo.out" &&
 		pass || fail "--html FIFO: exit $rc: $(cat "$tmp/fifo.out")"
 fi
+# ... and with stdout closed, the FIFO did not take its descriptor: the
+# text report went into the page, exit 0
+cat "$tmp/nobody" >"$tmp/fifo.got" &
+rpid=$!
+"$sd" -c "$tmp/np.ini" -q --html "$tmp/nobody" >&- 2>/dev/null; rc=$?
+wait $rpid
+[ $rc = 2 ] && [ "$(head -c 15 "$tmp/fifo.got")" = "<!DOCTYPE html>" ] && pass ||
+	fail "--html FIFO with stdout closed: exit $rc: $(head -c 40 "$tmp/fifo.got")"
 out=$("$sd" -c "$tmp/wide.ini" 2>&1 >&-); rc=$?
 if [ $rc = 2 ] && grep -q "error writing the output" <<<"$out"; then pass; else
 	fail "closed stdout: exit $rc: $out"; fi

@@ -128,17 +128,21 @@ static int sok_reads(const sok_line *l, const char *name)
 
 /* If line i of the n is "Comment:" alone, opening a comment block of
  * the SOK format, the line of its "Comment-End:" (or "Comment_End:");
- * else i.  A block without its end is one header line, as before: the
- * lines after it may be levels.  *none: no end from that line on (n at
- * first), so that a file of many such lines is read once. */
+ * else i.  A block without its end (before the end of the file or the
+ * next "Comment:" alone) is one header line, as before: the lines after
+ * it may be levels.  *none: no end from that line on (n at first), so
+ * that a file of many such lines is read once. */
 static int sok_comment_end(const sok_line *lines, int n, int i, int *none)
 {
 	if (i >= *none || !sok_reads(&lines[i], "comment:"))
 		return i;
-	for (int j = i + 1; j < n; j++)
+	for (int j = i + 1; j < n; j++) {
 		if (sok_reads(&lines[j], "comment-end:") ||
 		    sok_reads(&lines[j], "comment_end:"))
 			return j;
+		if (sok_reads(&lines[j], "comment:"))
+			return i;     /* that one may have its end */
+	}
 	*none = i;
 	return i;
 }

@@ -652,6 +652,18 @@ static void comment_blocks(void **unused)
 	}
 	expect_error_at(tmp, "level", "4", "(the file has 3 levels)");
 	unlink(tmp);
+	/* an open block does not pair with a later block's end (every
+	 * level between them was lost) */
+	temp_level("Comment:\n#####\n#@$.#\n#####\n\nComment:\n# note\n"
+	           "Comment-End:\n", tmp, sizeof tmp);
+	r.level = "1";
+	char *plan = NULL;
+	sd_cost cost;
+	assert_int_equal(solve_file(tmp, &r, &plan, &cost), SD_SOLVED);
+	assert_int_equal(cost, 1);
+	free(plan);
+	expect_error_at(tmp, "level", "2", "(the file has 1 level)");
+	unlink(tmp);
 }
 
 /* Every level error names the file and line. */
