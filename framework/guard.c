@@ -94,13 +94,20 @@ static double seconds_between(struct timespec a, struct timespec b)
 	return (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
 }
 
-/* From a handler: write message m on stderr and end the program with
- * the limit's exit status, at once (no statistics). */
-static void end_now(const char *m)
+/* From a handler that ends the program: remove the file being made
+ * that sd_guard_litter() names, if any. */
+static void drop_litter(void)
 {
 	const char *l = litter;
 	if (l)
 		unlink(l);
+}
+
+/* From a handler: write message m on stderr and end the program with
+ * the limit's exit status, at once (no statistics). */
+static void end_now(const char *m)
+{
+	drop_litter();
 	if (write(2, m, strlen(m)) < 0)
 		_exit(limit_status);
 	_exit(limit_status);
@@ -151,9 +158,7 @@ static void on_fatal(int sig)
 			    "state_size, crash there)");
 		say_plugin(": crashed in ", call, tail);
 	}
-	const char *l = litter;
-	if (l)
-		unlink(l);
+	drop_litter();
 	signal(sig, SIG_DFL);  /* die of the signal, as without us */
 	raise(sig);
 }

@@ -124,11 +124,12 @@ int sd_outfile_open(sd_outfile *o, const char *opt, const char *path)
 		return 0;
 	if (!*path)
 		return sd_error("%s: no file named (the path is empty)", opt);
-	if (!stat(path, &st) && (is_fd(&st, 1) || is_fd(&st, 2))) {
+	int there = !stat(path, &st);
+	if (there && (is_fd(&st, 1) || is_fd(&st, 2))) {
 		o->fd = is_fd(&st, 1) ? 1 : 2;
 		return 0;
 	}
-	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+	if (there && !S_ISREG(st.st_mode))
 		return open_now(o);
 	errno = 0;
 	const char *at = sd_outfile_where(path, where, sizeof where);

@@ -65,9 +65,8 @@ static int compared(const sd_runctx *x, const char *opt, const char *path)
 
 /* If the file that option opt names (path) is one the run reads, the
  * config or a file a [problem] value names (in the config, by --set or
- * by --compare), say so: EXIT_ERROR; else 0.  It would be replaced by
- * the output (emptied before the plugin read it, then removed, before
- * outfile.h). */
+ * by --compare), say so: EXIT_ERROR; else 0: the output would replace
+ * it. */
 static int reads(const sd_runctx *x, const char *opt, const char *path)
 {
 	char file[PATH_MAX], at[256];

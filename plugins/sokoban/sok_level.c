@@ -130,11 +130,10 @@ static int sok_reads(const sok_line *l, const char *name)
  * the SOK format, the line of its "Comment-End:" (or "Comment_End:");
  * else i.  A block without its end (before the end of the file or the
  * next "Comment:" alone) is one header line, as before: the lines after
- * it may be levels.  *none: no end from that line on (n at first), so
- * that a file of many such lines is read once. */
-static int sok_comment_end(const sok_line *lines, int n, int i, int *none)
+ * it may be levels.  Each line is looked at by one such scan at most. */
+static int sok_comment_end(const sok_line *lines, int n, int i)
 {
-	if (i >= *none || !sok_reads(&lines[i], "comment:"))
+	if (!sok_reads(&lines[i], "comment:"))
 		return i;
 	for (int j = i + 1; j < n; j++) {
 		if (sok_reads(&lines[j], "comment-end:") ||
@@ -143,7 +142,6 @@ static int sok_comment_end(const sok_line *lines, int n, int i, int *none)
 		if (sok_reads(&lines[j], "comment:"))
 			return i;     /* that one may have its end */
 	}
-	*none = i;
 	return i;
 }
 
@@ -153,11 +151,11 @@ static int sok_comment_end(const sok_line *lines, int n, int i, int *none)
 static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
                            int max)
 {
-	int nb = 0, in = 0, klen, none = n;
+	int nb = 0, in = 0, klen;
 	sok_line pending = { "", 0 };
 	int pending_line = -1;  /* pending's line when a ';' comment */
 	for (int i = 0; i < n; i++) {
-		int end = sok_comment_end(lines, n, i, &none);
+		int end = sok_comment_end(lines, n, i);
 		if (end > i) {
 			in = 0;
 			i = end;
