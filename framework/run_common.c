@@ -44,23 +44,22 @@ static int same_file(const char *a, const char *b)
  * at path, say so: EXIT_ERROR; else 0. */
 static int compared(const sd_runctx *x, const char *opt, const char *path)
 {
-	char v[PATH_MAX];
+	int rc = 0;
 	for (size_t i = 0; i < x->cli->n_compare; i++) {
-		const char *c = x->cli->compare[i], *eq = strchr(c, '=');
-		if (strncmp(c, "problem.", 8) || !eq)
-			continue;
-		for (const char *p = eq + 1; ; p += strcspn(p, ",") + 1) {
-			int n = (int)strcspn(p, ",");
-			snprintf(v, sizeof v, "%.*s", n, p);
-			if (same_file(path, v))
-				return sd_error("%s: '%s' is the file that --compare "
-				                "%s names, which this run reads", opt,
-				                path, c);
-			if (!p[n])
-				break;
+		const char *c = x->cli->compare[i];
+		char key[128], **vals = NULL;
+		size_t n = 0;
+		int ours = !sd_compare_axis(c, key, sizeof key, &vals, &n) &&
+		           !strncmp(key, "problem.", 8);
+		for (size_t j = 0; j < n; j++) {
+			if (ours && !rc && same_file(path, vals[j]))
+				rc = sd_error("%s: '%s' is the file that --compare %s "
+				              "names, which this run reads", opt, path, c);
+			free(vals[j]);
 		}
+		free(vals);
 	}
-	return 0;
+	return rc;
 }
 
 /* If the file that option opt names (path) is one the run reads, the

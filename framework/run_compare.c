@@ -14,12 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The values of --compare number k: "algorithm=astar,idastar" gives key
- * "search.algorithm" and the values.  A key without a section is in
- * [search].  0, or -1 if spec is not KEY=V1,V2,... or a value is empty
- * (",," and a trailing "," were dropped before). */
-static int compare_axis(const char *spec, char *key, size_t klen,
-                        char ***vals, size_t *n)
+int sd_compare_axis(const char *spec, char *key, size_t klen,
+                    char ***vals, size_t *n)
 {
 	const char *eq = strchr(spec, '=');
 	if (!eq || eq == spec || !eq[1])
@@ -84,7 +80,7 @@ static int parse_axes(const sd_cli *cli, axis *ax, size_t *combos)
 {
 	*combos = 1;
 	for (size_t i = 0; i < cli->n_compare; i++) {
-		if (compare_axis(cli->compare[i], ax[i].key, sizeof ax[i].key,
+		if (sd_compare_axis(cli->compare[i], ax[i].key, sizeof ax[i].key,
 		                 &ax[i].vals, &ax[i].n))
 			return sd_error("--compare '%s': expected KEY=V1,V2,... "
 			                "(e.g. algorithm=astar,idastar; no value "

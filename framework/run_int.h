@@ -137,6 +137,14 @@ FILE *sd_summary_out(const sd_runctx *x);
  * the run then ends with EXIT_ERROR (it was lost with exit status 0). */
 int sd_trace_lost(void);
 
+/* The values of a --compare spec: "algorithm=astar,idastar" gives key
+ * "search.algorithm" (klen bytes) and the values, *n of them in *vals
+ * (each and the array to be freed, also on failure).  A key without a
+ * section is in [search].  0, or -1 if spec is not KEY=V1,V2,... or a
+ * value is empty (",," and a trailing "," were dropped before). */
+int sd_compare_axis(const char *spec, char *key, size_t klen,
+                    char ***vals, size_t *n);
+
 /* Refuse files for --dot and --html that the run would write over what
  * it reads (the config, a file a [problem] value names) or over each
  * other.  0, or EXIT_ERROR with the reason printed. */
