@@ -40,6 +40,34 @@ static int same_file(const char *a, const char *b)
 	       x.st_ino == y.st_ino;
 }
 
+int sd_compare_axis(const char *spec, char *key, size_t klen,
+                    char ***vals, size_t *n)
+{
+	const char *eq = strchr(spec, '=');
+	if (!eq || eq == spec || !eq[1])
+		return -1;
+	int kl = (int)(eq - spec);
+	if (memchr(spec, '.', (size_t)kl))
+		snprintf(key, klen, "%.*s", kl, spec);
+	else
+		snprintf(key, klen, "search.%.*s", kl, spec);
+	char *copy = strdup(eq + 1);
+	*n = 0;
+	*vals = calloc(strlen(eq + 1) + 1, sizeof **vals);
+	if (!copy || !*vals) {
+		free(copy);
+		return -1;
+	}
+	int bad = 0;
+	for (char *v = copy, *end; v && !bad; v = end ? end + 1 : NULL) {
+		if ((end = strchr(v, ',')))
+			*end = 0;
+		bad = !*v || !((*vals)[(*n)++] = strdup(v));
+	}
+	free(copy);
+	return *n && !bad ? 0 : -1;
+}
+
 /* If a value of --compare for [problem] (KEY=V1,V2,...) names the file
  * at path, say so: EXIT_ERROR; else 0. */
 static int compared(const sd_runctx *x, const char *opt, const char *path)

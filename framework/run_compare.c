@@ -14,34 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int sd_compare_axis(const char *spec, char *key, size_t klen,
-                    char ***vals, size_t *n)
-{
-	const char *eq = strchr(spec, '=');
-	if (!eq || eq == spec || !eq[1])
-		return -1;
-	int kl = (int)(eq - spec);
-	if (memchr(spec, '.', (size_t)kl))
-		snprintf(key, klen, "%.*s", kl, spec);
-	else
-		snprintf(key, klen, "search.%.*s", kl, spec);
-	char *copy = strdup(eq + 1);
-	*n = 0;
-	*vals = calloc(strlen(eq + 1) + 1, sizeof **vals);
-	if (!copy || !*vals) {
-		free(copy);
-		return -1;
-	}
-	int bad = 0;
-	for (char *v = copy, *end; v && !bad; v = end ? end + 1 : NULL) {
-		if ((end = strchr(v, ',')))
-			*end = 0;
-		bad = !*v || !((*vals)[(*n)++] = strdup(v));
-	}
-	free(copy);
-	return *n && !bad ? 0 : -1;
-}
-
 /* The values of the axes other than algorithm and heuristic, e.g.
  * "problem.cost=pushes" as "cost=pushes", comma-separated: the row's
  * label in a comparison. */
