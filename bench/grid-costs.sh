@@ -8,10 +8,10 @@
 # 512 MiB memory limit.  The map and the plans are the same at every
 # scale; only the numbers grow.  So a search whose memory follows the
 # number of states shows about the same peak RSS and engine bytes in all
-# three rows of an algorithm; an open list indexed by f (and g) values
-# grows with the RANGE of the costs instead, and at 10000/14142 A* stops
-# at the memory limit ("limit reached (memory)") after a handful of
-# expansions while UCS, with the same states, needs a few MiB.
+# three rows of an algorithm, as searchd's do: its open list keeps sparse
+# keys in a heap, so its memory does not grow with the RANGE of the costs
+# (a list indexed by every f value would: at 10000/14142 A* once stopped
+# at the memory limit after a handful of expansions; see the changelog).
 #
 # Not a test: it prints a table.  Needs bash and awk.
 # usage: bench/grid-costs.sh   (after a build; from any directory)

@@ -168,7 +168,7 @@ int sd_run(const sd_cli *cli)
 	sd_guard_setup(NULL);
 	if (!bad && !load_plugin(cli, &c, &pl)) {
 		sd_runctx x = { .cli = cli, .config = &c, .plugin = pl.plugin,
-		                .format = c.format };
+		                .format = c.format, .plugin_file = pl.path };
 		rc = dispatch(&x);
 		if (sd_trace_lost())   /* stderr failed it: nothing can say so */
 			rc = EXIT_ERROR;

@@ -197,16 +197,20 @@ static void note_slow(batch_totals *t, unsigned k, double s)
 		}
 }
 
-/* Redraw the progress bar on stderr's line. */
-static void progress_bar(const batch_totals *t)
+/* Redraw the progress bar on stderr's line.  Returns the characters it
+ * drew after the '\r' (0 if it failed). */
+static int progress_bar(const batch_totals *t)
 {
 	int width = 30, filled = t->total ? (int)((uint64_t)width * t->done /
 	                                          t->total) : 0;
-	fprintf(stderr, "\r[%.*s%*s] %u/%u  solved %u  limit %u  none %u  "
-	        "%.1fs ", filled, "##############################",
-	        width - filled, "", t->done, t->total, t->count[EXIT_SOLVED],
-	        t->count[EXIT_LIMIT], t->count[EXIT_UNSOLVABLE], t->seconds);
+	int n = fprintf(stderr, "\r[%.*s%*s] %u/%u  solved %u  limit %u  "
+	                "none %u  %.1fs ", filled,
+	                "##############################", width - filled, "",
+	                t->done, t->total, t->count[EXIT_SOLVED],
+	                t->count[EXIT_LIMIT], t->count[EXIT_UNSOLVABLE],
+	                t->seconds);
 	fflush(stderr);
+	return n > 1 ? n - 1 : 0;
 }
 
 /* The summary at the end of a batch: the counts, the totals and the
@@ -321,6 +325,7 @@ typedef struct batch_rows {
 	const selection *sel;
 	batch_totals t;
 	int bar;               /* draw the progress bar */
+	int bar_len;           /* characters of the bar on the line now */
 } batch_rows;
 
 /* Compute row i (on whichever rank it was handed to): its report as
@@ -339,27 +344,36 @@ static void row_job(void *ctx, size_t i, sd_row *r)
 }
 
 /* Count row i in and move the progress bar; print its text unless it
- * was printed already (text NULL). */
+ * was printed already (text NULL), the bar wiped off its line first:
+ * with stdout and stderr on one terminal the row went on after it. */
 static void row_take(void *ctx, size_t i, const sd_row *r)
 {
 	batch_rows *b = ctx;
 	if (r->text) {
+		if (b->bar_len)
+			fprintf(stderr, "\r%*s\r", b->bar_len, "");
 		fputs(r->text, stdout);
 		fflush(stdout);
 	}
 	count(&b->t, selection_nth(b->sel, i), r);
 	b->t.done++;
 	if (b->bar)
-		progress_bar(&b->t);
+		b->bar_len = progress_bar(&b->t);
 }
 
-/* Solve the rows of b in turn here, until an interrupt. */
+/* Solve the rows of b in turn here, until an interrupt: each printed
+ * as it ends, or with the bar drawn handed to row_take() as text. */
 static void rows_here(batch_rows *b)
 {
 	for (unsigned i = 0; i < b->t.total && !sd_guard_interrupted; i++) {
 		sd_row r = { 0 };
-		batch_one(b->x, b->params, b->which, selection_nth(b->sel, i), stdout, &r);
+		if (b->bar)
+			row_job(b, i, &r);
+		else
+			batch_one(b->x, b->params, b->which,
+			          selection_nth(b->sel, i), stdout, &r);
 		row_take(b, i, &r);
+		free(r.text);
 	}
 }
 
@@ -380,7 +394,7 @@ static int solve_rows(batch_rows *b)
 static int run_picked(sd_runctx *x, sd_param *params, size_t which,
                       const selection *sel)
 {
-	batch_rows b = { x, params, which, sel, { .total = sel->total }, 0 };
+	batch_rows b = { x, params, which, sel, { .total = sel->total }, 0, 0 };
 	b.bar = isatty(2) && !x->cli->quiet && !sd_mpi_rank();
 	if (x->page)
 		sd_html_table_set_planned(x->page, b.t.total);

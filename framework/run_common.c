@@ -91,14 +91,17 @@ static int compared(const sd_runctx *x, const char *opt, const char *path)
 }
 
 /* If the file that option opt names (path) is one the run reads, the
- * config or a file a [problem] value names (in the config, by --set or
- * by --compare), say so: EXIT_ERROR; else 0: the output would replace
- * it. */
+ * config, the plugin or a file a [problem] value names (in the config,
+ * by --set or by --compare), say so: EXIT_ERROR; else 0: the output
+ * would replace it. */
 static int reads(const sd_runctx *x, const char *opt, const char *path)
 {
 	char file[PATH_MAX], at[256];
 	if (x->cli->config && same_file(path, x->cli->config))
 		return sd_error("%s: '%s' is the config file", opt, path);
+	if (x->plugin_file && same_file(path, x->plugin_file))
+		return sd_error("%s: '%s' is the plugin this run loaded (%s)",
+		                opt, path, x->plugin_file);
 	for (size_t i = 0; i < x->config->n_params; i++) {
 		const sd_param *p = &x->config->params[i];
 		if (!sd_param_path(p, file, sizeof file) || !same_file(path, file))

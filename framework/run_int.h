@@ -50,6 +50,8 @@ typedef struct sd_runctx {
 		uint64_t lines;   /* lines printed so far */
 	} trace;
 	int width;                /* a table's instance column (0: 14) */
+	const char *plugin_file;  /* the file the plugin was loaded from
+	                             (the loader's path), or NULL */
 } sd_runctx;
 
 /* One search's outcome, from sd_solve; sd_attempt_free() undoes it

@@ -42,9 +42,13 @@ static void discard(outputs *out)
 }
 
 /* Print path as one shell word: as it is if it is made only of
- * characters no shell reads specially, else in single quotes. */
+ * characters no shell reads specially, else in single quotes; after
+ * "./" if it begins with '-', which a command would take for an
+ * option. */
 static void put_word(FILE *f, const char *path, size_t n)
 {
+	if (n > 0 && path[0] == '-')
+		fputs("./", f);
 	size_t plain = strspn(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	                      "abcdefghijklmnopqrstuvwxyz0123456789._/+,:-");
 	if (plain >= n && n > 0) {

@@ -260,6 +260,15 @@ if grep -aq "EXIT=3" "$tmp/anim.log" &&
    grep -aq "interrupted; the animation stopped at step" "$tmp/anim.log" &&
    ! grep -aq "step 31 of 31" "$tmp/anim.log"
 then pass; else fail "Ctrl-C during --animate: $(tr -d '\033' <"$tmp/anim.log" | tail -c 300)"; fi
+# a batch on a terminal (stdout and stderr both): each row begins its
+# own line, the progress bar wiped first (rows 2 and 3 went on after the
+# bar, on its line)
+printf '%s\n' "\"$sd\" -c \"$src/config/sokoban.ini\" -s problem.file=\"$src/config/levels/microban.xsb\" -s problem.level=1-3" \
+	>"$tmp/bar.sh"
+timeout 30 script -qfec "bash $tmp/bar.sh" "$tmp/bar.log" >/dev/null 2>&1
+if grep -aq $'\r2  *bfs' "$tmp/bar.log" && grep -aq $'\r3  *bfs' "$tmp/bar.log" &&
+   ! grep -aqE 's [23] +bfs' "$tmp/bar.log" && grep -aq "solved 3, no solution 0" "$tmp/bar.log"
+then pass; else fail "rows after the progress bar: $(tr -d '\r' <"$tmp/bar.log")"; fi
 # an option of one value given twice is refused (the second replaced the
 # first in silence); output keys are not --compare axes (one format for
 # the table); a batch of errors alone has no empty "slowest:" line
@@ -342,6 +351,10 @@ expect 0 "wrote 4 states" "$sd" -c "$tmp/g.ini" --dot "$tmp/t.dot"
 # the hint renders to the file's own name (it said tree.svg)
 expect 0 "(render with: dot -Tsvg $tmp/t.dot -o $tmp/t.svg)" \
 	"$sd" -c "$tmp/g.ini" --dot "$tmp/t.dot"
+# a name that begins with '-' is not read as an option of dot
+expect 0 "(render with: dot -Tsvg ./-t.dot -o ./-t.svg)" \
+	env -C "$tmp" "$sd" -c "$tmp/g.ini" --dot -t.dot
+[ -s "$tmp/-t.dot" ] && pass || fail "--dot -t.dot wrote no file"
 # DOT: edges carry the action, nodes g, h and f, the plan in red, a legend
 if grep -q 'n3 -> n1 \[label="B>G", color=red' "$tmp/t.dot" &&
 	grep -q 'n2 \[label="#2 g=1 h=0 f=1' "$tmp/t.dot" &&
@@ -517,6 +530,8 @@ chmod 0777 "$own" && out=$(env -u HOME -u XDG_CACHE_HOME "$sd" \
 	-s problem.pdb_partition="$part" 2>&1)
 chmod 0700 "$own"
 grep -q "cache $own not used: not a directory of this user that only it can write" <<<"$out" &&
+	grep -q "not cached: built again by each run" <<<"$out" &&
+	! grep -q "then read from the cache" <<<"$out" &&
 	grep -q "cost        31" <<<"$out" && pass || fail "a shared cache in /tmp: $out"
 for f in "$own"/*; do   # leave the directory as it was
 	[ -e "$f" ] && ! grep -qxF "$(basename "$f")" <<<"$had" && rm -f "$f"
@@ -545,5 +560,19 @@ mkdir -p "$tmp/xdg" && out=$(cd "$tmp/xdg" && XDG_CACHE_HOME=rel \
 [ ! -e "$tmp/xdg/rel" ] && ls "$tmp/xdg/home/.cache/searchd/"*.pdb >/dev/null 2>&1 &&
 	grep -q "cost        31" <<<"$out" && pass ||
 	fail "relative XDG_CACHE_HOME: $(ls -R "$tmp/xdg" | head -5), $out"
+# an XDG_CACHE_HOME or HOME too long for the cache's name leaves the
+# cache unused, and says so (the tables went to a directory made of the
+# name's first 1023 bytes, a parent of the one named, in silence)
+long="$tmp/xdg/$(printf 'x%.0s' $(seq 200))/$(printf 'y%.0s' $(seq 200))"
+long="$long/$(printf 'z%.0s' $(seq 200))/$(printf 'w%.0s' $(seq 200))/$(printf 'v%.0s' $(seq 240))"
+mkdir -p "$long"
+for var in XDG_CACHE_HOME HOME; do
+	out=$(env XDG_CACHE_HOME= "$var=$long" "$sd" -c "$src/config/npuzzle.ini" \
+		-s search.heuristic=pdb -s problem.pdb_partition="$part" 2>&1)
+	n=$(find "$tmp/xdg" -name '*.pdb' -newer "$long" | wc -l)
+	[ "$n" = 0 ] && grep -q "cache not used: \$$var is too long" <<<"$out" &&
+		grep -q "cost        31" <<<"$out" && pass ||
+		fail "$var too long: $n tables saved, $out"
+done
 
 finish

@@ -433,6 +433,19 @@ cmp -s "$tmp/mb.xsb" "$src/config/levels/microban.xsb" && pass ||
 cp "$src/config/npuzzle.ini" "$tmp/np.ini"
 expect 2 "--html: '$tmp/np.ini' is the config file" "$sd" -c "$tmp/np.ini" \
 	-q --html "$tmp/np.ini"
+# ... nor the plugin the run loaded (it was replaced by the page)
+cp "$plugins/rogue.so" "$tmp/rogue-copy.so"
+expect 2 "--html: '$tmp/rogue-copy.so' is the plugin this run loaded" \
+	"$sd" "${r[@]}" -s plugin.path="$tmp/rogue-copy.so" -q \
+	--html "$tmp/rogue-copy.so"
+cmp -s "$tmp/rogue-copy.so" "$plugins/rogue.so" && pass ||
+	fail "--html over the plugin changed it"
+expect 2 "--dot: '$tmp/rogue-copy.so' is the plugin this run loaded" \
+	"$sd" "${r[@]}" -s plugin.path="$tmp/rogue-copy.so" -q \
+	--dot "$tmp/rogue-copy.so"
+expect 2 "--html: '$tmp/rogue-copy.so' is the plugin this run loaded" \
+	"$sd" "${r[@]}" -s plugin.path="$tmp/rogue-copy.so" -q \
+	--compare search.algorithm=astar,bfs --html "$tmp/rogue-copy.so"
 expect 2 "--dot and --html name the same file" "$sd" -c "$tmp/np.ini" \
 	-q --dot "$tmp/same" --html "$tmp/same"
 expect 2 "--dot and --html name the same file" "$sd" -c "$tmp/np.ini" \

@@ -130,6 +130,9 @@ typedef struct np_inst {
 	 * as a private directory of this user (np_pdb_setup) */
 	int pdb_in_tmp;
 	int pdb_nocache;    /* the cache is not used: neither read nor written */
+	const char *pdb_long; /* the variable (XDG_CACHE_HOME, HOME) whose
+	                         cache directory is too long for pdb_dir,
+	                         or NULL: no cache (np_cache_usable) */
 } np_inst;
 
 /* np_board.c */

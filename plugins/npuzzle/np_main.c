@@ -3,6 +3,7 @@
  * [problem] section, and the small callbacks.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -633,8 +634,22 @@ static int np_read_fsm(np_inst *I, const np_keys *K, char *err,
 /* Set the pattern-database directory: pdb_dir, else
  * $XDG_CACHE_HOME/searchd, else $HOME/.cache/searchd, else /tmp.  A
  * relative XDG_CACHE_HOME is ignored, as the XDG spec says: it would
- * put the cache wherever the program happens to be started.  0, or -1
- * with a message (a pdb_dir too long: the default was used in silence). */
+ * put the cache wherever the program happens to be started.  A
+ * directory from the environment that does not fit leaves the cache
+ * unused (I->pdb_long; its start was used in silence, a directory no
+ * one named).  0, or -1 with a message (a pdb_dir too long: the default
+ * was used in silence). */
+/* snprintf into buf of len bytes; 0 if it fits, else -1. */
+__attribute__((format(printf, 3, 4)))
+static int np_fits(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n >= 0 && (size_t)n < len ? 0 : -1;
+}
+
 static int np_read_pdb_dir(np_inst *I, const np_keys *K, char *err,
                            size_t errlen)
 {
@@ -646,12 +661,14 @@ static int np_read_pdb_dir(np_inst *I, const np_keys *K, char *err,
 			                      "too long (at most %zu bytes with the "
 			                      "config's directory)",
 			                      sizeof I->pdb_dir - 1);
-	} else if (xdg && *xdg == '/')
-		snprintf(I->pdb_dir, sizeof I->pdb_dir, "%s/searchd", xdg);
-	else if (home && *home)
-		snprintf(I->pdb_dir, sizeof I->pdb_dir, "%s/.cache/searchd",
-		         home);
-	else {  /* one per user: others could plant tables or links */
+	} else if (xdg && *xdg == '/') {
+		if (np_fits(I->pdb_dir, sizeof I->pdb_dir, "%s/searchd", xdg))
+			I->pdb_long = "XDG_CACHE_HOME";
+	} else if (home && *home) {
+		if (np_fits(I->pdb_dir, sizeof I->pdb_dir, "%s/.cache/searchd",
+		            home))
+			I->pdb_long = "HOME";
+	} else {  /* one per user: others could plant tables or links */
 		snprintf(I->pdb_dir, sizeof I->pdb_dir, "/tmp/searchd-cache-%u",
 		         (unsigned)geteuid());
 		I->pdb_in_tmp = 1;

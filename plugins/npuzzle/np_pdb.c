@@ -489,9 +489,14 @@ static void np_build_message(const np_inst *I, int g, const char *path)
 	        g + 1, I->ngroups);
 	for (int i = 0; i < G->k; i++)
 		fprintf(stderr, " %d", G->tiles[i]);
-	fprintf(stderr, "; %zu entries, %s) for %s; done once, then read "
-	        "from the cache\n", G->entries, G->compact ? "compact" :
-	        "sparse", path);
+	if (I->pdb_nocache)
+		fprintf(stderr, "; %zu entries, %s); not cached: built again "
+		        "by each run\n", G->entries,
+		        G->compact ? "compact" : "sparse");
+	else
+		fprintf(stderr, "; %zu entries, %s) for %s; done once, then "
+		        "read from the cache\n", G->entries,
+		        G->compact ? "compact" : "sparse", path);
 }
 
 /* Fill group g's table (allocated) from the table of a group in the set
@@ -570,13 +575,21 @@ static int np_pdb_make(np_inst *I, uint32_t g, uint32_t done,
 	return 0;
 }
 
-/* Whether the cache in I->pdb_dir may be used: yes, unless it is the
- * fallback in /tmp, which must be a directory of this user that no one
- * else may write into (made so, mode 0700, if it is not there):
+/* Whether the cache in I->pdb_dir may be used: yes, unless the
+ * directory the environment names was too long (I->pdb_long), or it is
+ * the fallback in /tmp, which must be a directory of this user that no
+ * one else may write into (made so, mode 0700, if it is not there):
  * another user's tables would be trusted.  Says why not on stderr. */
 static int np_cache_usable(const np_inst *I)
 {
 	struct stat st;
+	if (I->pdb_long) {
+		fprintf(stderr, "npuzzle: note: pattern database cache not "
+		        "used: $%s is too long for its directory (at most %zu "
+		        "bytes with the directory's name; set pdb_dir)\n",
+		        I->pdb_long, sizeof I->pdb_dir - 1);
+		return 0;
+	}
 	if (!I->pdb_in_tmp)
 		return 1;
 	if (mkdir(I->pdb_dir, 0700) && errno != EEXIST)

@@ -106,14 +106,16 @@ static int sok_header_line(const sok_line *l, int *klen)
 }
 
 /* True iff the line opens a level: its first character that is not a
- * floor mark (' ', '-', '_') or a tab is a wall ('#' or '%').  A tab
+ * floor mark (' ', '-', '_'), a tab or a digit (a count of the SOK
+ * format's run-length encoding: "5#") is a wall ('#' or '%').  A tab
  * opens a level, so that a level indented with tabs keeps its number in
  * the collection, and sok_build_grid() refuses it, naming the line. */
 static int sok_opens_level(const sok_line *l)
 {
 	for (int i = 0; i < l->len; i++) {
 		char c = l->p[i];
-		if (c == ' ' || c == '-' || c == '_' || c == '\t')
+		if (c == ' ' || c == '-' || c == '_' || c == '\t' ||
+		    isdigit((unsigned char)c))
 			continue;
 		return c == '#' || c == '%';
 	}
@@ -280,20 +282,123 @@ static int sok_block_letters(const sok_line *lines, const sok_block *b,
 	return 0;
 }
 
-/* Build the grid of one block, checking characters and the player, and
- * counting boxes and goals.  Returns 0 or -1 with a message. */
-static int sok_build_grid(const sok_line *lines, const sok_block *b,
-                          int letters, const char *name, sok_grid *g,
-                          char *err, size_t errlen)
+/* The rows of a level block as sok_rle_rows() decodes them. */
+typedef struct sok_rows {
+	char *text;      /* the rows' characters, one row after another */
+	sok_line *row;   /* each row: its characters in text */
+	int *line;       /* each row's line in the file, 1-based */
+	int n;           /* rows (those past SOK_MAX_SIDE counted, not kept) */
+	size_t chars;    /* characters in text */
+	long long wide;  /* cells in the widest row (those past SOK_MAX_SIDE
+	                    counted, not kept) */
+} sok_rows;
+
+/* Add line l (line `at` of the file) to r, decoding the SOK format's
+ * run-length encoding: a count before a character repeats it ("4#" is
+ * "####", "3-" three floor cells) and '|' ends a row, so that one line
+ * may hold a whole level ("5#|#@$.#|5#"); a '|' at the end of the line
+ * adds no empty row.  Counts only if r->text is NULL (the first of
+ * sok_rle_rows()'s two passes), else writes the rows.  Cells past
+ * SOK_MAX_SIDE in a row, and rows past it, are counted and not kept
+ * (sok_grid_rows() refuses the level).  0, or -1 with a message: a
+ * count of 0, one over SOK_MAX_SIDE or with no character after it. */
+static int sok_rle_line(const sok_line *l, int at, sok_rows *r,
+                        const char *name, char *err, size_t errlen)
 {
-	int w = 0, h = b->count, line0 = b->first + 1;
-	for (int i = 0; i < h; i++)
-		if (lines[b->first + i].len > w)
-			w = lines[b->first + i].len;
-	if (w > SOK_MAX_SIDE || h > SOK_MAX_SIDE)
+	int count = -1, open = 0;   /* count: -1 none read */
+	long long width = 0;        /* of the row begun */
+	for (int i = 0; i <= l->len; i++) {
+		char c = i < l->len ? l->p[i] : '|';
+		if (c >= '0' && c <= '9') {
+			count = (count < 0 ? 0 : count) * 10 + (c - '0');
+			if (count > SOK_MAX_SIDE)
+				return sok_errf(err, errlen, name, at, "a count "
+				                "over %d in run-length encoding",
+				                SOK_MAX_SIDE);
+			continue;
+		}
+		if (count == 0 || (count > 0 && c == '|'))
+			return sok_errf(err, errlen, name, at, "a count %s in "
+			                "run-length encoding", count ? "with no "
+			                "character after it" : "of 0");
+		if (c == '|') {  /* the row ends (the line's, if begun) */
+			if (i < l->len || open) {
+				if (r->text && r->n < SOK_MAX_SIDE)
+					r->line[r->n] = at;
+				r->n++;
+			}
+			open = 0;
+			width = 0;
+			continue;
+		}
+		int k = count < 0 ? 1 : count;
+		width += k;
+		r->wide = width > r->wide ? width : r->wide;
+		if (width > SOK_MAX_SIDE || r->n >= SOK_MAX_SIDE) {
+			open = 1;      /* too large: not kept */
+			count = -1;
+			continue;
+		}
+		if (r->text) {
+			sok_line *row = &r->row[r->n];
+			if (!open)
+				*row = (sok_line){ r->text + r->chars, 0 };
+			memset(r->text + r->chars, c, (size_t)k);
+			row->len += k;
+		}
+		r->chars += (size_t)k;
+		open = 1;
+		count = -1;
+	}
+	return 0;
+}
+
+/* Decode the lines of block b into rows (sok_rle_line()): a first pass
+ * counts them, the second writes them.  0, or -1 with a message (r
+ * then holds nothing to free). */
+static int sok_rle_rows(const sok_line *lines, const sok_block *b,
+                        const char *name, sok_rows *r, char *err,
+                        size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			size_t rows = r->n < SOK_MAX_SIDE ? (size_t)r->n
+			                                  : SOK_MAX_SIDE;
+			r->text = malloc(r->chars + 1);
+			r->row = calloc(rows + 1, sizeof *r->row);
+			r->line = malloc(sizeof(int) * (rows + 1));
+			if (!r->text || !r->row || !r->line) {
+				free(r->text), free(r->row), free(r->line);
+				return sok_errf(err, errlen, name, 0,
+				                "out of memory");
+			}
+			r->n = 0;
+			r->chars = 0;
+			r->wide = 0;
+		}
+		for (int i = 0; i < b->count; i++)
+			if (sok_rle_line(&lines[b->first + i], b->first + i + 1,
+			                 r, name, err, errlen)) {
+				if (pass)
+					free(r->text), free(r->row), free(r->line);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* Fill g from the decoded rows r of a block whose first line is line0,
+ * checking characters and the player, and counting boxes and goals.
+ * Returns 0 or -1 with a message. */
+static int sok_grid_rows(const sok_rows *r, int letters, const char *name,
+                         int line0, sok_grid *g, char *err, size_t errlen)
+{
+	if (r->wide > SOK_MAX_SIDE || r->n > SOK_MAX_SIDE)
 		return sok_errf(err, errlen, name, line0,
-		                "level too large: %dx%d (at most %dx%d)", w, h,
-		                SOK_MAX_SIDE, SOK_MAX_SIDE);
+		                "level too large: %lldx%d (at most %dx%d)",
+		                r->wide, r->n, SOK_MAX_SIDE, SOK_MAX_SIDE);
+	int w = (int)r->wide, h = r->n;
 	g->w = w;
 	g->h = h;
 	g->cells = malloc((size_t)w * (size_t)h);
@@ -303,8 +408,8 @@ static int sok_build_grid(const sok_line *lines, const sok_block *b,
 	memset(g->cells, ' ', (size_t)w * (size_t)h);
 	int player_line = 0, boxes = 0, goals = 0;
 	for (int y = 0; y < h; y++) {
-		const sok_line *l = &lines[b->first + y];
-		g->row_line[y] = b->first + y + 1;
+		const sok_line *l = &r->row[y];
+		g->row_line[y] = r->line[y];
 		for (int x = 0; x < l->len; x++) {
 			char c = sok_translate(l->p[x], letters), show[8];
 			if (l->p[x] == '\t')
@@ -339,6 +444,23 @@ static int sok_build_grid(const sok_line *lines, const sok_block *b,
 	g->boxes = boxes;
 	g->goals = goals;
 	return 0;
+}
+
+/* Build the grid of one block, checking characters and the player, and
+ * counting boxes and goals.  Returns 0 or -1 with a message. */
+static int sok_build_grid(const sok_line *lines, const sok_block *b,
+                          int letters, const char *name, sok_grid *g,
+                          char *err, size_t errlen)
+{
+	sok_rows r;
+	if (sok_rle_rows(lines, b, name, &r, err, errlen))
+		return -1;
+	int rc = sok_grid_rows(&r, letters, name, b->first + 1, g, err,
+	                       errlen);
+	free(r.text);
+	free(r.row);
+	free(r.line);
+	return rc;
 }
 
 /* A collection's text cut into lines and level blocks. */

@@ -666,6 +666,50 @@ static void comment_blocks(void **unused)
 	unlink(tmp);
 }
 
+/* The SOK format's run-length encoding: counts before characters and
+ * '|' between rows read as the plain level (they were "unknown
+ * character '4'"); the plan replays on the plain text, optimal as the
+ * plain level's.  Bad counts are refused with their line. */
+static void run_length(void **unused)
+{
+	(void)unused;
+	static const char *plain = "####\n# .#\n#  ###\n#*@  #\n#  $ #\n"
+	                           "#  ###\n####\n";   /* Microban 1: 8 */
+	static const char *rle[] = {
+		"Title: one per row\n4#\n#-.#\n#2-3#\n#*@2-#\n#2-$-#\n"
+		"#2-3#\n4#\n",
+		"; all on one line\n4#|#-.#|#2-3#|#*@2 #|#2-$-#|#2-3#|4#|\n",
+		"Title: split\n4#|#-.#|#2-3#\n#*@2_#|#2-$-#\n#2-3#|4#\n",
+	};
+	run r = { .alg = SD_ASTAR, .cost = "pushes", .heur = "matching" };
+	for (int i = 0; i < 3; i++) {
+		char tmp[4096], *plan = NULL;
+		sd_cost cost;
+		int moves, pushes;
+		temp_level(rle[i], tmp, sizeof tmp);
+		assert_int_equal(solve_file(tmp, &r, &plan, &cost), SD_SOLVED);
+		unlink(tmp);
+		assert_int_equal(cost, 8);
+		chk c;
+		chk_load(&c, plain);
+		if (!chk_replay(&c, plan, &moves, &pushes))
+			fail_msg("plan %d does not replay: %s", i, plan);
+		assert_int_equal(pushes, 8);
+		free(plan);
+	}
+	expect_error("#####\n#@$.#\n0#5#\n", NULL, NULL,
+	             ":3: a count of 0 in run-length encoding");
+	expect_error("5#\n#@$.#\n#####3\n", NULL, NULL,
+	             ":3: a count with no character after it");
+	expect_error("5#|#@$.#|5#|2|\n", NULL, NULL,
+	             ":1: a count with no character after it");
+	expect_error("5#\n#@$.#\n2000#\n", NULL, NULL,
+	             ":3: a count over 1024 in run-length encoding");
+	expect_error("1000#1000#\n#@$.#\n#####\n", NULL, NULL,
+	             ":1: level too large: 2000x3");
+	expect_error("7#\n#@$3.#\n7#\n", NULL, NULL, ":1: 1 box but 3 goals");
+}
+
 /* Every level error names the file and line. */
 static void level_errors(void **unused)
 {
@@ -1526,6 +1570,7 @@ int main(void)
 		cmocka_unit_test(fast_modes),
 		cmocka_unit_test(notations_agree),
 		cmocka_unit_test(comment_blocks),
+		cmocka_unit_test(run_length),
 		cmocka_unit_test(level_errors),
 		cmocka_unit_test(kept_file),
 		cmocka_unit_test(long_titles),
