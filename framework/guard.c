@@ -142,10 +142,28 @@ static void on_stop_signal(int sig)
 	sd_guard_interrupt();
 }
 
-static void on_fatal(int sig)
+/* Whether si tells a signal that another process sent (kill), not a
+ * fault of this one nor its own raise() or abort(). */
+static int sent_by_other(const siginfo_t *si)
+{
+	return si && si->si_code <= 0 && si->si_pid != getpid();
+}
+
+static void on_fatal(int sig, siginfo_t *si, void *context)
 {
 	const char *call = sd_guard_call;
-	if (call) {
+	(void)context;
+	if (sent_by_other(si)) {  /* not the plugin's doing: say whose */
+		char m[256];
+		size_t n = 0;
+		put(m, sizeof m, &n, "searchd: ");
+		put(m, sizeof m, &n, signal_name(sig));
+		put(m, sizeof m, &n, " sent by process ");
+		put_uint(m, sizeof m, &n, (unsigned long)si->si_pid);
+		put(m, sizeof m, &n, "\n");
+		ssize_t w = write(2, m, n);
+		(void)w;
+	} else if (call) {
 		char tail[256];
 		size_t n = 0;
 		put(tail, sizeof tail, &n, ": ");
@@ -227,12 +245,18 @@ static void on_alarm(int sig)
 
 /* ---- the interface -------------------------------------------------- */
 
-static void handle(int sig, void (*fn)(int), int flags)
+/* Install fn for sig, or with fn NULL info, the handler that reads who
+ * sent the signal. */
+static void handle(int sig, void (*fn)(int),
+                   void (*info)(int, siginfo_t *, void *), int flags)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = fn;
-	sa.sa_flags = flags;
+	if (fn)
+		sa.sa_handler = fn;
+	else
+		sa.sa_sigaction = info;
+	sa.sa_flags = flags | (fn ? 0 : SA_SIGINFO);
 	sigemptyset(&sa.sa_mask);
 	sigaction(sig, &sa, NULL);
 }
@@ -247,15 +271,15 @@ void sd_guard_install(int status)
 	/* SA_RESTART: a write to a full pipe or a read of a config that the
 	 * signal comes during goes on (it failed with EINTR: an error
 	 * status and a line cut in two); the search sees the flag */
-	handle(SIGINT, on_stop_signal, SA_RESTART);
-	handle(SIGTERM, on_stop_signal, SA_RESTART);
+	handle(SIGINT, on_stop_signal, NULL, SA_RESTART);
+	handle(SIGTERM, on_stop_signal, NULL, SA_RESTART);
 	/* a file over the size limit (ulimit -f) is a write error, said
 	 * and cleaned up, not a death without a word */
 	signal(SIGXFSZ, SIG_IGN);
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
 	                             SIGABRT };
 	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
-		handle(fatal[i], on_fatal, SA_ONSTACK | SA_NODEFER);
+		handle(fatal[i], NULL, on_fatal, SA_ONSTACK | SA_NODEFER);
 	guard_thread = pthread_self();
 	atexit(on_exit_in_call);
 }
@@ -335,7 +359,7 @@ void sd_guard_arm(double seconds)
 	grace_seconds = seconds / 10 > 2 ? seconds / 10 : 2;
 	alarm_phase = 0;
 	armed = 1;
-	handle(SIGALRM, on_alarm, SA_RESTART);
+	handle(SIGALRM, on_alarm, NULL, SA_RESTART);
 	set_timer(seconds);
 }
 

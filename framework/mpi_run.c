@@ -29,6 +29,7 @@
 #include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -43,6 +44,7 @@ static struct {
 	int rank, ranks;
 	int rows_run;  /* sd_mpi_rows or sd_mpi_all_ready was entered */
 	unsigned dropped;  /* rank 0: rows not printed after an interrupt */
+	char why[512];     /* sd_mpi_refused's reason, sent with the FAIL */
 	struct {
 		unsigned rows;
 		uint64_t expanded;
@@ -182,8 +184,8 @@ typedef struct dispatch {
 	sd_row_take *take;      /* and its ctx: the caller's */
 	void *ctx;
 	pthread_mutex_t lock;   /* all of the above, while rank 0 computes */
-	struct timespec late;   /* when the first row after an interrupt
-	                           was taken (0: not yet) */
+	struct timespec late;   /* when a row's write first waited after
+	                           an interrupt (0: not yet) */
 } dispatch;
 
 /* The next row to compute, or -1 after the last one or an interrupt;
@@ -210,14 +212,27 @@ static void got_row(dispatch *d, int src, int64_t i, const sd_row *r,
 		job.per[src].peak_kib = peak;
 }
 
+/* A FAIL message: the rank's exit status, then why it refused the run
+ * in silence (sd_mpi_refused; "" if it printed its message itself). */
+typedef struct fail_msg {
+	int32_t rc;
+	char why[sizeof job.why];
+} fail_msg;
+
 /* Receive the FAIL of a rank that ended before its rows and name it. */
 static void say_failed(int rank)
 {
-	int rc;
-	MPI_Recv(&rc, 1, MPI_INT, rank, TAG_FAIL, MPI_COMM_WORLD,
+	fail_msg m = { 0, "" };
+	MPI_Recv(&m, (int)sizeof m, MPI_BYTE, rank, TAG_FAIL, MPI_COMM_WORLD,
 	         MPI_STATUS_IGNORE);
-	sd_error("rank %d of %d could not start (exit status %d; its message "
-	         "is above): ending the run", rank, job.ranks, rc);
+	m.why[sizeof m.why - 1] = 0;
+	if (m.why[0])
+		sd_error("rank %d of %d could not start (exit status %d): %s: "
+		         "ending the run", rank, job.ranks, m.rc, m.why);
+	else
+		sd_error("rank %d of %d could not start (exit status %d; its "
+		         "message is above): ending the run", rank, job.ranks,
+		         m.rc);
 	fflush(NULL);
 }
 
@@ -273,21 +288,22 @@ static void hand_out(dispatch *d, int dst)
  * the rest. */
 #define LATE_ROWS_MS 300
 
-/* Take the received rows that come next in order.  Once an interrupt
- * has been seen, each row's text is printed here, giving up on it
- * LATE_ROWS_MS after the interrupt was seen, and take gets it as printed
- * already; after a row is dropped, so are the rest (counted in
- * job.dropped). */
+/* Take the received rows that come next in order.  Each row's text is
+ * printed here, by writes that do not block once an interrupt has been
+ * seen: it gives up LATE_ROWS_MS after a write first waited after the
+ * interrupt, and take gets the row as printed already; after a row is
+ * dropped, so are the rest (counted in job.dropped).  (Printed by
+ * blocking writes, a row that mpirun no longer read held this thread
+ * until the SIGKILL: no summary, a JSON line cut.) */
 static void take_in_order(dispatch *d)
 {
 	while (d->taken < d->n && d->got[d->taken]) {
 		sd_row *r = &d->rows[d->taken];
-		if (sd_guard_interrupted && r->text) {
-			if (!d->late.tv_sec && !d->late.tv_nsec)
-				clock_gettime(CLOCK_MONOTONIC, &d->late);
+		if (r->text) {
 			if (job.dropped ||
 			    sd_write_within(stdout, r->text, &d->late,
-			                    LATE_ROWS_MS))
+			                    LATE_ROWS_MS,
+			                    &sd_guard_interrupted) == -1)
 				job.dropped++;
 			free(r->text);
 			r->text = NULL;
@@ -530,11 +546,20 @@ int sd_mpi_finish(int rc)
 	if (!job.on)
 		return rc;
 	fflush(NULL);
-	if (!job.rows_run && job.rank && rc)
-		MPI_Send(&rc, 1, MPI_INT, 0, TAG_FAIL, MPI_COMM_WORLD);
+	if (!job.rows_run && job.rank && rc) {
+		fail_msg m = { rc, "" };
+		memcpy(m.why, job.why, sizeof m.why);
+		MPI_Send(&m, (int)(offsetof(fail_msg, why) + strlen(m.why) + 1),
+		         MPI_BYTE, 0, TAG_FAIL, MPI_COMM_WORLD);
+	}
 	else if (!job.rows_run && !job.rank)
 		release_ranks();
 	free(job.per);
 	MPI_Finalize();
 	return rc;
+}
+
+void sd_mpi_refused(const char *why)
+{
+	snprintf(job.why, sizeof job.why, "%s", why);
 }

@@ -101,4 +101,11 @@ void sd_mpi_abort(int rc);
  * run ends rather than waits).  Returns rc. */
 int sd_mpi_finish(int rc);
 
+/* On a rank other than 0: keep why this rank refuses the run without a
+ * word (a search that runs in one process: rank 0 says so for every
+ * rank when their configs agree); sd_mpi_finish sends it with the
+ * rank's FAIL, and rank 0, if it ran the search, prints it in naming
+ * the rank (a config of this rank's own host).  Without MPI: nothing. */
+void sd_mpi_refused(const char *why);
+
 #endif

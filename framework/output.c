@@ -105,29 +105,49 @@ static long ms_since(const struct timespec *t0)
 	       (t.tv_nsec - t0->tv_nsec) / 1000000L;
 }
 
-int sd_write_within(FILE *out, const char *text,
-                    const struct timespec *since, long ms)
+/* Whether *t is still the zero time (not started). */
+static int unset(const struct timespec *t)
+{
+	return !t->tv_sec && !t->tv_nsec;
+}
+
+int sd_write_within(FILE *out, const char *text, struct timespec *since,
+                    long ms, const volatile sig_atomic_t *stop)
 {
 	int fd = fileno(out), fl = fd < 0 ? -1 : fcntl(fd, F_GETFL);
 	size_t left = strlen(text);
+	int hard = 0;
 	if (fflush(out) || fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -1;
-	for (long wait; left; ) {
+		return -2;
+	while (left) {
 		ssize_t w = write(fd, text, left);
+		long wait = 50;      /* ms between looks at *stop */
 		if (w > 0) {
 			text += w;
 			left -= (size_t)w;
-		} else if (w < 0 && errno == EINTR) {
 			continue;
-		} else if ((w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) ||
-		           (wait = ms - ms_since(since)) <= 0) {
-			break;
-		} else {
-			struct pollfd pf = { .fd = fd, .events = POLLOUT };
-			poll(&pf, 1, (int)wait);
 		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+			hard = 1;
+			break;
+		}
+		if (!stop || *stop) {  /* the clock runs */
+			if (unset(since))
+				clock_gettime(CLOCK_MONOTONIC, since);
+			if ((wait = ms - ms_since(since)) <= 0)
+				break;
+		}
+		struct pollfd pf = { .fd = fd, .events = POLLOUT };
+		poll(&pf, 1, (int)(wait < 50 ? wait : 50));
 	}
 	fcntl(fd, F_SETFL, fl);
+	if (hard) {  /* through stdio, which keeps the error for the exit */
+		fputs(text, out);
+		fflush(out);
+		return -2;
+	}
 	return left ? -1 : 0;
 }
 

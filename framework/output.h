@@ -4,6 +4,9 @@
 #ifndef SD_OUTPUT_H
 #define SD_OUTPUT_H
 
+#include <signal.h>
+#include <time.h>
+
 #include "search.h"
 #include "text.h"
 
@@ -118,13 +121,17 @@ int sd_print_dot(FILE *out, const sd_plugin *p, const sd_instance *inst,
  * ends. */
 int sd_output_errno(void);
 
-/* Write text to out (flushed first) without blocking past ms
- * milliseconds after *since (CLOCK_MONOTONIC): a write that would block
- * waits for room until then, and gives up there (a text already begun
- * is cut).  For output that a reader may have stopped taking (rank 0's
- * rows after an interrupt: mpi_run.c).  0, or -1 if not all of text was
- * written. */
-int sd_write_within(FILE *out, const char *text,
-                    const struct timespec *since, long ms);
+/* Write text to out (flushed first) with the descriptor's writes made
+ * not to block, so that a reader who stopped taking it cannot hold the
+ * writer for ever: a write that would block waits for room, for as long
+ * as it takes while stop is not NULL and *stop is 0; once *stop is set
+ * (or with stop NULL) only until ms milliseconds after *since
+ * (CLOCK_MONOTONIC; set to now if it is zero), and gives up there (a
+ * text already begun is cut).  For rank 0's rows under mpirun, which
+ * stops reading its ranks' output when it is interrupted (mpi_run.c).
+ * 0; -1 if it gave up; -2 if a write failed (the rest of text then went
+ * through stdio, so that out's error flag tells the program's exit). */
+int sd_write_within(FILE *out, const char *text, struct timespec *since,
+                    long ms, const volatile sig_atomic_t *stop);
 
 #endif

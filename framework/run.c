@@ -87,26 +87,38 @@ static const char *not_distributed(const sd_runctx *x)
 	return cli->trace ? "traces in one process: --trace" : NULL;
 }
 
+/* Refuse the run under mpirun: rank 0 says msg; another rank keeps it
+ * for its FAIL (sd_mpi_refused), which rank 0 prints if it went on (this
+ * rank's config is not rank 0's), so that the message is printed once
+ * either way.  EXIT_ERROR. */
+static int refuse(const char *msg)
+{
+	if (!sd_mpi_rank())
+		return sd_error("%s", msg);
+	sd_mpi_refused(msg);
+	return EXIT_ERROR;
+}
+
 /* Under mpirun with several ranks: a batch or a comparison is spread
  * over the ranks, a row each (mpi_run.h), but not with --html (its page
  * is one process's) or --trace (the ranks' traces would interleave):
  * refused; rank 0 runs a listing alone (the other
  * ranks end at once, status 0); one search of ucs, astar or wastar is
  * spread over the ranks (x->distributed set: hda.h); any other search
- * is refused on every rank (rank 0 says why).  Returns the exit status, or -1 for "run
- * it". */
+ * is refused on every rank (refuse(): said once).  Returns the exit
+ * status, or -1 for "run it". */
 static int one_rank_only(sd_runctx *x, long b)
 {
 	int rank = sd_mpi_rank();
 	if (sd_mpi_ranks() < 2)
 		return -1;
 	if ((b >= 0 || x->cli->n_compare) && (x->cli->html || x->cli->trace)) {
-		if (rank)
-			return EXIT_ERROR;
-		return sd_error("%s of a %s in one process: run it without "
-		                "mpirun or with -np 1", x->cli->html ?
-		                "--html writes the page" : "--trace writes the "
-		                "trace", b >= 0 ? "batch" : "comparison");
+		char msg[SD_ERR_LEN];
+		snprintf(msg, sizeof msg, "%s of a %s in one process: run it "
+		         "without mpirun or with -np 1", x->cli->html ?
+		         "--html writes the page" : "--trace writes the trace",
+		         b >= 0 ? "batch" : "comparison");
+		return refuse(msg);
 	}
 	if (b >= 0 || x->cli->n_compare)
 		return -1;
@@ -116,15 +128,14 @@ static int one_rank_only(sd_runctx *x, long b)
 	x->distributed = !why;
 	if (!why)
 		return -1;
-	if (rank)
-		return EXIT_ERROR;
-	return sd_error("algorithm %s %s: under mpirun with %d ranks searchd "
-	                "spreads one search of ucs, astar or wastar over the "
-	                "ranks (hash-distributed A*), or a batch (e.g. --set "
-	                "problem.%s=all); run this one without mpirun or "
-	                "with -np 1",
-	                x->config->algorithm_name, why, sd_mpi_ranks(),
-	                x->plugin->batch_key ? x->plugin->batch_key : "level");
+	char msg[SD_ERR_LEN];
+	snprintf(msg, sizeof msg, "algorithm %s %s: under mpirun with %d "
+	         "ranks searchd spreads one search of ucs, astar or wastar "
+	         "over the ranks (hash-distributed A*), or a batch (e.g. "
+	         "--set problem.%s=all); run this one without mpirun or "
+	         "with -np 1", x->config->algorithm_name, why, sd_mpi_ranks(),
+	         x->plugin->batch_key ? x->plugin->batch_key : "level");
+	return refuse(msg);
 }
 
 /* Hand the run to the mode the command line and the config ask for. */

@@ -51,6 +51,16 @@ then pass; else fail "mode overflow: no hint: $out"; fi
 out=$("$sd" "${r[@]}" -s problem.mode=abort 2>&1); rc=$?
 if [ $rc -ge 128 ] && grep -qF "$label: crashed in expand(): SIGABRT" <<<"$out"; then
 	pass; else fail "mode abort: exit $rc: $out"; fi
+# a SIGSEGV that another process sent (kill -SEGV) while the plugin is
+# in a call is not its crash (it was "crashed in expand(): SIGSEGV ...")
+"$sd" "${r[@]}" -s problem.mode=slow -s problem.len=100000 >"$tmp/segv.out" 2>&1 &
+pid=$!
+wait_ready $pid && sleep 0.3 && kill -SEGV $pid
+wait $pid
+rc=$?
+if [ $rc = 139 ] && grep -qF "searchd: SIGSEGV (invalid memory access) sent by process $$" "$tmp/segv.out" &&
+	! grep -q "crashed in" "$tmp/segv.out"; then pass; else
+	fail "kill -SEGV: exit $rc: $(cat "$tmp/segv.out")"; fi
 expect 2 "n_heuristics is 3 but heuristics is NULL" \
 	"$sd" -c "$tmp/r.ini" -s plugin.path="$plugins/broken/nullheur.so"
 # a descriptor without a name is named so (it was "lacks a required

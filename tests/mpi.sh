@@ -160,4 +160,22 @@ grep -q "interrupted: [0-9]* run" "$tmp/int.err" && pass ||
 sleep 0.5
 pgrep -f "$sd .*deadlocks=none" >/dev/null && fail "a rank is left running" ||
 	pass
+# ... also when JSON rows come fast (Boxoban, greedy): rank 0 kept
+# printing them by blocking writes in the second mpirun waits before it
+# tells the ranks, filled what mpirun no longer read, and was held there
+# until the SIGKILL: no summary, a line cut short
+"$mpirun" --oversubscribe -np "$np" "$sd" -c "$src/config/sokoban.ini" -q -f json \
+	--set problem.file="$src/config/levels/boxoban-medium-valid-000.txt" \
+	--set problem.level=all --set problem.cost=pushes \
+	--set search.algorithm=greedy --set search.heuristic=matching \
+	>"$tmp/fast" 2>"$tmp/fast.err" &
+pid=$!
+for i in $(seq 200); do
+	[ "$(grep -c solved "$tmp/fast")" -ge 50 ] && break
+	sleep 0.05
+done
+kill -TERM $pid
+wait $pid
+grep -q "interrupted: [0-9]* run" "$tmp/fast.err" && pass ||
+	fail "fast JSON rows: no interrupted summary: $(cat "$tmp/fast.err")"
 finish

@@ -146,6 +146,12 @@ no_abort 2 "rank $((np - 1)) of $np could not make the problem" \
 no_abort 2 "rank $((np - 1)) of $np could not start" \
 	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${k3[@]}" : \
 	-np 1 "$sd" "${k3[@]}" --set plugin.name=no-such-plugin-mpi-test
+# ... and one whose own config asks for a search that runs in one
+#    process: its reason, with it named (rank 0, running A*, said "its
+#    message is above" over nothing: that rank had kept it to itself)
+no_abort 2 "rank $((np - 1)) of $np could not start (exit status 2): algorithm idastar runs in one process" \
+	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${k3[@]}" : \
+	-np 1 "$sd" "${k3[@]}" --set search.algorithm=idastar
 sleep 0.5
 pgrep -f "$sd -c $tmp/rogue.ini" >/dev/null && fail "a rank is left running" ||
 	pass

@@ -2,6 +2,8 @@
  * plugin writes, no control bytes in text, one status vocabulary, and
  * write errors reported; and error.c's messages, each one write. */
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -534,7 +536,7 @@ static void write_within_gives_up(void **st)
 	FILE *w = fdopen(fds[1], "w");
 	assert_non_null(w);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(sd_write_within(w, "row 1\n", &t0, 100), 0);
+	assert_int_equal(sd_write_within(w, "row 1\n", &t0, 100, NULL), 0);
 	ssize_t n = read(fds[0], got, sizeof got - 1);
 	assert_int_equal(n, 6);
 	got[n] = 0;
@@ -546,7 +548,7 @@ static void write_within_gives_up(void **st)
 		;
 	fcntl(fds[1], F_SETFL, fl);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(sd_write_within(w, "row 2\n", &t0, 100), -1);
+	assert_int_equal(sd_write_within(w, "row 2\n", &t0, 100, NULL), -1);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double s = (double)(t1.tv_sec - t0.tv_sec) +
 	           (t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -556,10 +558,73 @@ static void write_within_gives_up(void **st)
 	close(fds[0]);
 }
 
+/* Fill the pipe whose write end is fd, so that the next write blocks. */
+static void fill_pipe(int fd)
+{
+	char fill[4096];
+	int fl = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	memset(fill, 'x', sizeof fill);
+	while (write(fd, fill, sizeof fill) > 0)
+		;
+	fcntl(fd, F_SETFL, fl);
+}
+
+static volatile sig_atomic_t stop_flag;
+
+/* Set stop_flag after 300 ms: the interrupt, seen while a write waits. */
+static void *stop_later(void *unused)
+{
+	(void)unused;
+	struct timespec t = { 0, 300 * 1000000L };
+	nanosleep(&t, NULL);
+	stop_flag = 1;
+	return NULL;
+}
+
+/* sd_write_within with a stop flag: into a full pipe it waits past its
+ * deadline while the flag is clear (a reader that is only slow) and
+ * gives up the deadline after the flag is set (rank 0's rows while
+ * mpirun, interrupted, no longer reads them: the rows were written by
+ * blocking writes until an interrupt had been seen, and one begun just
+ * before it held rank 0 until the SIGKILL).  A write that fails leaves
+ * the error on the FILE, for the program's exit status. */
+static void write_within_waits_for_stop(void **st)
+{
+	(void)st;
+	int fds[2];
+	struct timespec t0, t1, since = { 0, 0 };
+	pthread_t th;
+	assert_int_equal(pipe(fds), 0);
+	FILE *w = fdopen(fds[1], "w");
+	assert_non_null(w);
+	fill_pipe(fds[1]);
+	stop_flag = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(pthread_create(&th, NULL, stop_later, NULL), 0);
+	assert_int_equal(sd_write_within(w, "row\n", &since, 100, &stop_flag),
+	                 -1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_join(th, NULL);
+	double s = (double)(t1.tv_sec - t0.tv_sec) +
+	           (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	assert_true(s >= 0.35 && s < 5.0);   /* 300 ms, then 100 */
+	assert_true(since.tv_sec || since.tv_nsec);
+	close(fds[0]);                       /* nobody reads: EPIPE */
+	void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+	since = (struct timespec){ 0, 0 };
+	assert_int_equal(sd_write_within(w, "row\n", &since, 100, &stop_flag),
+	                 -2);
+	assert_true(ferror(w));
+	signal(SIGPIPE, was);
+	fclose(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(write_within_gives_up),
+		cmocka_unit_test(write_within_waits_for_stop),
 		cmocka_unit_test(clean_text_repairs_utf8),
 		cmocka_unit_test(json_of_hostile_plan),
 		cmocka_unit_test(json_of_error_row),

@@ -482,7 +482,14 @@ static int np_board_size(np_inst *I, const np_keys *K, const np_source *S,
 				w = h = s;
 	if (!w && !h) {
 		int s = (int)lround(sqrt((double)m));
-		if (s * s != m || s < NP_MIN_SIDE || s > NP_MAX_SIDE) {
+		if (s * s == m && (s < NP_MIN_SIDE || s > NP_MAX_SIDE)) {
+			snprintf(err, errlen, "%s: %d tile%s make%s a %dx%d board; "
+			         "boards are %dx%d to %dx%d", S->where, m,
+			         m == 1 ? "" : "s", m == 1 ? "s" : "", s, s,
+			         NP_MIN_SIDE, NP_MIN_SIDE, NP_MAX_SIDE, NP_MAX_SIDE);
+			return -1;
+		}
+		if (s * s != m) {
 			s = s < NP_MIN_SIDE ? NP_MIN_SIDE : s > NP_MAX_SIDE ?
 			    NP_MAX_SIDE : s;
 			snprintf(err, errlen, "%s: %d tiles do not make a square "

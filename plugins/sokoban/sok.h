@@ -396,6 +396,8 @@ enum { SOK_CLAB_FREE = -1, SOK_CLAB_BOX = -2, SOK_CLAB_WALL = -3 };
 /* The box just pushed to `box` (wk->occ holding the child). */
 int sok_deadlocked(const sok_level *lv, unsigned rules, sok_work *wk,
                    int box);
+/* Any box of wk->occ where it stands (the start, made by create()). */
+int sok_position_dead(const sok_level *lv, unsigned rules, sok_work *wk);
 /* wk->frz all zero on entry and on return. */
 int sok_frozen(const sok_level *lv, unsigned rules, sok_work *wk, int c,
                int *nongoal);

@@ -162,23 +162,13 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 	return sok_pick_symmetry(c, err, len);
 }
 
-/* True iff any box of wk->occ is already deadlocked where it stands. */
-static int sok_any_deadlocked(const sok_level *lv, unsigned rules,
-                              sok_work *wk)
-{
-	for (int c = 0; c < lv->nfloor; c++)
-		if (wk->occ[c] && sok_deadlocked(lv, rules, wk, c))
-			return 1;
-	return 0;
-}
-
 /* Build the initial packed state (s->wk.occ holds the start boxes). */
 static int sok_make_start(sok *s)
 {
 	s->lv.start = calloc(s->lv.state_size, 1);
 	if (!s->lv.start)
 		return -1;
-	s->lv.start_dead = sok_any_deadlocked(&s->lv, s->cf.deadlocks, &s->wk);
+	s->lv.start_dead = sok_position_dead(&s->lv, s->cf.deadlocks, &s->wk);
 	int p = s->lv.start_player;
 	if (s->cf.model == SOK_PUSHES)
 		p = sok_min_reached(&s->lv, &s->wk, p);
