@@ -672,8 +672,9 @@ bad:;
 		{ "weight", "a number from 1 to 1000000" },
 		{ "time_limit", "a number of seconds up to 1e9, 0 for none" },
 		{ "node_limit", "a whole number of expansions, 0 for none" },
-		{ "memory_limit", "a decimal number of bytes (at least 1, or 0 "
-		  "for none), with an optional K, M, G or T suffix" },
+		{ "memory_limit", "a decimal number of bytes (at least 1 and "
+		  "at most 1.8e19, about 16 EiB; or 0 for none), with an optional "
+		  "K, M, G or T suffix" },
 		{ "format", "text, json or csv" },
 		{ "plan", "yes or no" },
 		{ "in_place", "yes, moves or no" },

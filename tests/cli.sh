@@ -260,6 +260,10 @@ if grep -aq "EXIT=3" "$tmp/anim.log" &&
    grep -aq "interrupted; the animation stopped at step" "$tmp/anim.log" &&
    ! grep -aq "step 31 of 31" "$tmp/anim.log"
 then pass; else fail "Ctrl-C during --animate: $(tr -d '\033' <"$tmp/anim.log" | tail -c 300)"; fi
+# the largest memory_limit is named (it said "a decimal number of bytes
+# (at least 1, or 0 for none)" of 2^64 - 1)
+expect 2 "(at least 1 and at most 1.8e19, about 16 EiB; or 0 for none)" \
+	"$sd" -c "$src/config/npuzzle.ini" -s search.memory_limit=18446744073709551615
 # a batch on a terminal (stdout and stderr both): each row begins its
 # own line, the progress bar wiped first (rows 2 and 3 went on after the
 # bar, on its line)
