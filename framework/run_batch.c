@@ -362,16 +362,19 @@ static void row_take(void *ctx, size_t i, const sd_row *r)
 }
 
 /* Solve the rows of b in turn here, until an interrupt: each printed
- * as it ends, or with the bar drawn handed to row_take() as text. */
+ * as it ends, or with the bar drawn handed to row_take() as text (if
+ * there is memory for the text). */
 static void rows_here(batch_rows *b)
 {
 	for (unsigned i = 0; i < b->t.total && !sd_guard_interrupted; i++) {
 		sd_row r = { 0 };
 		if (b->bar)
 			row_job(b, i, &r);
-		else
+		if (!r.text) {
+			r = (sd_row){ 0 };
 			batch_one(b->x, b->params, b->which,
 			          selection_nth(b->sel, i), stdout, &r);
+		}
 		row_take(b, i, &r);
 		free(r.text);
 	}

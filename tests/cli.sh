@@ -578,5 +578,11 @@ for var in XDG_CACHE_HOME HOME; do
 		grep -q "cost        31" <<<"$out" && pass ||
 		fail "$var too long: $n tables saved, $out"
 done
+# ... said once for a batch, not once a problem
+out=$(env XDG_CACHE_HOME= "HOME=$long" "$sd" -c "$src/config/npuzzle.ini" \
+	-s search.heuristic=pdb -s problem.pdb_partition="$part" \
+	-s problem.tiles= -s problem.file="$tmp/e8.txt" -s problem.index=1-3 -f csv 2>&1)
+[ "$(grep -c "cache not used" <<<"$out")" = 1 ] && grep -q "^solved 3, " <<<"$out" &&
+	pass || fail "the note in a batch: $out"
 
 finish

@@ -482,11 +482,12 @@ static int np_board_size(np_inst *I, const np_keys *K, const np_source *S,
 				w = h = s;
 	if (!w && !h) {
 		int s = (int)lround(sqrt((double)m));
-		if (s * s == m && (s < NP_MIN_SIDE || s > NP_MAX_SIDE)) {
-			snprintf(err, errlen, "%s: %d tile%s make%s a %dx%d board; "
-			         "boards are %dx%d to %dx%d", S->where, m,
-			         m == 1 ? "" : "s", m == 1 ? "s" : "", s, s,
-			         NP_MIN_SIDE, NP_MIN_SIDE, NP_MAX_SIDE, NP_MAX_SIDE);
+		int lo = NP_MIN_SIDE * NP_MIN_SIDE, hi = NP_MAX_SIDE * NP_MAX_SIDE;
+		if (m < lo || m > hi) {
+			snprintf(err, errlen, "%s: %d tile%s: boards are %dx%d (%d "
+			         "cells) to %dx%d (%d)", S->where, m,
+			         m == 1 ? "" : "s", NP_MIN_SIDE, NP_MIN_SIDE, lo,
+			         NP_MAX_SIDE, NP_MAX_SIDE, hi);
 			return -1;
 		}
 		if (s * s != m) {
@@ -638,14 +639,6 @@ static int np_read_fsm(np_inst *I, const np_keys *K, char *err,
 	return 0;
 }
 
-/* Set the pattern-database directory: pdb_dir, else
- * $XDG_CACHE_HOME/searchd, else $HOME/.cache/searchd, else /tmp.  A
- * relative XDG_CACHE_HOME is ignored, as the XDG spec says: it would
- * put the cache wherever the program happens to be started.  A
- * directory from the environment that does not fit leaves the cache
- * unused (I->pdb_long; its start was used in silence, a directory no
- * one named).  0, or -1 with a message (a pdb_dir too long: the default
- * was used in silence). */
 /* snprintf into buf of len bytes; 0 if it fits, else -1. */
 __attribute__((format(printf, 3, 4)))
 static int np_fits(char *buf, size_t len, const char *fmt, ...)
@@ -657,6 +650,14 @@ static int np_fits(char *buf, size_t len, const char *fmt, ...)
 	return n >= 0 && (size_t)n < len ? 0 : -1;
 }
 
+/* Set the pattern-database directory: pdb_dir, else
+ * $XDG_CACHE_HOME/searchd, else $HOME/.cache/searchd, else /tmp.  A
+ * relative XDG_CACHE_HOME is ignored, as the XDG spec says: it would
+ * put the cache wherever the program happens to be started.  A
+ * directory from the environment that does not fit leaves the cache
+ * unused (I->pdb_long; its start was used in silence, a directory no
+ * one named).  0, or -1 with a message (a pdb_dir too long: the default
+ * was used in silence). */
 static int np_read_pdb_dir(np_inst *I, const np_keys *K, char *err,
                            size_t errlen)
 {

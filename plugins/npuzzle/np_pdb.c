@@ -579,15 +579,18 @@ static int np_pdb_make(np_inst *I, uint32_t g, uint32_t done,
  * directory the environment names was too long (I->pdb_long), or it is
  * the fallback in /tmp, which must be a directory of this user that no
  * one else may write into (made so, mode 0700, if it is not there):
- * another user's tables would be trusted.  Says why not on stderr. */
+ * another user's tables would be trusted.  Says why not on stderr, once
+ * a process (a batch asks again for each problem). */
 static int np_cache_usable(const np_inst *I)
 {
+	static int said;
 	struct stat st;
 	if (I->pdb_long) {
-		fprintf(stderr, "npuzzle: note: pattern database cache not "
-		        "used: $%s is too long for its directory (at most %zu "
-		        "bytes with the directory's name; set pdb_dir)\n",
-		        I->pdb_long, sizeof I->pdb_dir - 1);
+		if (!said++)
+			fprintf(stderr, "npuzzle: note: pattern database cache "
+			        "not used: $%s is too long for its directory (at "
+			        "most %zu bytes with the directory's name; set "
+			        "pdb_dir)\n", I->pdb_long, sizeof I->pdb_dir - 1);
 		return 0;
 	}
 	if (!I->pdb_in_tmp)
@@ -597,9 +600,11 @@ static int np_cache_usable(const np_inst *I)
 	if (!lstat(I->pdb_dir, &st) && S_ISDIR(st.st_mode) &&
 	    st.st_uid == geteuid() && !(st.st_mode & 077))
 		return 1;
-	fprintf(stderr, "npuzzle: note: pattern database cache %s not used: "
-	        "not a directory of this user that only it can write (set "
-	        "pdb_dir, HOME or XDG_CACHE_HOME)\n", I->pdb_dir);
+	if (!said++)
+		fprintf(stderr, "npuzzle: note: pattern database cache %s not "
+		        "used: not a directory of this user that only it can "
+		        "write (set pdb_dir, HOME or XDG_CACHE_HOME)\n",
+		        I->pdb_dir);
 	return 0;
 }
 

@@ -105,17 +105,30 @@ static int sok_header_line(const sok_line *l, int *klen)
 	return i + 1;
 }
 
+/* Whether line l is made of level characters (of either notation),
+ * counts and '|' alone: a line of the SOK format's run-length encoding,
+ * not text that begins with a number ("2% of them are hard"). */
+static int sok_rle_only(const sok_line *l)
+{
+	for (int i = 0; i < l->len; i++)
+		if (!strchr("0123456789|#@+$*. -_%ABCD", l->p[i]))
+			return 0;
+	return 1;
+}
+
 /* True iff the line opens a level: its first character that is not a
- * floor mark (' ', '-', '_'), a tab or a digit (a count of the SOK
- * format's run-length encoding: "5#") is a wall ('#' or '%').  A tab
- * opens a level, so that a level indented with tabs keeps its number in
- * the collection, and sok_build_grid() refuses it, naming the line. */
+ * floor mark (' ', '-', '_') or a tab is a wall ('#' or '%'), or, in a
+ * line of run-length encoding (sok_rle_only), the first that is not a
+ * count either ("5#").  A tab opens a level, so that a level indented
+ * with tabs keeps its number in the collection, and sok_build_grid()
+ * refuses it, naming the line. */
 static int sok_opens_level(const sok_line *l)
 {
 	for (int i = 0; i < l->len; i++) {
 		char c = l->p[i];
-		if (c == ' ' || c == '-' || c == '_' || c == '\t' ||
-		    isdigit((unsigned char)c))
+		if (c == ' ' || c == '-' || c == '_' || c == '\t')
+			continue;
+		if (isdigit((unsigned char)c) && sok_rle_only(l))
 			continue;
 		return c == '#' || c == '%';
 	}
@@ -297,7 +310,9 @@ typedef struct sok_rows {
  * run-length encoding: a count before a character repeats it ("4#" is
  * "####", "3-" three floor cells) and '|' ends a row, so that one line
  * may hold a whole level ("5#|#@$.#|5#"); a '|' at the end of the line
- * adds no empty row.  Counts only if r->text is NULL (the first of
+ * adds no empty row, and a count at its end counts floor cells (the
+ * spaces after it were cut with the line's trailing blanks).  Counts
+ * only if r->text is NULL (the first of
  * sok_rle_rows()'s two passes), else writes the rows.  Cells past
  * SOK_MAX_SIDE in a row, and rows past it, are counted and not kept
  * (sok_grid_rows() refuses the level).  0, or -1 with a message: a
@@ -308,7 +323,11 @@ static int sok_rle_line(const sok_line *l, int at, sok_rows *r,
 	int count = -1, open = 0;   /* count: -1 none read */
 	long long width = 0;        /* of the row begun */
 	for (int i = 0; i <= l->len; i++) {
-		char c = i < l->len ? l->p[i] : '|';
+		/* past the end: the row's end, or the spaces a count there
+		 * counts, and then (once more at i = len) the row's end */
+		char c = i < l->len ? l->p[i] : count > 0 ? ' ' : '|';
+		if (i == l->len && c == ' ')
+			i--;
 		if (c >= '0' && c <= '9') {
 			count = (count < 0 ? 0 : count) * 10 + (c - '0');
 			if (count > SOK_MAX_SIDE)

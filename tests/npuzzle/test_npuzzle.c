@@ -729,19 +729,20 @@ static void test_errors(void **state)
 	refused(&S, "test.ini:2: 8 tiles do not make a square board (a 3x3 "
 	        "board has 9); for a rectangular board give width and height");
 
-	/* a square board too large or too small is named so (49 tiles
-	 * "do not make a square board (a 6x6 board has 36)") */
+	/* more tiles than the largest board holds, or fewer than the
+	 * smallest (49 tiles "do not make a square board (a 6x6 board has
+	 * 36); for a rectangular board give width and height") */
 	problem S7 = { .n = 0 };
 	char big[256] = "";
 	for (int t = 0; t < 49; t++)
 		snprintf(big + strlen(big), sizeof big - strlen(big), "%d ", t);
 	set(&S7, "tiles", big);
-	refused(&S7, "test.ini:2: 49 tiles make a 7x7 board; boards are 2x2 "
-	        "to 6x6");
+	refused(&S7, "test.ini:2: 49 tiles: boards are 2x2 (4 cells) to 6x6 "
+	        "(36)");
 	problem S1 = { .n = 0 };
-	set(&S1, "tiles", "0");
-	refused(&S1, "test.ini:2: 1 tile makes a 1x1 board; boards are 2x2 "
-	        "to 6x6");
+	set(&S1, "tiles", "0 1 2");
+	refused(&S1, "test.ini:2: 3 tiles: boards are 2x2 (4 cells) to 6x6 "
+	        "(36)");
 
 	problem U = { .n = 0 };
 	set(&U, "tiles", "1 2 3 4 5 6 8 7 0");

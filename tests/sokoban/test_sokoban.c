@@ -699,8 +699,24 @@ static void run_length(void **unused)
 	}
 	expect_error("#####\n#@$.#\n0#5#\n", NULL, NULL,
 	             ":3: a count of 0 in run-length encoding");
-	expect_error("5#\n#@$.#\n#####3\n", NULL, NULL,
-	             ":3: a count with no character after it");
+	/* a count at the end of a line counts the spaces cut after it (it
+	 * was "a count with no character after it") */
+	const char *ok[] = { "5#\n#@$.#2\n5#3\n",
+	                     /* a line of text that begins with a number
+	                      * opens no level (it opened one in letters) */
+	                     "Intro\n2% of the levels are hard\n3## notes\n\n"
+	                     "5#\n#@$.#\n5#\n" };
+	for (int i = 0; i < 2; i++) {
+		char tmp[4096], *plan = NULL;
+		sd_cost cost;
+		temp_level(ok[i], tmp, sizeof tmp);
+		r.level = "1";
+		assert_int_equal(solve_file(tmp, &r, &plan, &cost), SD_SOLVED);
+		assert_int_equal(cost, 1);
+		free(plan);
+		expect_error_at(tmp, "level", "2", "(the file has 1 level)");
+		unlink(tmp);
+	}
 	expect_error("5#|#@$.#|5#|2|\n", NULL, NULL,
 	             ":1: a count with no character after it");
 	expect_error("5#\n#@$.#\n2000#\n", NULL, NULL,
