@@ -753,6 +753,15 @@ static void pause_ms(unsigned ms)
 	nanosleep(&t, NULL);
 }
 
+/* Whether the terminal takes the screen-clearing sequence: not one
+ * that says it is dumb (TERM=dumb: Emacs' shell, some consoles), which
+ * showed the sequence as text.  An animation there only pauses. */
+static int can_clear(void)
+{
+	const char *term = getenv("TERM");
+	return !term || strcmp(term, "dumb") != 0;
+}
+
 /* The plan, board after board; the screen-clearing sequence of the
  * animation is the only one written on purpose. */
 int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
@@ -761,10 +770,10 @@ int sd_print_replay(FILE *out, const sd_plugin *p, const sd_instance *inst,
 {
 	size_t cap = 256;
 	char *act = malloc(cap);
-	int rc = act ? 0 : -1;
+	int rc = act ? 0 : -1, clear = animate && can_clear();
 	for (size_t i = 0; !rc && i <= r->length; i++) {
 		const unsigned char *st = r->states + i * r->state_size;
-		if (animate)
+		if (clear)
 			fputs("\033[H\033[2J", out);
 		if (i == 0) {
 			fprintf(out, "start\n");

@@ -260,6 +260,13 @@ if grep -aq "EXIT=3" "$tmp/anim.log" &&
    grep -aq "interrupted; the animation stopped at step" "$tmp/anim.log" &&
    ! grep -aq "step 31 of 31" "$tmp/anim.log"
 then pass; else fail "Ctrl-C during --animate: $(tr -d '\033' <"$tmp/anim.log" | tail -c 300)"; fi
+# --animate on a dumb terminal (TERM=dumb) pauses without clearing the
+# screen (it wrote the clearing sequence, which such a terminal shows)
+printf '%s\n' "TERM=dumb \"$sd\" -c \"$src/config/npuzzle.ini\" -q --animate --delay 1" \
+	>"$tmp/dumb.sh"
+timeout 30 script -qfec "bash $tmp/dumb.sh" "$tmp/dumb.log" >/dev/null 2>&1
+if grep -aq "step 31 of 31" "$tmp/dumb.log" && ! grep -aq $'\033' "$tmp/dumb.log"
+then pass; else fail "--animate under TERM=dumb: $(tr -d '\033' <"$tmp/dumb.log" | head -5)"; fi
 # the largest memory_limit is named (it said "a decimal number of bytes
 # (at least 1, or 0 for none)" of 2^64 - 1)
 expect 2 "(at least 1 and at most 1.8e19, about 16 EiB; or 0 for none)" \

@@ -312,11 +312,11 @@ typedef struct sok_rows {
  * may hold a whole level ("5#|#@$.#|5#"); a '|' at the end of the line
  * adds no empty row, and a count at its end counts floor cells (the
  * spaces after it were cut with the line's trailing blanks).  Counts
- * only if r->text is NULL (the first of
- * sok_rle_rows()'s two passes), else writes the rows.  Cells past
- * SOK_MAX_SIDE in a row, and rows past it, are counted and not kept
- * (sok_grid_rows() refuses the level).  0, or -1 with a message: a
- * count of 0, one over SOK_MAX_SIDE or with no character after it. */
+ * only if r->text is NULL (the first of sok_rle_rows()'s two passes),
+ * else writes the rows.  Cells past SOK_MAX_SIDE in a row, and rows
+ * past it, are counted and not kept (sok_grid_rows() refuses the
+ * level).  0, or -1 with a message: a count of 0, one over SOK_MAX_SIDE
+ * or one with no character after it before a '|'. */
 static int sok_rle_line(const sok_line *l, int at, sok_rows *r,
                         const char *name, char *err, size_t errlen)
 {
