@@ -16,14 +16,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Let o's temporary file go: removed if it was made (made; a name
+ * tried and found taken is another's), no longer litter, its name
+ * freed.  errno is kept. */
+static void forget_tmp(sd_outfile *o, int made)
+{
+	int e = errno;
+	if (o->tmp && made)
+		unlink(o->tmp);
+	if (o->tmp)
+		sd_guard_litter(NULL);
+	free(o->tmp);
+	o->tmp = NULL;
+	errno = e;
+}
+
 /* Free what o holds but its stream. */
 static void forget(sd_outfile *o)
 {
-	if (o->tmp)
-		sd_guard_litter(NULL);
+	forget_tmp(o, 0);
 	free(o->dest);
-	free(o->tmp);
-	o->dest = o->tmp = NULL;
+	o->dest = NULL;
 	o->f = NULL;
 }
 
@@ -169,28 +182,23 @@ static FILE *make_tmp(sd_outfile *o)
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
-	if (fd >= 0)
-		sd_guard_litter(o->tmp);
-	if (fd >= 0 && old && (fchown(fd, (uid_t)-1, st.st_gid) ||
-	                       fchmod(fd, st.st_mode & 07777))) {
+	if (fd < 0) {
+		forget_tmp(o, 0);
+		return NULL;
+	}
+	sd_guard_litter(o->tmp);
+	if (old && (fchown(fd, (uid_t)-1, st.st_gid) ||
+	            fchmod(fd, st.st_mode & 07777))) {
 		close(fd);
-		unlink(o->tmp);
-		sd_guard_litter(NULL);
-		free(o->tmp);
-		o->tmp = NULL;
+		forget_tmp(o, 1);
 		return fopen(o->dest, "w");
 	}
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (fd >= 0 && !f) {
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
 		int e = errno;
 		close(fd);
-		unlink(o->tmp);
 		errno = e;
-	}
-	if (!f && o->tmp) {
-		sd_guard_litter(NULL);
-		free(o->tmp);
-		o->tmp = NULL;
+		forget_tmp(o, 1);
 	}
 	return f;
 }
@@ -248,8 +256,7 @@ int sd_outfile_close(sd_outfile *o, int failed)
 	}
 	if (bad || !failed)
 		e = errno;    /* the close's or the rename's */
-	if (o->tmp)
-		unlink(o->tmp);
+	forget_tmp(o, 1);
 	forget(o);
 	return sd_error("%s: error writing '%s': %s", o->opt, o->path,
 	                strerror(e ? e : EIO));
@@ -259,7 +266,6 @@ void sd_outfile_drop(sd_outfile *o)
 {
 	if (o->f)
 		fclose(o->f);
-	if (o->tmp)
-		unlink(o->tmp);
+	forget_tmp(o, 1);
 	forget(o);
 }
