@@ -416,11 +416,14 @@ static void sok_imp_expand(const sok_level *lv, unsigned macros,
                            int k)
 {
 	int player;
-	sok_decode(lv, wk->occ, im->ns + (size_t)k * im->ssz, &player);
+	const unsigned char *st = im->ns + (size_t)k * im->ssz;
+	sok_decode(lv, wk->occ, st, &player);
 	const sok_reach *r = &wk->parent;
 	sok_fill(lv, wk, &wk->parent, player);
-	for (int b = 0; b < lv->nfloor; b++) {
-		if (!wk->occ[b] || im->fixed[b])
+	for (size_t i = 2; i < lv->state_size; i++)
+	for (unsigned bits = st[i]; bits; bits &= bits - 1) {
+		int b = (int)(i - 2) * 8 + __builtin_ctz(bits);
+		if (im->fixed[b])
 			continue;
 		for (int d = 0; d < 4; d++) {
 			int p = lv->nb[b * 4 + (d ^ 1)], t = lv->nb[b * 4 + d];
