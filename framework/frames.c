@@ -19,7 +19,8 @@ void sd_frames_init(sd_frames *fr, unsigned maxs, size_t stride,
 /* The bytes of every array at cap frames. */
 static size_t frames_bytes(const sd_frames *fr, size_t cap)
 {
-	size_t per = fr->stride + sizeof *fr->g + 2 * sizeof *fr->n +
+	size_t per = fr->stride + sizeof *fr->g + sizeof *fr->bound +
+	             2 * sizeof *fr->n +
 	             fr->maxs * (sizeof *fr->succ + fr->stride +
 	                         sizeof *fr->val);
 	return cap * per;
@@ -59,6 +60,7 @@ int sd_frames_reserve(sd_frames *fr, size_t d)
 	unsigned char *kids = grow_guarded(fr->kids, ko, kn);
 	if (!succ || !kids || grow((void **)&fr->path, cap * fr->stride) ||
 	    grow((void **)&fr->g, cap * sizeof *fr->g) ||
+	    grow((void **)&fr->bound, cap * sizeof *fr->bound) ||
 	    grow((void **)&fr->n, cap * sizeof *fr->n) ||
 	    grow((void **)&fr->next, cap * sizeof *fr->next) ||
 	    grow((void **)&fr->val, cap * m * sizeof *fr->val)) {
@@ -83,6 +85,7 @@ void sd_frames_free(sd_frames *fr)
 	sd_guard_free(fr->kids, fr->cap * m * fr->stride);
 	free(fr->path);
 	free(fr->g);
+	free(fr->bound);
 	free(fr->n);
 	free(fr->next);
 	free(fr->val);

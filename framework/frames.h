@@ -1,7 +1,7 @@
 /*
  * frames.h -- the stack of a tree search (dfs-tree, dls, iddfs, rbfs):
  * one frame per depth of the current path, each holding the state at
- * that depth, its g, and one expansion of it (successors, their states,
+ * that depth, its g (and rbfs's bound), and one expansion of it (successors, their states,
  * which one is next, and a value per successor for those that rank
  * them).  Frame d + 1's state is a copy of a successor of frame d.
  *
@@ -32,6 +32,8 @@ typedef struct sd_frames {
 	size_t bytes;           /* held now (the peak: they only grow) */
 	size_t max_bytes;       /* the most they may hold (memory_limit's
 	                           room) */
+	uint64_t *bound;        /* cap values, one per frame: the bound
+	                           rbfs searches that frame within */
 } sd_frames;
 
 /* Empty frames for expansions of at most maxs successors of stride

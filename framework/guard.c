@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +34,11 @@ static double grace_seconds;          /* after the alarm, for a hang */
 static volatile sig_atomic_t alarm_phase;
 static volatile sig_atomic_t armed;   /* an alarm is wanted */
 static unsigned long calls_at_alarm;  /* sd_guard_calls at the last alarm */
+static uintptr_t stack_top;           /* an address near the top of the
+                                         main thread's stack */
+static rlim_t stack_limit;            /* its size limit (ulimit -s) */
+#define SD_STACK_GAP ((uintptr_t)1 << 20)  /* the kernel's guard gap
+                                               below a stack, at least */
 
 /* ---- messages from a handler ---------------------------------------- */
 
@@ -113,7 +119,8 @@ static void end_now(const char *m)
 	_exit(limit_status);
 }
 
-/* SIGINT, SIGTERM: ask the search to stop (it prints its statistics).
+/* SIGINT, SIGTERM, SIGXCPU: ask the search to stop (it prints its
+ * statistics).
  * A second one ends the process at once, unless it comes within
  * SD_AGAIN_GAP seconds of the first: that is the same request sent
  * twice (coreutils' timeout signals the process, then its process
@@ -142,6 +149,27 @@ static void on_stop_signal(int sig)
 	sd_guard_interrupt();
 }
 
+/* Whether a fault at addr is the main thread's stack running out: addr
+ * lies below the stack's top by about its size limit (or in the gap the
+ * kernel keeps beneath it), which no other mapping may take. */
+static int stack_ran_out(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+	if (!stack_top || stack_limit == RLIM_INFINITY || a > stack_top)
+		return 0;
+	uintptr_t depth = stack_top - a;
+	return depth + SD_STACK_GAP >= (uintptr_t)stack_limit &&
+	       depth <= (uintptr_t)stack_limit + SD_STACK_GAP;
+}
+
+/* Append ": the stack ran out (its limit is N KiB: ulimit -s)". */
+static void put_stack(char *buf, size_t len, size_t *n)
+{
+	put(buf, len, n, ": the stack ran out (its limit is ");
+	put_uint(buf, len, n, (unsigned long)(stack_limit / 1024));
+	put(buf, len, n, " KiB: ulimit -s)");
+}
+
 /* Whether si tells a signal that another process sent (kill), not a
  * fault of this one nor its own raise() or abort(). */
 static int sent_by_other(const siginfo_t *si)
@@ -152,6 +180,8 @@ static int sent_by_other(const siginfo_t *si)
 static void on_fatal(int sig, siginfo_t *si, void *context)
 {
 	const char *call = sd_guard_call;
+	int deep = sig == SIGSEGV && si && si->si_code > 0 &&
+	           stack_ran_out(si->si_addr);
 	(void)context;
 	if (sent_by_other(si)) {  /* not the plugin's doing: say whose */
 		char m[256];
@@ -168,13 +198,24 @@ static void on_fatal(int sig, siginfo_t *si, void *context)
 		size_t n = 0;
 		put(tail, sizeof tail, &n, ": ");
 		put(tail, sizeof tail, &n, signal_name(sig));
-		if (sig == SIGSEGV && (!strcmp(call, "expand") ||
+		if (deep)
+			put_stack(tail, sizeof tail, &n);
+		else if (sig == SIGSEGV && (!strcmp(call, "expand") ||
 		                       !strcmp(call, "predecessors")))
 			put(tail, sizeof tail, &n, " (its successor buffers "
 			    "end at a guard page: more successors than "
 			    "max_successors, or states longer than "
 			    "state_size, crash there)");
 		say_plugin(": crashed in ", call, tail);
+	} else if (deep) {
+		char m[256];
+		size_t n = 0;
+		put(m, sizeof m, &n, "searchd: ");
+		put(m, sizeof m, &n, signal_name(sig));
+		put_stack(m, sizeof m, &n);
+		put(m, sizeof m, &n, "\n");
+		ssize_t w = write(2, m, n);
+		(void)w;
 	}
 	drop_litter();
 	signal(sig, SIG_DFL);  /* die of the signal, as without us */
@@ -263,7 +304,11 @@ static void handle(int sig, void (*fn)(int),
 
 void sd_guard_install(int status)
 {
+	struct rlimit rl;
 	limit_status = status;
+	stack_top = (uintptr_t)&rl;
+	stack_limit = getrlimit(RLIMIT_STACK, &rl) ? RLIM_INFINITY
+	              : rl.rlim_cur;
 	static char altstack[1 << 16];  /* for a plugin that overflows its
 	                                   stack */
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
@@ -273,6 +318,9 @@ void sd_guard_install(int status)
 	 * status and a line cut in two); the search sees the flag */
 	handle(SIGINT, on_stop_signal, NULL, SA_RESTART);
 	handle(SIGTERM, on_stop_signal, NULL, SA_RESTART);
+	/* the soft CPU time limit (ulimit -t) stops the search as SIGTERM
+	 * does: the statistics, not a death without a word */
+	handle(SIGXCPU, on_stop_signal, NULL, SA_RESTART);
 	/* a file over the size limit (ulimit -f) is a write error, said
 	 * and cleaned up, not a death without a word */
 	signal(SIGXFSZ, SIG_IGN);
@@ -335,6 +383,7 @@ static void set_flags(int interrupted, int time_up)
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGXCPU);
 	sigaddset(&block, SIGALRM);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	sd_guard_interrupted = interrupted < 0 ? sd_guard_interrupted

@@ -2,7 +2,8 @@
  * guard.h -- what ends a run from outside the search loop, and what
  * keeps a misbehaving plugin from taking the engine down with it:
  *
- *   - Ctrl-C (SIGINT) and SIGTERM set a flag that stays set for the rest
+ *   - Ctrl-C (SIGINT), SIGTERM and SIGXCPU (the soft CPU time limit,
+ *     ulimit -t) set a flag that stays set for the rest
  *     of the run: the search in progress ends cleanly with its
  *     statistics, and a batch or comparison stops after it.  A second
  *     signal while the first is still unanswered (a plugin call that
@@ -13,7 +14,8 @@
  *     program exits with the limit status.
  *   - A fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) inside a
  *     plugin call names the plugin and the call before the program dies
- *     of it.
+ *     of it; a SIGSEGV at the end of the main thread's stack is named
+ *     the stack running out, in a plugin call or not.
  *   - Buffers the plugin writes into end at an inaccessible page, so a
  *     plugin that writes past them faults in its own call (and is named)
  *     instead of corrupting the engine's memory.
@@ -28,7 +30,8 @@
 #include <signal.h>
 #include <stddef.h>
 
-/* Set by SIGINT or SIGTERM; stays set for the rest of the process. */
+/* Set by SIGINT, SIGTERM or SIGXCPU; stays set for the rest of the
+ * process. */
 extern volatile sig_atomic_t sd_guard_interrupted;
 
 /* Set when the alarm of sd_guard_arm() has gone off. */
@@ -63,7 +66,7 @@ static inline void sd_guard_leave(void)
 	sd_guard_call = NULL;
 }
 
-/* Install the handlers: SIGINT and SIGTERM (the flag), the fatal
+/* Install the handlers: SIGINT, SIGTERM and SIGXCPU (the flag), the fatal
  * signals (name the plugin, then die of the signal), and exit() inside
  * a plugin call (name the plugin, end with status 2).  Call once, early,
  * in a program; tests that call the engine directly may skip it.

@@ -120,7 +120,10 @@ SEARCHD_INSTALL_PLUGIN_DIR ".\n"
 "  2  usage, config or problem error (batch: some problem refused), a\n"
 "     plugin that broke its contract, or output that could not be written\n"
 "  3  limit reached (time, nodes, memory, depth, beam) or interrupted by\n"
-"     Ctrl-C or SIGTERM (batch: some; an interrupt also ends the batch)\n"
+"     Ctrl-C, SIGTERM or SIGXCPU (batch: some; an interrupt also ends\n"
+"     the batch)\n"
+"  128+N  died of signal N: a plugin's call crashed or the stack ran out\n"
+"     (stderr says which), or a signal searchd does not catch\n"
 "  under mpirun, its own status: 1 when a signal ended the job\n";
 
 /* The directory this program is in (from /proc/self/exe; "" if that

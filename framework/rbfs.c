@@ -13,9 +13,8 @@
  *
  * The goal test is when a successor is chosen to descend into, so
  * that with an admissible heuristic the plan is optimal.  The stack of
- * levels is dfs.c's frames (frames.h); the recursion is bounded by
- * RBFS_MAX_DEPTH, past which the search stops with "limit reached
- * (depth)".
+ * levels is dfs.c's frames (frames.h), walked by a loop, not by C
+ * recursion: the path may be as deep as the memory limit lets it.
  */
 #include "search_int.h"
 
@@ -23,9 +22,6 @@
 
 /* "No successor": an F above every f. */
 #define RBFS_INF UINT64_MAX
-
-/* The deepest recursion (levels of the C stack). */
-#define RBFS_MAX_DEPTH 10000  /* about 1 MiB of a default 8 MiB stack */
 
 /* Tell the trace callback about the expansion of frame d: the action
  * that reached it is that of the successor of frame d - 1 chosen last
@@ -111,28 +107,39 @@ static unsigned rbfs_best(const sd_frames *fr, size_t d, uint64_t *alt)
 	return best;
 }
 
-/* Search below frame d, whose F is F, within bound B: SEARCH_GO with
- * the new F of frame d in *out (above B, or RBFS_INF if nothing is
- * left below it), SEARCH_STOP when the outcome is in the result (a
- * plan, a limit), or SEARCH_ERROR. */
-static search_rc rbfs(search *s, sd_frames *fr, size_t d, sd_cost h,
-                      uint64_t F, uint64_t B, uint64_t *out)
+/* Korf's recursion, as a loop over the frames: frame d is searched
+ * within its bound (fr->bound[d]); its best successor, while that
+ * stays within the bound, is descended into with the bound of the next
+ * best (or frame d's own, if lower); a frame whose best is over its
+ * bound goes back up, its best F stored as the F of the successor that
+ * reached it.  SEARCH_GO when frame 0 has nothing left within its
+ * bound, SEARCH_STOP when the outcome is in the result (a plan, a
+ * limit), or SEARCH_ERROR.  The path, not the C stack, holds the
+ * depth; a path whose last SD_IDA_ZERO_STEPS steps cost nothing ends
+ * the search ("limit reached (depth)"), as IDA*'s does. */
+static search_rc rbfs_run(search *s, sd_frames *fr, sd_cost h0)
 {
-	search_rc rc = rbfs_expand(s, fr, d, h, F);
+	size_t d = 0;
+	fr->bound[0] = RBFS_INF - 1;
+	search_rc rc = rbfs_expand(s, fr, 0, h0, h0);
 	while (rc == SEARCH_GO) {
-		uint64_t alt, *val = sd_frame_val(fr, d);
+		uint64_t alt, *val = sd_frame_val(fr, d), B = fr->bound[d];
 		unsigned i = fr->n[d] ? rbfs_best(fr, d, &alt) : 0;
 		if (!fr->n[d] || val[i] > B || val[i] == RBFS_INF) {
-			*out = fr->n[d] ? val[i] : RBFS_INF;
-			return SEARCH_GO;
+			uint64_t F = fr->n[d] ? val[i] : RBFS_INF;
+			if (d-- == 0)
+				return SEARCH_GO;
+			sd_frame_val(fr, d)[fr->next[d] - 1] = F;
+			continue;
 		}
 		const sd_succ c = sd_frame_succ(fr, d)[i];
 		uint64_t Fi = val[i];  /* val moves if the frames grow */
-		fr->next[d] = i + 1;   /* the action of frame d + 1 (trace) */
+		fr->next[d] = i + 1;   /* the action of frame d + 1 */
 		if (!c.goal && search_limit_reached(s))
 			return SEARCH_STOP;
-		if (!c.goal && d + 1 >= RBFS_MAX_DEPTH)
-			return search_depth_cap(s);
+		if (!c.goal && d + 1 >= SD_IDA_ZERO_STEPS &&
+		    fr->g[d] + c.cost == fr->g[d + 1 - SD_IDA_ZERO_STEPS])
+			return search_depth_cap(s);  /* a run of free steps */
 		if (sd_frames_reserve(fr, d + 1))
 			return search_out_of_memory(s);
 		memcpy(sd_frame_state(fr, d + 1), sd_frame_kid(fr, d, i),
@@ -141,10 +148,8 @@ static search_rc rbfs(search *s, sd_frames *fr, size_t d, sd_cost h,
 		if (c.goal)
 			return search_plan_from_states(s, fr->path, d + 1)
 			       ? SEARCH_ERROR : SEARCH_STOP;
-		uint64_t v = RBFS_INF;
-		rc = rbfs(s, fr, d + 1, s->blind ? 0 : c.h, Fi,
-		          alt < B ? alt : B, &v);
-		sd_frame_val(fr, d)[i] = v;
+		fr->bound[++d] = alt < B ? alt : B;
+		rc = rbfs_expand(s, fr, d, s->blind ? 0 : c.h, Fi);
 	}
 	return rc;
 }
@@ -153,7 +158,6 @@ int search_rbfs(search *s, const unsigned char *start)
 {
 	sd_frames fr;
 	sd_cost h0 = search_initial_h(s, start);
-	uint64_t out = 0;
 	search_rc rc;
 	sd_frames_init(&fr, s->maxs, s->stride, search_own_room(s));
 	if (sd_frames_reserve(&fr, 0)) {
@@ -166,7 +170,7 @@ int search_rbfs(search *s, const unsigned char *start)
 	} else {
 		memcpy(sd_frame_state(&fr, 0), start, s->stride);
 		fr.g[0] = 0;
-		rc = rbfs(s, &fr, 0, h0, h0, RBFS_INF - 1, &out);
+		rc = rbfs_run(s, &fr, h0);
 	}
 	if (rc == SEARCH_GO)
 		s->res->status = SD_UNSOLVABLE;

@@ -47,7 +47,8 @@ static _Noreturn void probe(const char *file, int fmt, int fd)
 /* Load the plugin in file in a child process, so that one that crashes
  * or aborts while loading cannot take the listing down, and print its
  * entry in format fmt; or say on stderr why it could not be listed.  1
- * if listed. */
+ * if listed, 0 if the plugin is broken, -1 if searchd could not look
+ * (no pipe or process to load it in: out of descriptors, say). */
 static int list_one(const char *file, int fmt)
 {
 	int fd[2];
@@ -55,7 +56,7 @@ static int list_one(const char *file, int fmt)
 	size_t got = 0;
 	if (pipe(fd)) {
 		sd_error("cannot list plugin '%s': %s", file, strerror(errno));
-		return 0;
+		return -1;
 	}
 	fflush(stdout);
 	pid_t pid = fork();
@@ -82,12 +83,15 @@ static int list_one(const char *file, int fmt)
 	else
 		fputs(line, WIFEXITED(status) && !WEXITSTATUS(status) ? stdout
 		                                                      : stderr);
-	return pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status);
+	if (pid < 0)
+		return -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
 /* Print the plugins in directory d (its real path) in format fmt;
- * returns how many. */
-static int list_dir(const char *d, int fmt)
+ * returns how many, and counts in *failed the files it could not look
+ * at. */
+static int list_dir(const char *d, int fmt, int *failed)
 {
 	char file[2 * PATH_MAX];
 	DIR *dir = opendir(d);
@@ -98,7 +102,9 @@ static int list_dir(const char *d, int fmt)
 		if (n < 4 || strcmp(e->d_name + n - 3, ".so"))
 			continue;
 		snprintf(file, sizeof file, "%s/%s", d, e->d_name);
-		found += list_one(file, fmt);
+		int r = list_one(file, fmt);
+		found += r > 0;
+		*failed += r < 0;
 	}
 	if (dir)
 		closedir(dir);
@@ -108,12 +114,13 @@ static int list_dir(const char *d, int fmt)
 /* Print the plugins found on the search path (colon-separated dirs,
  * each once by its real path: an installed program's last two are the
  * same one, whose plugins were listed twice) in format fmt (SD_FMT_*);
- * "none found" goes to stderr but in text. */
+ * "none found" goes to stderr but in text.  Exit status 2 if a file
+ * could not be looked at (a broken plugin is named, not an error). */
 int sd_list_plugins(const char *search_path, int fmt)
 {
 	char *path = search_path ? strdup(search_path) : NULL, *save;
 	char real[PATH_MAX], *seen[64];
-	int found = 0, n = 0;
+	int found = 0, failed = 0, n = 0;
 	if (!path)
 		return sd_error("out of memory");
 	sd_print_list_header(stdout, fmt, 1);
@@ -127,15 +134,18 @@ int sd_list_plugins(const char *search_path, int fmt)
 			continue;
 		if (n < 64 && (seen[n] = strdup(r)))
 			n++;
-		found += list_dir(r, fmt);
+		found += list_dir(r, fmt, &failed);
 	}
-	if (!found)
+	if (failed)
+		sd_error("%d file%s on the plugin path could not be looked at",
+		         failed, failed == 1 ? "" : "s");
+	else if (!found)
 		fprintf(fmt == SD_FMT_TEXT ? stdout : stderr,
 		        "no plugins found (searched %s)\n", search_path);
 	while (n > 0)
 		free(seen[--n]);
 	free(path);
-	return 0;
+	return failed ? 2 : 0;
 }
 
 /* The heuristics of plugin p, "zero" first, for --list-heuristics, in

@@ -113,6 +113,26 @@ grep -q 'label="#0"' "$tmp/neg.dot" && ! grep -q 'label=""' "$tmp/neg.dot" &&
 expect 0 '"status":"solved","cost":100000' "$sd" "${r[@]}" -f json \
 	-s search.algorithm=idastar -s problem.len=100000 -s output.plan=no
 
+# rbfs keeps its path in its frames, not on the C stack: a plan of
+# 100,000 steps under a 1 MiB stack (its recursion crashed under a small
+# stack, blamed on the plugin, and stopped at 10,000 levels under any)
+expect 0 '"status":"solved","cost":100000' bash -c 'ulimit -s 1024 &&
+	exec "$@"' - "$sd" "${r[@]}" -f json -s search.algorithm=rbfs \
+	-s problem.len=100000 -s output.plan=no
+# a plugin whose call runs out of stack is told so, not suspected of
+# overrunning its successor buffers; under AddressSanitizer its own
+# report comes first
+out=$(ulimit -s 2048 && "$sd" "${r[@]}" -s problem.mode=deep 2>&1); rc=$?
+if [ $rc -ne 0 ] && { grep -qF "$label: crashed in expand(): SIGSEGV (invalid memory access): the stack ran out (its limit is 2048 KiB: ulimit -s)" <<<"$out" ||
+	grep -q "AddressSanitizer: stack-overflow" <<<"$out"; }; then
+	pass; else fail "a plugin out of stack: exit $rc: $out"; fi
+
+# the soft CPU time limit (SIGXCPU) ends the search as SIGTERM does,
+# with its statistics (it died without a word, status 152)
+expect 3 "limit reached (interrupted)" bash -c 'ulimit -S -t 1 && exec "$@"' \
+	- "$sd" -c "$src/config/15puzzle.ini" -s problem.index=88 \
+	-s search.algorithm=idastar -s search.heuristic=manhattan
+
 # a descriptor pointer that points at nothing: the crash names the plugin
 # (a single run died of SIGSEGV unexplained); under AddressSanitizer its
 # own report comes first
@@ -126,6 +146,14 @@ out=$(SEARCHD_PLUGIN_PATH="$plugins/broken" "$sd" --list-plugins 2>&1); rc=$?
 if [ $rc = 0 ] && grep -q "ctorabort.so' died while loading (signal 6" <<<"$out" &&
 	grep -q "heuristics is NULL" <<<"$out" && grep -q "^npuzzle" <<<"$out"; then
 	pass; else fail "--list-plugins with broken plugins: exit $rc: $out"; fi
+
+# --list-plugins out of descriptors says it could not look, exit 2 (it
+# said "no plugins found", exit 0)
+# (the descriptors a test runner passes on closed first)
+expect 2 "files on the plugin path could not be looked at" env \
+	SEARCHD_PLUGIN_PATH="$plugins" bash -c 'for f in /proc/$$/fd/*; do
+	f=${f##*/}; [ "$f" -gt 2 ] && eval "exec $f>&-"; done
+	ulimit -n 4 && exec "$@"' - "$sd" --list-plugins
 
 # a very long plugin path does not push out the built-in directories
 long=$(printf '/nonexistent/%0200d:' $(seq 30))

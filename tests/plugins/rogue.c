@@ -37,6 +37,8 @@
  *   dearer      expand() gives the same children at cost 5 once the
  *               search is over (after len expansions): the plan found
  *               at cost len costs 5 len when rebuilt
+ *   deep        expand() recurses at the 5th expansion until the stack
+ *               runs out
  *
  * and two extremes the contract allows:
  *
@@ -61,12 +63,12 @@
 enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
             FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH,
-            SLOWEND, FMTNEG, BIGCOLLECTION, WIDE, BIGSTATE };
+            SLOWEND, FMTNEG, BIGCOLLECTION, WIDE, BIGSTATE, DEEP };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
 	"exit", "fmtshort", "dearer", "randhash", "slowend", "fmtneg",
-	"bigcollection", "wide", "bigstate", NULL };
+	"bigcollection", "wide", "bigstate", "deep", NULL };
 
 enum { WIDE_FAN = 16000, BIG_STATE = 65536 };
 
@@ -196,6 +198,16 @@ static sd_cost heuristic(void *self, const void *state)
 	return r->len > value(state) ? r->len - value(state) : 0;
 }
 
+/* Recurse n levels of 4 KiB each (mode deep: n is never reached). */
+static unsigned sink(unsigned n, volatile unsigned char *above)
+{
+	volatile unsigned char here[4096];
+	here[0] = above ? above[0] : 1;
+	if (!n)
+		return here[0];
+	return sink(n - 1, here) + here[1];  /* no tail call */
+}
+
 /* Misbehave in expand() as the mode says; returns the count to report
  * instead of the true one, or 0 to report the truth. */
 static unsigned misbehave(rogue *r, sd_succ *succ)
@@ -208,6 +220,8 @@ static unsigned misbehave(rogue *r, sd_succ *succ)
 		abort();
 	if (r->mode == EXIT && r->expansions == 5)
 		exit(0);
+	if (r->mode == DEEP && r->expansions == 5)
+		return sink(UINT_MAX, NULL) ? 0 : 0;
 	if (r->mode == HANG)
 		for (;;)
 			nap(100);

@@ -108,6 +108,8 @@
  * The plugin's calls must not write to standard output: it carries the
  * report (-f json and csv are read by programs).  Write to stderr, or
  * through print_state() and the other calls that are handed a FILE.
+ * The engine does not check this: what a plugin prints there lands in
+ * the report as it is.
  *
  * A plugin that must be built out of tree needs nothing but this header
  * (installed with a pkg-config file; if the prefix is not a standard
