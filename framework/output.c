@@ -652,7 +652,8 @@ char *sd_plan_state_text(const sd_plugin *p, const sd_instance *inst,
 			fprintf(m, "%02x", ((const unsigned char *)state)[i]);
 		fputc('\n', m);
 	}
-	if (fclose(m)) {
+	int cut = ferror(m);  /* a write the memory refused: not half */
+	if (fclose(m) || cut) {
 		free(buf);
 		return NULL;
 	}

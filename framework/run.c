@@ -181,7 +181,7 @@ int sd_run(const sd_cli *cli)
 		sd_runctx x = { .cli = cli, .config = &c, .plugin = pl.plugin,
 		                .format = c.format, .plugin_file = pl.path };
 		rc = dispatch(&x);
-		if (sd_trace_lost())   /* stderr failed it: nothing can say so */
+		if (sd_trace_lost())   /* said, or stderr failed it */
 			rc = EXIT_ERROR;
 	}
 	if (pl.handle)

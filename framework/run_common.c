@@ -255,8 +255,9 @@ int sd_pick_heuristic(sd_runctx *x, int quiet)
 	return 0;
 }
 
-/* Whether a line of a trace on stderr could not be written (a trace on
- * stdout is the end of the program's to check, with the rest). */
+/* Whether a line of a trace could not be made (no memory for its text:
+ * said once on stderr) or, on stderr, written (a trace on stdout is the
+ * end of the program's to check, with the rest). */
 static int trace_lost;
 
 int sd_trace_lost(void)
@@ -283,8 +284,14 @@ static void on_event(void *ctx, const sd_event *ev)
 		return;
 	}
 	x->trace.lines++;
-	if (sd_print_event(out, json, x->cli->trace_boards, x->plugin,
-	                   x->trace.inst, ev) && out == stderr)
+	if (!sd_print_event(out, json, x->cli->trace_boards, x->plugin,
+	                    x->trace.inst, ev))
+		return;
+	if (!ferror(out) && !trace_lost)  /* not the stream: the memory */
+		sd_error("out of memory: the trace of expansion %llu is "
+		         "incomplete (its line or its board left out)",
+		         (unsigned long long)ev->order);
+	if (!ferror(out) || out == stderr)
 		trace_lost = 1;
 }
 

@@ -135,8 +135,9 @@ int sd_run_status(const sd_result *r);
  * stdout holds the JSON or CSV rows alone. */
 FILE *sd_summary_out(const sd_runctx *x);
 
-/* Whether a --trace line to stderr (under CSV) could not be written:
- * the run then ends with EXIT_ERROR (it was lost with exit status 0). */
+/* Whether a --trace line could not be made (no memory for its text,
+ * said on stderr) or, to stderr (under CSV), written: the run then ends
+ * with EXIT_ERROR (it was lost with exit status 0). */
 int sd_trace_lost(void);
 
 /* The values of a --compare spec: "algorithm=astar,idastar" gives key

@@ -133,6 +133,15 @@ expect 3 "limit reached (interrupted)" bash -c 'ulimit -S -t 1 && exec "$@"' \
 	- "$sd" -c "$src/config/15puzzle.ini" -s problem.index=88 \
 	-s search.algorithm=idastar -s search.heuristic=manhattan
 
+# a board that finds no memory under --trace-boards is said, exit 2 (a
+# JSON line was left out with exit 0; under CSV the run ended 2 without
+# a word); the sanitizers' shadow memory does not start under ulimit -v
+out=$(ulimit -v 600000 && "$sd" "${r[@]}" -s problem.mode=bigboard \
+	-s problem.len=3 --trace --trace-boards -f json 2>&1); rc=$?
+if { [ $rc = 2 ] && grep -qF "out of memory: the trace of expansion 1 is incomplete" <<<"$out"; } ||
+	grep -q "Sanitizer" <<<"$out"; then
+	pass; else fail "a trace board out of memory: exit $rc: $(head -c 300 <<<"$out")"; fi
+
 # a descriptor pointer that points at nothing: the crash names the plugin
 # (a single run died of SIGSEGV unexplained); under AddressSanitizer its
 # own report comes first

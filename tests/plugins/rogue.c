@@ -39,6 +39,8 @@
  *               at cost len costs 5 len when rebuilt
  *   deep        expand() recurses at the 5th expansion until the stack
  *               runs out
+ *   bigboard    print_state() writes 1 GiB (memory runs out under a
+ *               ulimit -v)
  *
  * and two extremes the contract allows:
  *
@@ -63,12 +65,14 @@
 enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
             FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH,
-            SLOWEND, FMTNEG, BIGCOLLECTION, WIDE, BIGSTATE, DEEP };
+            SLOWEND, FMTNEG, BIGCOLLECTION, WIDE, BIGSTATE, DEEP,
+            BIGBOARD };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
 	"exit", "fmtshort", "dearer", "randhash", "slowend", "fmtneg",
-	"bigcollection", "wide", "bigstate", "deep", NULL };
+	"bigcollection", "wide", "bigstate", "deep", "bigboard",
+	NULL };
 
 enum { WIDE_FAN = 16000, BIG_STATE = 65536 };
 
@@ -306,6 +310,24 @@ static uint64_t hash(void *self, const void *state)
 	                           : value(state);
 }
 
+/* The state's bytes in hex, as the engine prints a state without
+ * print_state(); 1 GiB of text under bigboard. */
+static void print_state(void *self, const void *state, FILE *out)
+{
+	const rogue *r = self;
+	static char mib[1 << 20];
+	if (r->mode == BIGBOARD) {
+		memset(mib, 'x', sizeof mib);
+		for (int i = 0; i < 1024 && fwrite(mib, 1, sizeof mib, out); i++)
+			;
+		return;
+	}
+	size_t n = r->mode == BIGSTATE ? BIG_STATE : 4;
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%02x", ((const unsigned char *)state)[i]);
+	fputc('\n', out);
+}
+
 static const sd_heuristic_info heuristics[] = {
 	{ "distance", "steps left to the end of the line", 1 },
 };
@@ -326,6 +348,7 @@ static const sd_plugin plugin = {
 	.expand = expand,
 	.hash = hash,
 	.format_action = format_action,
+	.print_state = print_state,
 	.batch_key = "case",
 	.set_host = set_host,
 };
