@@ -527,6 +527,20 @@ out=$(pdbrun "$tmp/pdb" "$table" "$tmp/victim" 2>&1)
 	! grep -q "could not save the pattern database" <<<"$out" &&
 	grep -q "cost        31" <<<"$out" && pass ||
 	fail "a planted link: victim $(head -c 20 "$tmp/victim" | od -c | head -1), $out"
+# a table's file that cannot be opened is named as it is rebuilt (it
+# was rebuilt and replaced in silence); a save removes the files that
+# saves killed over an hour before left, and only those
+table=$(ls "$tmp"/pdb/*.pdb | head -1)
+rm -f "$table" && ln -s "${table##*/}" "$table"  # a link to itself
+touch -d '2 hours ago' "$table.99999-0.tmp" "$table.x-0.tmp"
+touch "$table.99998-0.tmp"
+out=$(pdbrun "$tmp/pdb" "" "" 2>&1)
+grep -qF "$table: pattern database cache not used (Too many levels of symbolic links); rebuilding it" <<<"$out" &&
+	[ ! -e "$table.99999-0.tmp" ] && [ -e "$table.99998-0.tmp" ] &&
+	[ -e "$table.x-0.tmp" ] && [ -f "$table" ] && [ ! -L "$table" ] &&
+	grep -q "cost        31" <<<"$out" && pass ||
+	fail "an unreadable table, old temporary files: $(ls "$tmp/pdb"), $out"
+
 # without HOME and XDG_CACHE_HOME the cache is this user's own directory
 # under /tmp, mode 0700 (it was /tmp/searchd-cache, shared: another
 # user's tables were trusted); a shared one is not used

@@ -11,6 +11,8 @@
  * on disk.
  */
 #define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "np_internal.h"
 
@@ -30,6 +33,7 @@ typedef struct np_pdb_head {
 	uint64_t sum;     /* np_checksum() of the table */
 } np_pdb_head;
 #define NP_PDB_MAX_ENTRIES (1ULL << 28)
+#define NP_STALE_SECONDS 3600  /* a .tmp file older is a dead save's */
 
 /* Default partitions, as goal cells, for a board whose blank's goal is
  * cell 0 (other corners are mirrored onto it). */
@@ -385,13 +389,15 @@ static int np_cache_load(const np_inst *I, np_pdb_group *G,
 		return -1;
 	/* not blocking: a FIFO of that name would wait for a writer */
 	int fd = open(path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	FILE *f = fstat(fd, &st) || !S_ISREG(st.st_mode) ? NULL
-	                                                 : fdopen(fd, "rb");
+	if (fd < 0 && errno == ENOENT)
+		return -1;  /* not made yet */
+	int open_errno = errno;
+	FILE *f = fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ? NULL
+	          : fdopen(fd, "rb");
 	const char *why = f ? np_cache_check(f, G, &head)
-	                    : "not a regular file";
-	if (!f)
+	                  : fd < 0 ? strerror(open_errno)
+	                  : "not a regular file";
+	if (!f && fd >= 0)
 		close(fd);
 	uint8_t *dist = why ? NULL : np_table_alloc(G->entries);
 	if (!why && !dist)
@@ -453,6 +459,50 @@ static FILE *np_create(const char *path, char *tmp, size_t len)
 	return f;
 }
 
+/* Whether name is base.PID-K.tmp, a name np_create() gives for base
+ * (bn bytes). */
+static int np_tmp_of(const char *name, const char *base, size_t bn)
+{
+	const char *p = name + bn;
+	if (strncmp(name, base, bn) || *p++ != '.')
+		return 0;
+	for (int part = 0; part < 2; part++) {
+		if (!isdigit((unsigned char)*p))
+			return 0;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (!part && *p++ != '-')
+			return 0;
+	}
+	return !strcmp(p, ".tmp");
+}
+
+/* Remove what saves of path left behind when their process was killed
+ * (np_create()'s PATH.PID-K.tmp) if not written to for
+ * NP_STALE_SECONDS: a save writes its file at once, so an older one is
+ * no save in progress, on this host or another sharing the directory. */
+static void np_sweep(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[1024];
+	size_t dn = slash ? (size_t)(slash - path) : 0;
+	if (!dn || dn >= sizeof dir)
+		return;
+	memcpy(dir, path, dn);
+	dir[dn] = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	time_t now = time(NULL);
+	while (d && (e = readdir(d)))
+		if (np_tmp_of(e->d_name, slash + 1, strlen(slash + 1)) &&
+		    !fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISREG(st.st_mode) && now - st.st_mtime >= NP_STALE_SECONDS)
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+}
+
 /* Save group G's table to path atomically (write a new file, then
  * rename), after a header with its checksum.  A failure only costs a
  * rebuild next time, so it is reported as a note. */
@@ -470,8 +520,10 @@ static void np_cache_save(const np_inst *I, const np_pdb_group *G,
 	         fwrite(G->dist, 1, G->entries, f) == G->entries;
 	if (f && fclose(f))
 		ok = 0;
-	if (ok && rename(tmp, path) == 0)
+	if (ok && rename(tmp, path) == 0) {
+		np_sweep(path);
 		return;
+	}
 	if (f)
 		remove(tmp);
 	fprintf(stderr, "npuzzle: note: could not save the pattern database "
