@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -34,8 +35,8 @@ static double grace_seconds;          /* after the alarm, for a hang */
 static volatile sig_atomic_t alarm_phase;
 static volatile sig_atomic_t armed;   /* an alarm is wanted */
 static unsigned long calls_at_alarm;  /* sd_guard_calls at the last alarm */
-static uintptr_t stack_top;           /* an address near the top of the
-                                         main thread's stack */
+static uintptr_t stack_top;           /* the top of the main thread's
+                                         stack (find_stack_top()) */
 static rlim_t stack_limit;            /* its size limit (ulimit -s) */
 #define SD_STACK_GAP ((uintptr_t)1 << 20)  /* the kernel's guard gap
                                                below a stack, at least */
@@ -147,6 +148,26 @@ static void on_stop_signal(int sig)
 	if (!sd_guard_interrupted)
 		first_stop = now;
 	sd_guard_interrupt();
+}
+
+/* The top of the main thread's stack, whose size ulimit -s bounds: the
+ * end of the [stack] mapping holding `here` (/proc/self/maps), above
+ * the arguments and the environment; else `here`, which lies below
+ * them. */
+static uintptr_t find_stack_top(uintptr_t here)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	uintptr_t top = here;
+	unsigned long lo, hi;
+	while (f && fgets(line, sizeof line, f))
+		if (strstr(line, "[stack]") &&
+		    sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo <= here &&
+		    here < hi)
+			top = hi;
+	if (f)
+		fclose(f);
+	return top;
 }
 
 /* Whether a fault at addr is the main thread's stack running out: addr
@@ -306,7 +327,7 @@ void sd_guard_install(int status)
 {
 	struct rlimit rl;
 	limit_status = status;
-	stack_top = (uintptr_t)&rl;
+	stack_top = find_stack_top((uintptr_t)&rl);
 	stack_limit = getrlimit(RLIMIT_STACK, &rl) ? RLIM_INFINITY
 	              : rl.rlim_cur;
 	static char altstack[1 << 16];  /* for a plugin that overflows its

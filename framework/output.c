@@ -652,8 +652,7 @@ char *sd_plan_state_text(const sd_plugin *p, const sd_instance *inst,
 			fprintf(m, "%02x", ((const unsigned char *)state)[i]);
 		fputc('\n', m);
 	}
-	int cut = ferror(m);  /* a write the memory refused: not half */
-	if (fclose(m) || cut) {
+	if (fclose(m)) {
 		free(buf);
 		return NULL;
 	}

@@ -174,7 +174,7 @@ int sd_run_single(sd_runctx *x)
 		return sd_error("%s shows no bidirectional search (its two "
 		                "searches are not traced or drawn; try ucs)",
 		                x->cli->dot ? "--dot" : "--trace");
-	outputs out = { { NULL }, { NULL } };
+	outputs out = { 0 };
 	int writes = !x->distributed || !sd_mpi_rank();  /* rank 0 writes */
 	int rc = writes ? open_outputs(x, &out) : 0;
 	if (rc)

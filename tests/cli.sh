@@ -540,6 +540,13 @@ grep -qF "$table: pattern database cache not used (Too many levels of symbolic l
 	[ -e "$table.x-0.tmp" ] && [ -f "$table" ] && [ ! -L "$table" ] &&
 	grep -q "cost        31" <<<"$out" && pass ||
 	fail "an unreadable table, old temporary files: $(ls "$tmp/pdb"), $out"
+# and reading the table does too (the save after a killed one comes
+# within the hour; later runs only read)
+touch -d '2 hours ago' "$table.99997-0.tmp"
+out=$(pdbrun "$tmp/pdb" "" "" 2>&1)
+[ ! -e "$table.99997-0.tmp" ] && [ -e "$table.99998-0.tmp" ] &&
+	grep -q "cost        31" <<<"$out" && pass ||
+	fail "an old temporary file beside a table read: $(ls "$tmp/pdb"), $out"
 
 # without HOME and XDG_CACHE_HOME the cache is this user's own directory
 # under /tmp, mode 0700 (it was /tmp/searchd-cache, shared: another

@@ -471,8 +471,9 @@ static void many_nodes_past_16_bits(void **unused)
 			uint32_t v;
 			memcpy(&v, r.tree_states + id * 4, 4);
 			if (r.tree_g[id] != v)
-				fail_msg("%s: g of state %u is %u",
-				         names[algs[i]], v, r.tree_g[id]);
+				fail_msg("%s: g of state %u is %llu",
+				         names[algs[i]], v,
+				         (unsigned long long)r.tree_g[id]);
 		}
 		sd_result_free(&r);
 	}

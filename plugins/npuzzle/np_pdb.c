@@ -376,6 +376,52 @@ static uint8_t *np_table_alloc(size_t entries)
 	return t;
 }
 
+/* Whether name is base.PID-K.tmp, a name np_create() gives for base
+ * (bn bytes). */
+static int np_tmp_of(const char *name, const char *base, size_t bn)
+{
+	const char *p = name + bn;
+	if (strncmp(name, base, bn) || *p++ != '.')
+		return 0;
+	for (int part = 0; part < 2; part++) {
+		if (!isdigit((unsigned char)*p))
+			return 0;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (!part && *p++ != '-')
+			return 0;
+	}
+	return !strcmp(p, ".tmp");
+}
+
+/* Remove what saves of path left behind when their process was killed
+ * (np_create()'s PATH.PID-K.tmp) if not written to for
+ * NP_STALE_SECONDS: a save writes its file at once, so an older one is
+ * a dead save's, on this host or another sharing the directory (or one
+ * stopped that long, whose save then fails with a note).  Called when
+ * the table is read from path or saved there. */
+static void np_sweep(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[1024];
+	size_t dn = slash ? (size_t)(slash - path) : 0;
+	if (!dn || dn >= sizeof dir)
+		return;
+	memcpy(dir, path, dn);
+	dir[dn] = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	time_t now = time(NULL);
+	while (d && (e = readdir(d)))
+		if (np_tmp_of(e->d_name, slash + 1, strlen(slash + 1)) &&
+		    !fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISREG(st.st_mode) && now - st.st_mtime >= NP_STALE_SECONDS)
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+}
+
 /* Read group G's table from the cache file path into a block of
  * np_table_alloc() and verify its checksum.  Returns 0, or -1 when the
  * file is missing or is not to be trusted (said on stderr, naming the
@@ -415,6 +461,7 @@ static int np_cache_load(const np_inst *I, np_pdb_group *G,
 		return -1;
 	}
 	G->dist = dist;
+	np_sweep(path);
 	return 0;
 }
 
@@ -457,50 +504,6 @@ static FILE *np_create(const char *path, char *tmp, size_t len)
 	if (fd >= 0 && !f)
 		close(fd);
 	return f;
-}
-
-/* Whether name is base.PID-K.tmp, a name np_create() gives for base
- * (bn bytes). */
-static int np_tmp_of(const char *name, const char *base, size_t bn)
-{
-	const char *p = name + bn;
-	if (strncmp(name, base, bn) || *p++ != '.')
-		return 0;
-	for (int part = 0; part < 2; part++) {
-		if (!isdigit((unsigned char)*p))
-			return 0;
-		while (isdigit((unsigned char)*p))
-			p++;
-		if (!part && *p++ != '-')
-			return 0;
-	}
-	return !strcmp(p, ".tmp");
-}
-
-/* Remove what saves of path left behind when their process was killed
- * (np_create()'s PATH.PID-K.tmp) if not written to for
- * NP_STALE_SECONDS: a save writes its file at once, so an older one is
- * no save in progress, on this host or another sharing the directory. */
-static void np_sweep(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char dir[1024];
-	size_t dn = slash ? (size_t)(slash - path) : 0;
-	if (!dn || dn >= sizeof dir)
-		return;
-	memcpy(dir, path, dn);
-	dir[dn] = 0;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	struct stat st;
-	time_t now = time(NULL);
-	while (d && (e = readdir(d)))
-		if (np_tmp_of(e->d_name, slash + 1, strlen(slash + 1)) &&
-		    !fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
-		    S_ISREG(st.st_mode) && now - st.st_mtime >= NP_STALE_SECONDS)
-			unlinkat(dirfd(d), e->d_name, 0);
-	if (d)
-		closedir(d);
 }
 
 /* Save group G's table to path atomically (write a new file, then

@@ -148,8 +148,9 @@ static uint64_t solve_count(problem *P, sd_algorithm alg, const char *heur,
 	char *plan = sd_plan_text(pl, &inst, &res);
 	assert_non_null(plan);
 	if (res.cost != E->length)
-		fail_msg("alg %d heuristic %s: cost %u, optimal %u (plan %s)",
-		         (int)alg, heur, res.cost, E->length, plan);
+		fail_msg("alg %d heuristic %s: cost %llu, optimal %u (plan %s)",
+		         (int)alg, heur, (unsigned long long)res.cost, E->length,
+		         plan);
 	assert_int_equal(strlen(plan), E->length);
 	assert_int_equal(res.length, E->length);
 	replay(E->start, E->goal, E->w, E->h, plan);

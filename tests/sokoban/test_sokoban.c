@@ -676,8 +676,8 @@ static void run_length(void **unused)
 	static const char *plain = "####\n# .#\n#  ###\n#*@  #\n#  $ #\n"
 	                           "#  ###\n####\n";   /* Microban 1: 8 */
 	static const char *rle[] = {
-		"Title: one per row\n4#\n#-.#\n#2-3#\n#*@2-#\n#2-$-#\n"
-		"#2-3#\n4#\n",
+		("Title: one per row\n4#\n#-.#\n#2-3#\n#*@2-#\n#2-$-#\n"
+		 "#2-3#\n4#\n"),
 		"; all on one line\n4#|#-.#|#2-3#|#*@2 #|#2-$-#|#2-3#|4#|\n",
 		"Title: split\n4#|#-.#|#2-3#\n#*@2_#|#2-$-#\n#2-3#|4#\n",
 	};
