@@ -198,45 +198,46 @@ static int sent_by_other(const siginfo_t *si)
 	return si && si->si_code <= 0 && si->si_pid != getpid();
 }
 
+/* Write "searchd: <the signal's name><tail>" as a line to stderr. */
+static void say_signal(int sig, const char *tail)
+{
+	char m[512];
+	size_t n = 0;
+	put(m, sizeof m, &n, "searchd: ");
+	put(m, sizeof m, &n, signal_name(sig));
+	put(m, sizeof m, &n, tail);
+	put(m, sizeof m, &n, "\n");
+	ssize_t w = write(2, m, n);
+	(void)w;
+}
+
 static void on_fatal(int sig, siginfo_t *si, void *context)
 {
 	const char *call = sd_guard_call;
 	int deep = sig == SIGSEGV && si && si->si_code > 0 &&
 	           stack_ran_out(si->si_addr);
+	char tail[256];
+	size_t n = 0;
 	(void)context;
 	if (sent_by_other(si)) {  /* not the plugin's doing: say whose */
-		char m[256];
-		size_t n = 0;
-		put(m, sizeof m, &n, "searchd: ");
-		put(m, sizeof m, &n, signal_name(sig));
-		put(m, sizeof m, &n, " sent by process ");
-		put_uint(m, sizeof m, &n, (unsigned long)si->si_pid);
-		put(m, sizeof m, &n, "\n");
-		ssize_t w = write(2, m, n);
-		(void)w;
+		put(tail, sizeof tail, &n, " sent by process ");
+		put_uint(tail, sizeof tail, &n, (unsigned long)si->si_pid);
+		say_signal(sig, tail);
 	} else if (call) {
-		char tail[256];
-		size_t n = 0;
 		put(tail, sizeof tail, &n, ": ");
 		put(tail, sizeof tail, &n, signal_name(sig));
 		if (deep)
 			put_stack(tail, sizeof tail, &n);
 		else if (sig == SIGSEGV && (!strcmp(call, "expand") ||
-		                       !strcmp(call, "predecessors")))
+		                            !strcmp(call, "predecessors")))
 			put(tail, sizeof tail, &n, " (its successor buffers "
 			    "end at a guard page: more successors than "
 			    "max_successors, or states longer than "
 			    "state_size, crash there)");
 		say_plugin(": crashed in ", call, tail);
 	} else if (deep) {
-		char m[256];
-		size_t n = 0;
-		put(m, sizeof m, &n, "searchd: ");
-		put(m, sizeof m, &n, signal_name(sig));
-		put_stack(m, sizeof m, &n);
-		put(m, sizeof m, &n, "\n");
-		ssize_t w = write(2, m, n);
-		(void)w;
+		put_stack(tail, sizeof tail, &n);
+		say_signal(sig, tail);
 	}
 	drop_litter();
 	signal(sig, SIG_DFL);  /* die of the signal, as without us */
