@@ -252,17 +252,12 @@ static int sok_seal_augment(const sok_level *lv, struct sok_seal *z,
 	return 0;
 }
 
-/* True iff the box just pushed to goal cell c (already in wk->occ) is
- * frozen there and, with every box frozen on a goal taken as a wall,
- * the free boxes can no longer be matched to the free goals. */
-static int sok_sealed(const sok_level *lv, unsigned rules, sok_work *wk,
-                      int c)
+/* True iff, with every box of wk->occ frozen on a goal taken as a
+ * wall, the free boxes can no longer be matched to the free goals: a
+ * judgement of the whole position. */
+static int sok_unmatched(const sok_level *lv, unsigned rules,
+                         sok_work *wk)
 {
-	int ng = 0;
-	if (!lv->goal[c] || !sok_frozen(lv, rules, wk, c, &ng))
-		return 0;
-	if (ng)
-		return 1;
 	if (!wk->seal && sok_seal_alloc(lv, wk))
 		return 0;
 	struct sok_seal *z = wk->seal;
@@ -281,6 +276,18 @@ static int sok_sealed(const sok_level *lv, unsigned rules, sok_work *wk,
 		if (!sok_seal_augment(lv, z, reach, i, i + 1))
 			return 1;
 	return 0;
+}
+
+/* True iff the box just pushed to goal cell c (already in wk->occ) is
+ * frozen there and the position is sealed: a frozen box off its goal,
+ * or sok_unmatched(). */
+static int sok_sealed(const sok_level *lv, unsigned rules, sok_work *wk,
+                      int c)
+{
+	int ng = 0;
+	if (!lv->goal[c] || !sok_frozen(lv, rules, wk, c, &ng))
+		return 0;
+	return ng || sok_unmatched(lv, rules, wk);
 }
 
 /* True iff the box just pushed to c (already in wk->occ) makes the
@@ -317,7 +324,7 @@ int sok_position_dead(const sok_level *lv, unsigned rules, sok_work *wk)
 		if (sok_deadlocked(lv, box_rules, wk, c))
 			return 1;
 		if (sealed && lv->goal[c] && sok_frozen(lv, rules, wk, c, &ng)) {
-			if (sok_sealed(lv, rules, wk, c))
+			if (ng || sok_unmatched(lv, rules, wk))
 				return 1;
 			sealed = 0;
 		}
