@@ -223,6 +223,28 @@ out=$("$sd" "${r[@]}" -s problem.mode=tables -s search.time_limit=0.5 -f json)
 if grep -qE '"seconds":(0\.[4-9]|[1-9])' <<<"$out" &&
 	grep -qE '"peak_rss":[1-9]' <<<"$out"; then pass; else
 	fail "stopped table build: $out"; fi
+# ... and what a level's analysis does in create(), before any limit
+# can stop it, is bounded: a Sokoban room of 1,100 goals behind one door
+# (the packing order took 11 s here, its fills reaching 3.3 G cells)
+awk 'BEGIN { for (y = 0; y < 64; y++) { row = ""
+	for (x = 0; x < 64; x++) { c = " "
+		if (x == 0 || y == 0 || x == 63 || y == 63 || (x == 22 && y != 32))
+			c = "#"
+		else if (x >= 2 && x <= 20 && y >= 2 && y <= 61 &&
+		         (y - 2) * 19 + x - 2 < 1100)
+			c = "."
+		else if (x >= 25 && x <= 61 && (x - 25) % 2 == 0 && y >= 2 &&
+		         y <= 61 && (x - 25) / 2 * 60 + y - 2 < 1100)
+			c = "$"
+		else if (x == 24 && y == 1)
+			c = "@"
+		row = row c }
+	print row } }' >"$tmp/room.xsb"
+t0=$(now_ms)
+expect 3 "status      limit reached (time)" "$sd" -c "$src/config/sokoban.ini" \
+	-s problem.file="$tmp/room.xsb" -s search.time_limit=1 -s output.plan=no
+t=$(( $(now_ms) - t0 ))
+if [ $t -lt 8000 ]; then pass; else fail "a huge goal room, time_limit=1: $t ms"; fi
 
 # signal SIGS MODE PATTERN EXTRA...: start a run, send the signals SIGS
 # (one or more names, back to back) once it lives, expect exit 3 and

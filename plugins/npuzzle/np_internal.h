@@ -189,8 +189,8 @@ void np_shelf_trim(char (*keep)[NP_PATH_LEN], int n);
 int np_sym_disabled(void);
 int np_sym_maps(const np_inst *I, const np_pdb_group *H,
                 const np_pdb_group *G, int t, uint8_t *cell, uint8_t *tile);
-void np_pdb_derive(const np_inst *I, const np_pdb_group *H,
-                   np_pdb_group *G, const uint8_t *cell, const uint8_t *tile);
+int np_pdb_derive(const np_inst *I, const np_pdb_group *H,
+                  np_pdb_group *G, const uint8_t *cell, const uint8_t *tile);
 
 
 /* The cell of the blank in a nibble-form state: the lowest zero nibble

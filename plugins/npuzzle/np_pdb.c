@@ -34,6 +34,8 @@ typedef struct np_pdb_head {
 } np_pdb_head;
 #define NP_PDB_MAX_ENTRIES (1ULL << 28)
 #define NP_STALE_SECONDS 3600  /* a .tmp file older is a dead save's */
+#define NP_STOPPED_COPY (-1)   /* np_derive_from_done(): asked to stop */
+#define NP_LOAD_CHUNK ((size_t)1 << 25) /* bytes read between two polls */
 
 /* Default partitions, as goal cells, for a board whose blank's goal is
  * cell 0 (other corners are mirrored onto it). */
@@ -422,10 +424,29 @@ static void np_sweep(const char *path)
 		closedir(d);
 }
 
+/* Read the `entries` bytes of a table from f into dist, NP_LOAD_CHUNK
+ * at a time, asking the engine before each whether to stop (a table
+ * takes up to a second or two to read).  Returns 0, -1 if the file ran
+ * short, or NP_STOPPED. */
+static int np_read_table(const np_inst *I, FILE *f, uint8_t *dist,
+                         size_t entries)
+{
+	for (size_t at = 0; at < entries; at += NP_LOAD_CHUNK) {
+		size_t n = entries - at < NP_LOAD_CHUNK ? entries - at
+		                                        : NP_LOAD_CHUNK;
+		if (I->host && I->host->stop_requested())
+			return NP_STOPPED;
+		if (fread(dist + at, 1, n, f) != n)
+			return -1;
+	}
+	return 0;
+}
+
 /* Read group G's table from the cache file path into a block of
- * np_table_alloc() and verify its checksum.  Returns 0, or -1 when the
- * file is missing or is not to be trusted (said on stderr, naming the
- * file): the table is then rebuilt and the file overwritten. */
+ * np_table_alloc() and verify its checksum.  Returns 0; NP_STOPPED if
+ * the engine asked to stop while it was read; or -1 when the file is
+ * missing or is not to be trusted (said on stderr, naming the file):
+ * the table is then rebuilt and the file overwritten. */
 static int np_cache_load(const np_inst *I, np_pdb_group *G,
                          const char *path)
 {
@@ -448,10 +469,15 @@ static int np_cache_load(const np_inst *I, np_pdb_group *G,
 	uint8_t *dist = why ? NULL : np_table_alloc(G->entries);
 	if (!why && !dist)
 		why = "no memory for the table";
-	if (!why && fread(dist, 1, G->entries, f) != G->entries)
+	int got = why ? 0 : np_read_table(I, f, dist, G->entries);
+	if (got < 0)
 		why = "its table could not be read";
 	if (f)
 		fclose(f);
+	if (got == NP_STOPPED) {
+		free(dist);
+		return NP_STOPPED;
+	}
 	if (!why && np_checksum(I, G, dist) != head.sum)
 		why = "checksum mismatch: the file is corrupt";
 	if (why) {
@@ -556,8 +582,9 @@ static void np_build_message(const np_inst *I, int g, const char *path)
 
 /* Fill group g's table (allocated) from the table of a group in the set
  * done (bit h: group h, its table made) that a symmetry of the board maps
- * onto group g (np_pdbsym.c), and say so on stderr.  Returns 1, or 0 when
- * there is none or np_sym_disabled(). */
+ * onto group g (np_pdbsym.c), and say so on stderr.  Returns 1, 0 when
+ * there is none or np_sym_disabled(), or NP_STOPPED_COPY when the
+ * engine asked to stop during the copy (the table is incomplete). */
 static int np_derive_from_done(np_inst *I, uint32_t g, uint32_t done,
                                const char *path)
 {
@@ -575,8 +602,8 @@ static int np_derive_from_done(np_inst *I, uint32_t g, uint32_t done,
 				        "copied from %u/%d through a symmetry of "
 				        "the board, for %s\n", g + 1, I->ngroups,
 				        h + 1, I->ngroups, path);
-			np_pdb_derive(I, &I->groups[h], G, cell, tile);
-			return 1;
+			return np_pdb_derive(I, &I->groups[h], G, cell, tile) ?
+			       NP_STOPPED_COPY : 1;
 		}
 	}
 	return 0;
@@ -615,7 +642,12 @@ static int np_pdb_make(np_inst *I, uint32_t g, uint32_t done,
 		snprintf(err, errlen, "pattern database build interrupted");
 		return -1;
 	}
-	if (!np_derive_from_done(I, g, done, path)) {
+	int copied = np_derive_from_done(I, g, done, path);
+	if (copied == NP_STOPPED_COPY) {
+		snprintf(err, errlen, "pattern database build interrupted");
+		return -1;
+	}
+	if (!copied) {
 		np_build_message(I, (int)g, path);
 		int rc = np_pdb_build(I, G, (int)g);
 		if (rc == NP_STOPPED)
@@ -666,9 +698,10 @@ static int np_cache_usable(const np_inst *I)
 /* Choose the partition, then take each group's table from the shelf of
  * tables kept in the process (np_shelf.c), else load it from the cache,
  * else make it (np_pdb_make), and put it on the shelf.  Returns 0, or -1
- * with a message in err; when the engine asked to stop during a build,
- * the message is "pattern database build interrupted", the tables made
- * so far are given back and the one being built is not cached. */
+ * with a message in err; when the engine asked to stop during a build
+ * or a copy, the message is "pattern database build interrupted", the
+ * tables made so far are given back and the one being made is not
+ * cached; during a load, "pattern database load interrupted". */
 int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 {
 	if (I->ngroups)
@@ -695,8 +728,11 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 		const char *path = paths[g];
 		if ((G->dist = np_shelf_take(path, G->entries)))
 			continue;
-		if (np_cache_load(I, G, path) &&
-		    np_pdb_make(I, g, done, path, err, errlen))
+		int got = np_cache_load(I, G, path);
+		if (got == NP_STOPPED)
+			snprintf(err, errlen, "pattern database load interrupted");
+		if (got == NP_STOPPED ||
+		    (got && np_pdb_make(I, g, done, path, err, errlen)))
 			goto fail;
 		np_shelf_put(path, G->entries, G->dist);
 	}

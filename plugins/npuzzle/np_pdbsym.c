@@ -158,14 +158,29 @@ static void np_sym_next_compact(const np_inst *I, int k, uint8_t *cells)
 #define NP_SYM_AHEAD 16  /* preimages' entries prefetched ahead */
 #define NP_SYM_THREADS 8 /* most threads a copy uses */
 
-/* One thread's share of a copy: the entries [x0, x1) of G's table. */
+#define NP_SYM_POLL 16384 /* entries between two looks at the stop */
+
+/* One thread's share of a copy: the entries [x0, x1) of G's table.
+ * stop is shared by the copy's threads: the caller's share (poll set)
+ * asks the engine's stop_requested() every NP_SYM_POLL entries and sets
+ * it; every share reads it as often and ends early once it is set. */
 typedef struct np_sym_job {
 	const np_inst *I;
 	const np_pdb_group *H;
 	np_pdb_group *G;
 	const uint8_t *cell, *tile;
 	size_t x0, x1;
+	int *stop;
+	int poll;
 } np_sym_job;
+
+/* Whether a copy's share is to end now (see np_sym_job). */
+static int np_sym_stopped(const np_sym_job *J)
+{
+	if (J->poll && J->I->host && J->I->host->stop_requested())
+		__atomic_store_n(J->stop, 1, __ATOMIC_RELAXED);
+	return __atomic_load_n(J->stop, __ATOMIC_RELAXED);
+}
 
 /* The index in H's table of the preimage of G's placement cells (inv:
  * the inverse of the symmetry's cell map; np_pdb_rank() of a board whose
@@ -184,7 +199,8 @@ static size_t np_sym_preimage(const np_sym_job *J, const uint8_t *inv,
 
 /* Copy the entries [x0, x1) of G's table from their preimages in H's,
  * in index order; each preimage's entry is prefetched NP_SYM_AHEAD
- * entries before it is read (they lie anywhere in H's table). */
+ * entries before it is read (they lie anywhere in H's table).  Ends
+ * early, the rest of the share not written, once np_sym_stopped(). */
 static void *np_sym_copy(void *arg)
 {
 	const np_sym_job *J = arg;
@@ -201,6 +217,8 @@ static void *np_sym_copy(void *arg)
 			                               J->H->dist[old];
 		if (x >= J->x1)
 			continue;
+		if (!((x - J->x0 + 1) % NP_SYM_POLL) && np_sym_stopped(J))
+			break;
 		if (x > J->x0 && J->G->compact)
 			np_sym_next_compact(J->I, J->G->k, cells);
 		else if (x > J->x0)
@@ -218,25 +236,30 @@ static void *np_sym_copy(void *arg)
  * where a placement repeats a cell, as built ones do.  The table is
  * split into one range per processor (at most NP_SYM_THREADS), each
  * copied by a thread (the caller's among them; fewer if some cannot be
- * started). */
-void np_pdb_derive(const np_inst *I, const np_pdb_group *H,
-                   np_pdb_group *G, const uint8_t *cell, const uint8_t *tile)
+ * started).  Returns 0, or NP_STOPPED when the engine asked to stop (the
+ * table then incomplete). */
+int np_pdb_derive(const np_inst *I, const np_pdb_group *H,
+                  np_pdb_group *G, const uint8_t *cell, const uint8_t *tile)
 {
 	np_sym_job job[NP_SYM_THREADS];
 	pthread_t tid[NP_SYM_THREADS];
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int n = cpus < 1 ? 1 : cpus > NP_SYM_THREADS ? NP_SYM_THREADS : (int)cpus;
-	int started = 0;
+	int started = 0, stop = 0;
 	for (int t = 0; t < n; t++)
 		job[t] = (np_sym_job){ I, H, G, cell, tile,
 		                       G->entries / (size_t)n * (size_t)t,
 		                       t == n - 1 ? G->entries :
-		                       G->entries / (size_t)n * (size_t)(t + 1) };
+		                       G->entries / (size_t)n * (size_t)(t + 1),
+		                       &stop, 0 };
 	while (started < n - 1 && !pthread_create(&tid[started], NULL,
 	                                          np_sym_copy, &job[started]))
 		started++;
-	for (int t = started; t < n; t++)
+	for (int t = started; t < n; t++) {
+		job[t].poll = 1;
 		np_sym_copy(&job[t]);
+	}
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	return stop ? NP_STOPPED : 0;
 }

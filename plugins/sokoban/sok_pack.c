@@ -15,10 +15,21 @@
  * on whichever side they face.  Goals no box ever leaves form layer 0.
  * A box pulled out ignores the boxes that are not on goals, so the
  * order is advice, never a proof.
+ *
+ * The work is bounded, as it runs in create(), before the time limit
+ * can stop anything: once the fills have reached SOK_PACK_WORK cells in
+ * all, no more rounds are taken, and the goals whose boxes are still
+ * standing join layer 0 (they are the innermost, packed first anyway).
+ * The bound is far above what real levels need (XSokoban's 90 at most
+ * 82,635 cells, Microban's 2,714), and is met by huge goal rooms
+ * (1,100 goals behind one door: 3.3 G cells, 11 s, without it).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "sok.h"
+
+/* Cells the fills of one analysis may reach in all (about 0.05 s here). */
+#define SOK_PACK_WORK ((long)1 << 24)
 
 /* Work space of the analysis. */
 typedef struct sok_packer {
@@ -26,30 +37,44 @@ typedef struct sok_packer {
 	unsigned char *occ;   /* per floor index: a goal box still stands */
 	unsigned char *out;   /* per floor index: the player's region */
 	unsigned char *seen;  /* nfloor * 4: box cell * 4 + player side */
-	unsigned char *reach; /* per floor index: reached by one fill */
+	unsigned *reach;      /* per floor index: == stamp iff reached by
+	                         the last fill */
+	unsigned stamp;
 	int wide;             /* this round the player may stand anywhere */
 	int *queue, *fq;      /* BFS of pull states, flood-fill queue */
+	long work;            /* cells the fills have reached so far */
 } sok_packer;
 
-/* Flood fill from `from` over free floor (box cell `box` blocked too)
- * into pk->reach. */
+/* Flood fill from `from` over free floor (box cell `box` blocked too):
+ * afterwards sok_pack_reached() tells its cells. */
 static void sok_pack_fill(sok_packer *pk, int from, int box)
 {
 	const sok_level *lv = pk->lv;
 	int head = 0, tail = 0;
-	memset(pk->reach, 0, (size_t)lv->nfloor);
-	pk->reach[from] = 1;
+	if (++pk->stamp == 0) {  /* wrapped: clear the old marks */
+		memset(pk->reach, 0, sizeof *pk->reach * (size_t)lv->nfloor);
+		pk->stamp = 1;
+	}
+	pk->reach[from] = pk->stamp;
 	pk->fq[tail++] = from;
 	while (head < tail) {
 		int c = pk->fq[head++];
 		for (int d = 0; d < 4; d++) {
 			int n = lv->nb[c * 4 + d];
-			if (n >= 0 && !pk->reach[n] && !pk->occ[n] && n != box) {
-				pk->reach[n] = 1;
+			if (n >= 0 && pk->reach[n] != pk->stamp && !pk->occ[n] &&
+			    n != box) {
+				pk->reach[n] = pk->stamp;
 				pk->fq[tail++] = n;
 			}
 		}
 	}
+	pk->work += tail;
+}
+
+/* True iff the last sok_pack_fill() reached cell c. */
+static int sok_pack_reached(const sok_packer *pk, int c)
+{
+	return pk->reach[c] == pk->stamp;
 }
 
 /* True iff the box on goal cell g can be pulled, other goal boxes
@@ -76,7 +101,8 @@ static int sok_pack_leaves(sok_packer *pk, int g)
 		sok_pack_fill(pk, lv->nb[c * 4 + side], c);
 		for (int d = 0; d < 4 && !found; d++) {
 			int p = lv->nb[c * 4 + d], q = p >= 0 ? lv->nb[p * 4 + d] : -1;
-			if (q < 0 || !pk->reach[p] || pk->occ[q] || pk->seen[p * 4 + d])
+			if (q < 0 || !sok_pack_reached(pk, p) || pk->occ[q] ||
+			    pk->seen[p * 4 + d])
 				continue;
 			pk->seen[p * 4 + d] = 1;
 			pk->queue[tail++] = p * 4 + d;
@@ -104,13 +130,14 @@ static void sok_pack_region(sok_packer *pk)
 	pk->occ[p] = 0;
 	sok_pack_fill(pk, p, -1);
 	pk->occ[p] = (unsigned char)keep;
-	memcpy(pk->out, pk->reach, (size_t)lv->nfloor);
+	for (int c = 0; c < lv->nfloor; c++)
+		pk->out[c] = (unsigned char)sok_pack_reached(pk, c);
 }
 
 /* Take out, round by round, the boxes that can leave; round[j] gets the
- * round goal j's box left in (-1: never).  A round in which no box can
- * leave from the start's side is tried again wide (sok_pack_region).
- * Returns the rounds. */
+ * round goal j's box left in (-1: never, or not before the work ran
+ * out).  A round in which no box can leave from the start's side is
+ * tried again wide (sok_pack_region).  Returns the rounds. */
 static int sok_pack_rounds(sok_packer *pk, int *round, int *leaving)
 {
 	const sok_level *lv = pk->lv;
@@ -119,10 +146,10 @@ static int sok_pack_rounds(sok_packer *pk, int *round, int *leaving)
 		pk->occ[lv->goals[j]] = 1;
 		round[j] = -1;
 	}
-	while (left > 0) {
+	while (left > 0 && pk->work < SOK_PACK_WORK) {
 		int n = 0;
 		sok_pack_region(pk);
-		for (int j = 0; j < lv->nboxes; j++)
+		for (int j = 0; j < lv->nboxes && pk->work < SOK_PACK_WORK; j++)
 			if (round[j] < 0 && sok_pack_leaves(pk, lv->goals[j]))
 				leaving[n++] = j;
 		pk->wide = !n && !pk->wide;
@@ -150,7 +177,7 @@ int sok_packing_order(sok_level *lv)
 	sok_packer pk = { .lv = lv };
 	pk.occ = calloc((size_t)n, 1);
 	pk.out = calloc((size_t)n, 1);
-	pk.reach = calloc((size_t)n, 1);
+	pk.reach = calloc((size_t)n, sizeof *pk.reach);
 	pk.seen = calloc((size_t)n * 4, 1);
 	pk.queue = malloc(sizeof(int) * (size_t)n * 4);
 	pk.fq = malloc(sizeof(int) * (size_t)n);

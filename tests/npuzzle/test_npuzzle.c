@@ -1043,37 +1043,56 @@ static void test_pdb_kept(void **state)
 	assert_int_equal(clear_dir(dir), 1);
 }
 
-/* A fake engine: stop_requested() says stop after stop_after calls. */
-static long stop_calls, stop_after;
+/* A fake engine: stop_requested() says stop after stop_after calls;
+ * or, while watch names a directory, from its second call after a file
+ * appeared there (the first is the poll before the next table is made,
+ * the second one within it). */
+static long stop_calls, stop_after, calls_since_file;
+static const char *watch;
 
 static int fake_stop(void)
 {
-	return ++stop_calls > stop_after;
+	char path[1024];
+	++stop_calls;
+	if (watch)
+		return only_file(watch, path, sizeof path) > 0 &&
+		       ++calls_since_file >= 2;
+	return stop_calls > stop_after;
 }
 
 static const sd_host fake_host = { sizeof(sd_host), fake_stop, NULL };
 
-/* Build the tables of partition in dir with the fake host stopping
- * after `after` polls; returns select_heuristic()'s result, err in err. */
-static int build_with_host(const char *dir, const char *partition,
-                           long after, char *err, size_t errlen)
+/* Build the tables of partition for the board tiles in dir with the
+ * fake host stopping after `after` polls; returns select_heuristic()'s
+ * result, err in err. */
+static int build_board_with_host(const char *tiles, const char *dir,
+                                 const char *partition, long after,
+                                 char *err, size_t errlen)
 {
 	const sd_plugin *pl = plug.plugin;
 	problem P = { .n = 0 };
 	sd_instance inst;
-	set(&P, "tiles", "8 0 6 5 4 7 2 3 1");
+	set(&P, "tiles", tiles);
 	set(&P, "pdb_dir", dir);
 	set(&P, "pdb_partition", partition);
 	assert_int_equal(sd_create_instance(pl, P.p, P.n, &inst, err, errlen),
 	                 0);
 	assert_non_null(pl->set_host);
 	pl->set_host(inst.self, &fake_host);
-	stop_calls = 0;
+	stop_calls = calls_since_file = 0;
 	stop_after = after;
 	int rc = pl->select_heuristic(inst.self, sd_heuristic_index(pl, "pdb"),
 	                              err, errlen);
 	pl->destroy(inst.self);
 	return rc;
+}
+
+/* build_board_with_host() on an 8-puzzle. */
+static int build_with_host(const char *dir, const char *partition,
+                           long after, char *err, size_t errlen)
+{
+	return build_board_with_host("8 0 6 5 4 7 2 3 1", dir, partition,
+	                             after, err, errlen);
 }
 
 /* A build polls the engine's stop_requested(); when it says stop, the
@@ -1123,6 +1142,58 @@ static void test_pdb_copy_interrupted(void **state)
 	assert_int_equal(stop_calls, polls);
 	assert_int_equal(only_file(dir, path, sizeof path), 2);
 	clear_dir(dir);
+}
+
+/* A stop asked for while a table is being copied through a symmetry
+ * ends the copy: 4 8 12 9 13 are the image of 1 2 3 6 7 under the
+ * transpose (a table of 1 048 576 entries, polled every 16 384 by the
+ * copy); stopping from the second poll after the first table was saved
+ * (the first is the one before the copy) fails the setup with that
+ * table cached alone (the copy went on to the end and was cached,
+ * before the copy polled). */
+static void test_pdb_copy_stopped_within(void **state)
+{
+	const char *dir = SCRATCH "pdb-copy-within";
+	const char *part = "1 2 3 6 7 / 4 8 12 9 13 / 5 10 11 14 15";
+	const char *tiles = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+	char err[512], path[1024];
+	(void)state;
+	clear_dir(dir);
+	watch = dir;
+	int rc = build_board_with_host(tiles, dir, part, 0, err, sizeof err);
+	watch = NULL;
+	assert_int_equal(rc, -1);
+	assert_string_equal(err, "pattern database build interrupted");
+	assert_int_equal(only_file(dir, path, sizeof path), 1);
+	clear_dir(dir);
+}
+
+/* Reading the tables from the cache polls the engine too: a run whose
+ * tables are all cached stops at its first poll, with its own message
+ * (before, the tables were read whatever the engine said).  Another
+ * partition's run in between takes the tables off the process's shelf
+ * (np_shelf.c), so that they are read again. */
+static void test_pdb_load_interrupted(void **state)
+{
+	const char *dir = SCRATCH "pdb-load-stop", *part = "1 2 3 4 / 5 6 7 8";
+	const char *other = SCRATCH "pdb-load-other";
+	char err[512], path[1024];
+	(void)state;
+	clear_dir(dir);
+	clear_dir(other);
+	assert_int_equal(build_with_host(dir, part, 1L << 40, err, sizeof err),
+	                 0);
+	assert_int_equal(only_file(dir, path, sizeof path), 2);
+	assert_int_equal(build_with_host(other, "1 2 / 3 4 5 6 7 8", 1L << 40,
+	                                 err, sizeof err), 0);
+	assert_int_equal(build_with_host(dir, part, 0, err, sizeof err), -1);
+	assert_string_equal(err, "pattern database load interrupted");
+	assert_int_equal(stop_calls, 1);
+	assert_int_equal(build_with_host(dir, part, 1L << 40, err, sizeof err),
+	                 0);
+	assert_int_equal(stop_calls, 2);
+	clear_dir(dir);
+	clear_dir(other);
 }
 
 /* The reference table of the k tiles tile[0..k) (tile t at goal cell t,
@@ -1696,6 +1767,8 @@ int main(void)
 		cmocka_unit_test(test_pdb_symmetric),
 		cmocka_unit_test(test_pdb_copied),
 		cmocka_unit_test(test_pdb_copy_interrupted),
+		cmocka_unit_test(test_pdb_copy_stopped_within),
+		cmocka_unit_test(test_pdb_load_interrupted),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_partition_errors),
 		cmocka_unit_test(test_goal_keywords),
