@@ -42,6 +42,7 @@
 #include "error.h"
 #include "search_int.h"
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,10 @@ static sd_rank_stats last_comm;
 
 /* Did this rank enter the distributed loop (and its first collective)? */
 static int joined;
+
+/* The lowest rank that failed before the search (its heuristic's set-up
+ * gave an error, said by that rank), as join() heard it; -1 if none. */
+static int failed_rank;
 
 /* ---- owners and messages ----------------------------------------------- */
 
@@ -648,17 +653,23 @@ static int limit_here(hda *h, int idle)
 	return 1;
 }
 
+/* Sleep a little longer than last time (*nap, ns; 0 to start again):
+ * 10 us the first time, twice as long each time after, up to 1 ms. */
+static void nap_longer(long *nap)
+{
+	*nap = *nap ? *nap * 2 : 10000;
+	if (*nap > 1000000)
+		*nap = 1000000;
+	struct timespec t = { 0, *nap };
+	nanosleep(&t, NULL);
+}
+
 /* Wait a little for messages when there is nothing to do, so that an
- * idle rank leaves the processor to the others: 10 us the first time,
- * twice as long each time after, up to 1 ms (h->nap, reset to 0 when a
- * message comes). */
+ * idle rank leaves the processor to the others (h->nap, reset to 0 when
+ * a message comes). */
 static void idle_wait(hda *h)
 {
-	h->nap = h->nap ? h->nap * 2 : 10000;
-	if (h->nap > 1000000)
-		h->nap = 1000000;
-	struct timespec t = { 0, h->nap };
-	nanosleep(&t, NULL);
+	nap_longer(&h->nap);
 }
 
 /* Expand the held node if its key is within the others' floors.
@@ -815,15 +826,26 @@ static void hda_free(hda *h)
 	free(h->floor);
 }
 
-/* Every rank meets here, ready (ok) or not (a limit or out of memory
- * before the search: *limit says which).  1 if every rank is ready,
- * else 0 with *limit the largest code any rank gave. */
-static int join(int ok, sd_limit *limit)
+/* Every rank meets here, ready (ok) or not: a limit or out of memory
+ * before the search (*limit says which), or an error (failed: its
+ * message is this rank's to say).  1 if every rank is ready, else 0
+ * with *limit the largest code any rank gave and failed_rank the lowest
+ * that failed (-1: none did).  The wait (a rank may still be building
+ * its tables) naps as idle_wait() does, rather than spin in a blocking
+ * collective and take the processor from the rank it waits for. */
+static int join(int ok, int failed, sd_limit *limit)
 {
-	int mine[2] = { !ok, (int)*limit }, all[2];
-	MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	int rank, all[3], done = 0;
+	long nap = 0;
+	MPI_Request req;
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	int mine[3] = { !ok, (int)*limit, failed ? -rank : INT_MIN };
+	MPI_Iallreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
+	while (MPI_Test(&req, &done, MPI_STATUS_IGNORE), !done)
+		nap_longer(&nap);
 	joined = 1;
 	*limit = (sd_limit)all[1];
+	failed_rank = all[2] == INT_MIN ? -1 : -all[2];
 	return !all[0];
 }
 
@@ -886,13 +908,28 @@ static int outcome(hda *h)
 	return walk_plan(h);
 }
 
+/* The time up to now (the tables set up, the other ranks' waited for
+ * in join()) counts as setting up, not searching: the search's clocks
+ * start again. */
+static void restart_clocks(search *s)
+{
+	s->res->stats.setup_seconds += search_clock_since(CLOCK_MONOTONIC,
+	                                                  &s->t0);
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &s->c0);
+}
+
 /* The distributed search as search_run() calls an algorithm. */
 static int hda_run(search *s, const unsigned char *start)
 {
 	hda h;
 	int ok = !hda_init(&h, s), rc = 0;
 	sd_limit limit = ok ? SD_LIMIT_NONE : SD_LIMIT_MEMORY;
-	if (!join(ok, &limit)) {
+	int ready = join(ok, 0, &limit);
+	restart_clocks(s);
+	if (failed_rank >= 0) {
+		rc = -1;     /* sd_hda_search() says it */
+	} else if (!ready) {
 		s->res->status = SD_LIMIT;
 		s->res->limit = limit;
 	} else if (open_start(&h, start)) {
@@ -986,6 +1023,23 @@ static int gather(sd_result *res, char *err, size_t errlen)
 	return 0;
 }
 
+/* A rank failed before the search (failed_rank, the lowest): its own
+ * message stays in err; rank 0 names it; the others' err is empty, so
+ * that it is said once.  Returns SD_HDA_FAILED_EARLY. */
+static int said_once(char *err, size_t errlen)
+{
+	int rank, ranks;
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+	if (rank == failed_rank)
+		return SD_HDA_FAILED_EARLY;
+	err[0] = 0;
+	if (!rank)
+		snprintf(err, errlen, "rank %d of %d could not set up the "
+		         "search (its own message says why)", failed_rank, ranks);
+	return SD_HDA_FAILED_EARLY;
+}
+
 int sd_hda_search(const sd_plugin *p, const sd_instance *inst,
                   const sd_search_opts *o, sd_result *res, char *err,
                   size_t errlen)
@@ -1000,11 +1054,13 @@ int sd_hda_search(const sd_plugin *p, const sd_instance *inst,
 		share.node_limit = (share.node_limit + (uint64_t)ranks - 1) /
 		                   (uint64_t)ranks;
 	joined = 0;
+	failed_rank = -1;
 	memset(&last_comm, 0, sizeof last_comm);
-	if (search_run(p, inst, &share, res, err, errlen, hda_run))
-		return -1;
+	int rc = search_run(p, inst, &share, res, err, errlen, hda_run);
 	sd_limit limit = res->limit;
-	if (!joined)   /* the heuristic's set-up ran out of time */
-		join(0, &limit);
-	return gather(res, err, errlen);
+	if (!joined)   /* the heuristic's set-up ran out of time, or failed */
+		join(0, rc != 0, &limit);
+	if (failed_rank >= 0)
+		return said_once(err, errlen);
+	return rc ? -1 : gather(res, err, errlen);
 }

@@ -334,16 +334,19 @@ static int all_ready(sd_attempt *a)
 
 /* Search the problem made in a with options o: one process's search,
  * or this rank's part of one spread over the ranks, whose failure ends
- * the whole job (the others cannot finish without this rank).  0, or -1
- * with the reason in a->err. */
+ * the whole job (the others cannot finish without this rank), unless
+ * it came before the search began, which every rank knows then (a->err
+ * set where it is to be said: sd_hda_search).  0, or -1 with the reason
+ * in a->err. */
 static int search(const sd_runctx *x, sd_attempt *a, const sd_search_opts *o)
 {
 	if (!x->distributed)
 		return sd_search(x->plugin, &a->inst, o, &a->res, a->err,
 		                 sizeof a->err);
-	if (!sd_hda_search(x->plugin, &a->inst, o, &a->res, a->err,
-	                   sizeof a->err))
-		return 0;
+	int rc = sd_hda_search(x->plugin, &a->inst, o, &a->res, a->err,
+	                       sizeof a->err);
+	if (rc != -1)
+		return rc ? -1 : 0;
 	sd_error("%s", a->err);
 	sd_mpi_abort(EXIT_ERROR);
 	return -1;

@@ -39,6 +39,19 @@ wait_ready() {
 	return 1
 }
 
+# all_gone PATTERN: wait (at most 5 s) until no process's command line
+# matches PATTERN (pgrep -f); false if one still does.  Ranks told to end
+# take a moment to leave, longer on a loaded machine: a fixed half
+# second failed now and then under load although every rank ended.
+all_gone() {
+	local i
+	for i in $(seq 100); do
+		pgrep -f "$1" >/dev/null || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # finish: the closing line and the exit status of the script.
 finish() {
 	echo "$passes passed, $fails failed"

@@ -157,9 +157,7 @@ kill -TERM $pid
 wait $pid
 grep -q "interrupted: [0-9]* run" "$tmp/int.err" && pass ||
 	fail "no interrupted summary: $(tail -3 "$tmp/int") $(cat "$tmp/int.err")"
-sleep 0.5
-pgrep -f "$sd .*deadlocks=none" >/dev/null && fail "a rank is left running" ||
-	pass
+all_gone "$sd .*deadlocks=none" && pass || fail "a rank is left running"
 # ... also when JSON rows come fast (Boxoban, greedy): rank 0 kept
 # printing them by blocking writes in the second mpirun waits before it
 # tells the ranks, filled what mpirun no longer read, and was held there

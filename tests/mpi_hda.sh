@@ -121,9 +121,8 @@ wait $pid
 grep -q "limit reached (interrupted)" "$tmp/int" &&
 	[ "$(grep -c '^rank [0-9]' "$tmp/int")" = "$np" ] && pass ||
 	fail "SIGTERM: $(head -20 "$tmp/int")"
-sleep 0.5
-pgrep -f "$sd .*node_limit=987654321" >/dev/null && fail "a rank is left running" ||
-	pass
+all_gone "$sd .*node_limit=987654321" && pass ||
+	fail "a rank is left running"
 
 # 6. A rank whose plugin fails mid-search ends the whole run, naming the
 #    rank and the cause (exit 2); a rank that cannot make the problem is
@@ -152,7 +151,18 @@ no_abort 2 "rank $((np - 1)) of $np could not start" \
 no_abort 2 "rank $((np - 1)) of $np could not start (exit status 2): algorithm idastar runs in one process" \
 	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${k3[@]}" : \
 	-np 1 "$sd" "${k3[@]}" --set search.algorithm=idastar
-sleep 0.5
-pgrep -f "$sd -c $tmp/rogue.ini" >/dev/null && fail "a rank is left running" ||
-	pass
+all_gone "$sd -c $tmp/rogue.ini" && pass || fail "a rank is left running"
+# 6c. A rank whose heuristic cannot be set up (a bad pdb_partition): no
+#    search starts, rank 0 names it, every rank ends through MPI_Finalize
+#    (it was MPI_Abort, the cause printed by every rank); the others,
+#    which made their tables, slept while they waited for it
+p8=(-c "$src/config/npuzzle.ini" --set search.heuristic=pdb
+    --set problem.pdb_dir="$tmp/pdb" --set output.plan=no)
+no_abort 2 "rank $((np - 1)) of $np could not set up the search (its own message says why)" \
+	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${p8[@]}" : \
+	-np 1 "$sd" "${p8[@]}" --set problem.pdb_partition=1/2
+out=$(run "$sd" "${p8[@]}" --set problem.pdb_partition=1/2 2>&1)
+n=$(grep -c "tile 3 is in no group" <<<"$out")
+[ "$n" = 1 ] && ! grep -q "MPI_ABORT" <<<"$out" && pass ||
+	fail "a bad pdb_partition on every rank, said $n times: $out"
 finish

@@ -564,19 +564,24 @@ static void np_cache_save(const np_inst *I, const np_pdb_group *G,
 static void np_build_message(const np_inst *I, int g, const char *path)
 {
 	const np_pdb_group *G = &I->groups[g];
+	char tiles[4 * NP_MAX_GROUP + 1];
+	size_t n = 0;
 	if (I->quiet)
 		return;
-	fprintf(stderr, "npuzzle: building pattern database %d/%d (tiles",
-	        g + 1, I->ngroups);
 	for (int i = 0; i < G->k; i++)
-		fprintf(stderr, " %d", G->tiles[i]);
+		n += (size_t)snprintf(tiles + n, sizeof tiles - n, " %d",
+		                      G->tiles[i]);
+	/* one write each: stderr is unbuffered, and under mpirun other
+	 * ranks' lines would cut into a line written in pieces */
 	if (I->pdb_nocache)
-		fprintf(stderr, "; %zu entries, %s); not cached: built again "
-		        "by each run\n", G->entries,
+		fprintf(stderr, "npuzzle: building pattern database %d/%d "
+		        "(tiles%s; %zu entries, %s); not cached: built again by "
+		        "each run\n", g + 1, I->ngroups, tiles, G->entries,
 		        G->compact ? "compact" : "sparse");
 	else
-		fprintf(stderr, "; %zu entries, %s) for %s; done once, then "
-		        "read from the cache\n", G->entries,
+		fprintf(stderr, "npuzzle: building pattern database %d/%d "
+		        "(tiles%s; %zu entries, %s) for %s; done once, then read "
+		        "from the cache\n", g + 1, I->ngroups, tiles, G->entries,
 		        G->compact ? "compact" : "sparse", path);
 }
 

@@ -22,7 +22,10 @@
  *
  * Generation goes by size (all pairs first, then triples, then
  * quadruples) and stops when SOK_DLT_BUDGET small-search positions are
- * spent, so its cost is bounded whatever the level.  A set holding a
+ * spent, so its count of positions is bounded whatever the level (not
+ * its time: a position's tests grow with the level's boxes and cells,
+ * up to seconds in all on levels of thousands of cells, where the time
+ * limit, polled once an anchor cell, stops it).  A set holding a
  * smaller pattern that is dead for every player cell is skipped.
  */
 #include <stdint.h>
