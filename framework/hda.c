@@ -154,9 +154,15 @@ static sd_rank_stats last_comm;
 /* Did this rank enter the distributed loop (and its first collective)? */
 static int joined;
 
-/* The lowest rank that failed before the search (its heuristic's set-up
- * gave an error, said by that rank), as join() heard it; -1 if none. */
+/* The lowest rank that failed before the search (its heuristic's
+ * set-up, or the engine's checks of the start, gave an error, said by
+ * that rank), as join() heard it; -1 if none. */
 static int failed_rank;
+
+/* How long a rank that failed before the search waits in join() for the
+ * others (who may be building tables for minutes) before it ends the job
+ * as a failure during the search does (its message, MPI_Abort). */
+#define HDA_FAILED_WAIT_NS 2000000000L
 
 /* ---- owners and messages ----------------------------------------------- */
 
@@ -830,19 +836,28 @@ static void hda_free(hda *h)
  * before the search (*limit says which), or an error (failed: its
  * message is this rank's to say).  1 if every rank is ready, else 0
  * with *limit the largest code any rank gave and failed_rank the lowest
- * that failed (-1: none did).  The wait (a rank may still be building
- * its tables) naps as idle_wait() does, rather than spin in a blocking
- * collective and take the processor from the rank it waits for. */
+ * that failed (-1: none did); -1 if this rank failed and the others did
+ * not come within HDA_FAILED_WAIT_NS.  The wait (a rank may still be
+ * building its tables) naps as idle_wait() does, rather than spin in a
+ * blocking collective and take the processor from the rank it waits
+ * for. */
 static int join(int ok, int failed, sd_limit *limit)
 {
 	int rank, all[3], done = 0;
-	long nap = 0;
+	long nap = 0, waited = 0;
 	MPI_Request req;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	int mine[3] = { !ok, (int)*limit, failed ? -rank : INT_MIN };
 	MPI_Iallreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
-	while (MPI_Test(&req, &done, MPI_STATUS_IGNORE), !done)
+	for (;;) {
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (done)
+			break;
+		if (failed && waited >= HDA_FAILED_WAIT_NS)
+			return -1;
 		nap_longer(&nap);
+		waited += nap;
+	}
 	joined = 1;
 	*limit = (sd_limit)all[1];
 	failed_rank = all[2] == INT_MIN ? -1 : -all[2];
@@ -1058,8 +1073,9 @@ int sd_hda_search(const sd_plugin *p, const sd_instance *inst,
 	memset(&last_comm, 0, sizeof last_comm);
 	int rc = search_run(p, inst, &share, res, err, errlen, hda_run);
 	sd_limit limit = res->limit;
-	if (!joined)   /* the heuristic's set-up ran out of time, or failed */
-		join(0, rc != 0, &limit);
+	/* not met the others: the set-up ran out of time, or failed */
+	if (!joined && join(0, rc != 0, &limit) < 0)
+		return -1;    /* they are still setting up: end the job */
 	if (failed_rank >= 0)
 		return said_once(err, errlen);
 	return rc ? -1 : gather(res, err, errlen);

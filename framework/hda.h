@@ -45,12 +45,14 @@ static inline int sd_hda_supports(sd_algorithm a)
  * first rank to reach a limit (or to see Ctrl-C) stops every rank.
  * keep_tree, profile and trace are not supported (the driver refuses
  * them).  Returns 0; SD_HDA_FAILED_EARLY when a rank failed before the
- * search began (its heuristic's set-up: a bad value, say), which every
- * rank then returns, err holding that rank's message on that rank, on
- * rank 0 a line naming it (if it is another), and nothing on the others,
- * so that it is said once; or -1 with a message in err (the plugin
- * failed on this rank during the search: the caller must end the whole
- * job, as the others wait for it). */
+ * search began (its heuristic's set-up: a bad value, say; or the
+ * engine's checks of the start) and every rank had set up its own
+ * within 2 s of that, which every rank then returns, err holding that
+ * rank's message on that rank, on rank 0 a line naming it (if it is
+ * another), and nothing on the others, so that it is said once; or -1
+ * with a message in err (the plugin failed on this rank during the
+ * search, or before it while others still set up theirs: the caller
+ * must end the whole job, as the others wait for it). */
 #define SD_HDA_FAILED_EARLY (-2)
 int sd_hda_search(const sd_plugin *p, const sd_instance *inst,
                   const sd_search_opts *o, sd_result *res, char *err,

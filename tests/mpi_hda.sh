@@ -162,7 +162,19 @@ no_abort 2 "rank $((np - 1)) of $np could not set up the search (its own message
 	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${p8[@]}" : \
 	-np 1 "$sd" "${p8[@]}" --set problem.pdb_partition=1/2
 out=$(run "$sd" "${p8[@]}" --set problem.pdb_partition=1/2 2>&1)
+rc=$?
 n=$(grep -c "tile 3 is in no group" <<<"$out")
-[ "$n" = 1 ] && ! grep -q "MPI_ABORT" <<<"$out" && pass ||
-	fail "a bad pdb_partition on every rank, said $n times: $out"
+[ "$rc" = 2 ] && [ "$n" = 1 ] && ! grep -q "MPI_ABORT" <<<"$out" && pass ||
+	fail "a bad pdb_partition on every rank: exit $rc, said $n times: $out"
+# ... but while the others still set up theirs (rank 0's tables until
+# its time limit, 60 s), the rank that failed waits 2 s for them, then
+# ends the job with its message, as a failure during the search does
+# (it waited as long as their set-up took)
+t0=$(date +%s)
+expect 2 "select_heuristic() failed without a message" \
+	"$mpirun" --oversubscribe -np 1 "$sd" -c "$tmp/rogue.ini" \
+	--set problem.mode=tables --set search.time_limit=60 : \
+	-np $((np - 1)) "$sd" -c "$tmp/rogue.ini" --set problem.mode=selnoerr
+t=$(( $(date +%s) - t0 ))
+[ $t -lt 20 ] && pass || fail "a rank failed beside a long set-up: $t s"
 finish

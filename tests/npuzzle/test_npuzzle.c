@@ -1149,8 +1149,8 @@ static void test_pdb_copy_interrupted(void **state)
  * transpose (a table of 1 048 576 entries, polled every 16 384 by the
  * copy); stopping from the second poll after the first table was saved
  * (the first is the one before the copy) fails the setup with that
- * table cached alone (the copy went on to the end and was cached,
- * before the copy polled). */
+ * table cached alone.  (When the copy did not poll, it went on to the
+ * end and was cached: two files.) */
 static void test_pdb_copy_stopped_within(void **state)
 {
 	const char *dir = SCRATCH "pdb-copy-within";
