@@ -1041,7 +1041,7 @@ static int gather(sd_result *res, char *err, size_t errlen)
 /* A rank failed before the search (failed_rank, the lowest): its own
  * message stays in err; rank 0 names it; the others' err is empty, so
  * that it is said once.  Returns SD_HDA_FAILED_EARLY. */
-static int said_once(char *err, size_t errlen)
+static int failed_early(char *err, size_t errlen)
 {
 	int rank, ranks;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -1077,6 +1077,6 @@ int sd_hda_search(const sd_plugin *p, const sd_instance *inst,
 	if (!joined && join(0, rc != 0, &limit) < 0)
 		return -1;    /* they are still setting up: end the job */
 	if (failed_rank >= 0)
-		return said_once(err, errlen);
+		return failed_early(err, errlen);
 	return rc ? -1 : gather(res, err, errlen);
 }

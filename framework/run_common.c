@@ -345,8 +345,10 @@ static int search(const sd_runctx *x, sd_attempt *a, const sd_search_opts *o)
 		                 sizeof a->err);
 	int rc = sd_hda_search(x->plugin, &a->inst, o, &a->res, a->err,
 	                       sizeof a->err);
-	if (rc != -1)
-		return rc ? -1 : 0;
+	if (rc == SD_HDA_FAILED_EARLY)
+		return -1;
+	if (!rc)
+		return 0;
 	sd_error("%s", a->err);
 	sd_mpi_abort(EXIT_ERROR);
 	return -1;

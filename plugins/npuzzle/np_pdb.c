@@ -34,7 +34,7 @@ typedef struct np_pdb_head {
 } np_pdb_head;
 #define NP_PDB_MAX_ENTRIES (1ULL << 28)
 #define NP_STALE_SECONDS 3600  /* a .tmp file older is a dead save's */
-#define NP_STOPPED_COPY (-1)   /* np_derive_from_done(): asked to stop */
+#define NP_NO_COPY (-2)        /* np_derive_from_done(): no symmetry */
 #define NP_LOAD_CHUNK ((size_t)1 << 25) /* bytes read between two polls */
 
 /* Default partitions, as goal cells, for a board whose blank's goal is
@@ -587,16 +587,17 @@ static void np_build_message(const np_inst *I, int g, const char *path)
 
 /* Fill group g's table (allocated) from the table of a group in the set
  * done (bit h: group h, its table made) that a symmetry of the board maps
- * onto group g (np_pdbsym.c), and say so on stderr.  Returns 1, 0 when
- * there is none or np_sym_disabled(), or NP_STOPPED_COPY when the
- * engine asked to stop during the copy (the table is incomplete). */
+ * onto group g (np_pdbsym.c), and say so on stderr.  Returns NP_BUILT,
+ * NP_STOPPED when the engine asked to stop during the copy (the table
+ * is incomplete), or NP_NO_COPY when there is no such group or
+ * np_sym_disabled(). */
 static int np_derive_from_done(np_inst *I, uint32_t g, uint32_t done,
                                const char *path)
 {
 	uint8_t cell[NP_MAX_CELLS], tile[NP_MAX_GROUP];
 	np_pdb_group *G = &I->groups[g];
 	if (np_sym_disabled())
-		return 0;
+		return NP_NO_COPY;
 	for (uint32_t left = done; left; left &= left - 1) {
 		uint32_t h = (uint32_t)__builtin_ctz(left);
 		for (int t = 1; t < 8; t++) {
@@ -607,11 +608,10 @@ static int np_derive_from_done(np_inst *I, uint32_t g, uint32_t done,
 				        "copied from %u/%d through a symmetry of "
 				        "the board, for %s\n", g + 1, I->ngroups,
 				        h + 1, I->ngroups, path);
-			return np_pdb_derive(I, &I->groups[h], G, cell, tile) ?
-			       NP_STOPPED_COPY : 1;
+			return np_pdb_derive(I, &I->groups[h], G, cell, tile);
 		}
 	}
-	return 0;
+	return NP_NO_COPY;
 }
 
 /* The largest group not in the set done (bit g: group g): tables are
@@ -643,26 +643,19 @@ static int np_pdb_make(np_inst *I, uint32_t g, uint32_t done,
 		         "database of %zu entries", I->where, G->entries);
 		return -1;
 	}
-	if (I->host && I->host->stop_requested()) {
-		snprintf(err, errlen, "pattern database build interrupted");
-		return -1;
-	}
-	int copied = np_derive_from_done(I, g, done, path);
-	if (copied == NP_STOPPED_COPY) {
-		snprintf(err, errlen, "pattern database build interrupted");
-		return -1;
-	}
-	if (!copied) {
+	int rc = I->host && I->host->stop_requested() ? NP_STOPPED
+	         : np_derive_from_done(I, g, done, path);
+	if (rc == NP_NO_COPY) {
 		np_build_message(I, (int)g, path);
-		int rc = np_pdb_build(I, G, (int)g);
-		if (rc == NP_STOPPED)
-			snprintf(err, errlen, "pattern database build interrupted");
-		else if (rc)
-			snprintf(err, errlen, "%s: out of memory while building a "
-			         "pattern database", I->where);
-		if (rc)
-			return -1;
+		rc = np_pdb_build(I, G, (int)g);
 	}
+	if (rc == NP_STOPPED)
+		snprintf(err, errlen, "pattern database build interrupted");
+	else if (rc)
+		snprintf(err, errlen, "%s: out of memory while building a "
+		         "pattern database", I->where);
+	if (rc)
+		return -1;
 	np_cache_save(I, G, path);
 	return 0;
 }
@@ -734,10 +727,11 @@ int np_pdb_setup(np_inst *I, char *err, size_t errlen)
 		if ((G->dist = np_shelf_take(path, G->entries)))
 			continue;
 		int got = np_cache_load(I, G, path);
-		if (got == NP_STOPPED)
+		if (got == NP_STOPPED) {
 			snprintf(err, errlen, "pattern database load interrupted");
-		if (got == NP_STOPPED ||
-		    (got && np_pdb_make(I, g, done, path, err, errlen)))
+			goto fail;
+		}
+		if (got && np_pdb_make(I, g, done, path, err, errlen))
 			goto fail;
 		np_shelf_put(path, G->entries, G->dist);
 	}

@@ -236,8 +236,8 @@ static void *np_sym_copy(void *arg)
  * where a placement repeats a cell, as built ones do.  The table is
  * split into one range per processor (at most NP_SYM_THREADS), each
  * copied by a thread (the caller's among them; fewer if some cannot be
- * started).  Returns 0, or NP_STOPPED when the engine asked to stop (the
- * table then incomplete). */
+ * started).  Returns NP_BUILT, or NP_STOPPED when the engine asked to
+ * stop (the table then incomplete). */
 int np_pdb_derive(const np_inst *I, const np_pdb_group *H,
                   np_pdb_group *G, const uint8_t *cell, const uint8_t *tile)
 {
@@ -261,5 +261,5 @@ int np_pdb_derive(const np_inst *I, const np_pdb_group *H,
 	}
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
-	return stop ? NP_STOPPED : 0;
+	return stop ? NP_STOPPED : NP_BUILT;
 }
