@@ -24,7 +24,9 @@
  * rather than run ahead into states that a cheaper path, still on its
  * way, would re-open or the incumbent would prune (the search overhead
  * that timing otherwise adds, large when ranks share cores).  The rank
- * with the smallest key always goes on, so no rank waits for ever.
+ * with the smallest key always goes on, so no rank waits for ever.  A
+ * rank's floor is the smallest key it holds: a state received while it
+ * waits with a node of a later layer is expanded first.
  * Goals are not expanded.  Termination: each
  * rank counts the NODES, INCUMBENT and STOP messages it sent minus those
  * it received, and turns black when it receives one.  Rank 0, passive,
@@ -361,6 +363,25 @@ static int reserve_prank(hda *h, uint32_t id)
 	return 0;
 }
 
+/* A node of key k1 was just opened.  If the held node (popped, waiting
+ * for the others' floors) has a larger key, it goes back on the open
+ * list: the rank's floor is its smallest key again, and it may expand
+ * the new node while the others are still on that key.  Without this, a
+ * rank holding a node of the next layer took no part in the states of
+ * the current layer the others sent it, and the ranks took turns in it.
+ * SEARCH_GO, or SEARCH_STOP if out of memory. */
+static search_rc unhold_above(hda *h, uint64_t k1)
+{
+	search *s = h->s;
+	if (!h->held || h->held_k1 <= k1)
+		return SEARCH_GO;
+	h->held = 0;
+	if (sd_node_g(&s->nd, h->held_id) != h->held_g)
+		return SEARCH_GO;  /* stale: a cheaper entry is on the list */
+	return search_bf_push(s, h->held_id,
+	                      search_bf_popped_h(s, h->held_id, h->held_k1));
+}
+
 /* A state this rank owns (of registry hash x), reached at cost g with
  * heuristic hv from node pid of rank pr by successor via (and the goal
  * flag): store it, or improve the stored copy and re-open it; a goal is
@@ -394,7 +415,8 @@ static search_rc relax(hda *h, const void *state, uint64_t x,
 	h->prank[id] = (uint16_t)pr;
 	if (via & SD_NODE_GOAL)
 		return new_incumbent(h, g, id);
-	return search_bf_push(s, id, hv);
+	search_rc rc = search_bf_push(s, id, hv);
+	return rc == SEARCH_GO ? unhold_above(h, k1) : rc;
 }
 
 /* Expand node id (popped with key k1): each successor not pruned goes
