@@ -19,6 +19,9 @@
 #   PLUGIN        the grid plugin (default build/tests/plugins/grid.so)
 #   MEMORY_LIMIT  per run (default 512M)
 #   TIME_LIMIT    per run, seconds (default 300)
+# Values searchd refuses are refused before the table (exit 2); a run
+# that ends in an error shows searchd's message under its row and the
+# script exits 1 at the end.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 sd=${SEARCHD:-$root/build/bin/searchd}
@@ -45,9 +48,20 @@ walls = 25
 seed = 2
 EOI
 
+# The settings, tried on one expansion: searchd's message and exit 2 if
+# it refuses them (status 2; 3 is the node limit reached).
+"$sd" -c "$tmp/grid.ini" -q -f csv -s search.node_limit=1 \
+	-s search.memory_limit="$memory" -s search.time_limit="$seconds" \
+	>/dev/null 2>"$tmp/err"
+if [ $? = 2 ]; then
+	cat "$tmp/err" >&2
+	exit 2
+fi
+
 fmt="%-12s %-6s %-24s %10s %9s %10s %9s %9s %8s %11s\n"
 printf "$fmt" costs algo status cost expanded generated peak_rss \
 	engine seconds generated/s
+failed=0
 for costs in 2/3 70/99 10000/14142; do
 	for algo in astar ucs; do
 		# The CSV row, read by the header's column names.
@@ -70,8 +84,11 @@ for costs in 2/3 70/99 10000/14142; do
 				       mib(v("peak_rss")), mib(v("engine_bytes")),
 				       s, rate
 			}'
-		if [ "${PIPESTATUS[0]}" -ge 2 ] && [ -s "$tmp/err" ]; then
+		rc=${PIPESTATUS[0]}
+		if [ "$rc" -ge 2 ] && [ -s "$tmp/err" ]; then
 			sed 's/^/    /' "$tmp/err"
 		fi
+		[ "$rc" != 2 ] || failed=$((failed + 1))
 	done
 done
+[ "$failed" = 0 ] || { echo "grid-costs.sh: $failed runs failed" >&2; exit 1; }

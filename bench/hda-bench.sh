@@ -18,13 +18,19 @@
 # per rank and overhead rather than speed.  As root Open MPI needs
 # OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 (set here).
 # Each problem runs once per rank count: a few minutes in all.
+# A BUILD without bin/searchd is refused (exit 2); a run that fails (no
+# report, or an error: a bad id, mpirun that cannot start) prints
+# "FAILED" and searchd's (or mpirun's) message instead of figures, the
+# problem's other rank counts are skipped if one process failed, and the
+# script exits 1 at the end.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 build=${1:-build}
 shift || true
 ranks=("$@")
 [ ${#ranks[@]} -gt 0 ] || ranks=(2 4)
 sd=$build/bin/searchd
+[ -x "$sd" ] || { echo "hda-bench.sh: no $sd (build first, or pass BUILD)" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -52,16 +58,30 @@ print("%-7s %5s %10d %6.3f %6.3f %9.1f  %s  %s" % (
 EOF
 }
 
+# reason: why the run failed, from its stderr ($tmp/err): searchd's
+# message, else the first lines of mpirun's.
+reason() {
+	grep -m 1 '^searchd:' "$tmp/err" ||
+		grep -v '^-*$' "$tmp/err" | head -2 | grep . || echo "no report"
+}
+
 # run NAME NP ARGS...: one search (NP 1: one process, without mpirun);
-# prints its line.
+# prints its line, or FAILED and the reason (false then).
 declare -A base_wall base_exp
+failed=0
 run() {
 	local name=$1 np=$2 wall
 	shift 2
 	local cmd=("$sd" "$@")
 	[ "$np" = 1 ] || cmd=(mpirun --oversubscribe -np "$np" "${cmd[@]}")
 	TIMEFORMAT=%R
-	wall=$( { time "${cmd[@]}" >"$tmp/out" 2>/dev/null; } 2>&1 )
+	wall=$( { time "${cmd[@]}" >"$tmp/out" 2>"$tmp/err"; } 2>&1 )
+	if ! grep -q '"status":"[a-z-]*"' "$tmp/out" ||
+		grep -q '"status":"error"' "$tmp/out"; then
+		printf "%-12s %3s FAILED: %s\n" "$name" "$np" "$(reason)"
+		failed=$((failed + 1))
+		return 1
+	fi
 	if [ "$np" = 1 ]; then
 		base_wall[$name]=$wall
 		base_exp[$name]=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["stats"]["expanded"])' "$tmp/out")
@@ -76,12 +96,14 @@ printf "%-12s %3s %7s %7s  %-7s %5s %10s %6s %6s %9s  %s  %s\n" problem np \
 	expanded/rank peak-RSS-MiB/rank
 for i in ${KORF:-$(seq 10)}; do
 	for np in 1 "${ranks[@]}"; do
-		run "korf $i" "$np" "${korf[@]}" --set problem.index="$i"
+		run "korf $i" "$np" "${korf[@]}" --set problem.index="$i" ||
+			[ "$np" != 1 ] || break
 	done
 done
 for l in ${LEVELS:-99 112 123}; do
 	for np in 1 "${ranks[@]}"; do
-		run "microban $l" "$np" "${soko[@]}" --set problem.level="$l"
+		run "microban $l" "$np" "${soko[@]}" --set problem.level="$l" ||
+			[ "$np" != 1 ] || break
 	done
 done
 
@@ -89,5 +111,9 @@ echo
 echo "memory_limit 24 MiB per process, Korf 5 (A* + linear conflict):"
 for np in 1 2; do
 	run "korf 5 24M" "$np" "${korf[@]}" --set problem.index=5 \
-		--set search.memory_limit=24M
+		--set search.memory_limit=24M || [ "$np" != 1 ] || break
 done
+if [ "$failed" -gt 0 ]; then
+	echo "hda-bench.sh: $failed runs failed" >&2
+	exit 1
+fi

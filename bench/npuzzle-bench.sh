@@ -33,6 +33,12 @@
 # changes the count of IDA*'s last iteration, so md's counts then differ
 # from the measured), FSM_MOVES (problem.fsm_moves, default the plugin's:
 # the longest duplicate move sequence IDA* refuses on the 24-puzzle).
+#
+# An id not in the file is refused before anything runs (exit 2).  A
+# searchd run that fails (an error: a bad setting, tables that cannot be
+# built) shows searchd's message in its row and stays out of the totals
+# and ratios, and the script exits 1 at the end; tables that cannot be
+# built or loaded stop it at once (exit 1).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 mode=${1:-md}
@@ -72,21 +78,45 @@ if [ ${#ids[@]} -eq 0 ]; then
 	else mapfile -t ids < <(grep -v '^#' "$file" | awk 'NF{print $1}'); fi
 fi
 
+# every instance asked for must be in the file
+missing=$(printf '%s\n' "${ids[@]}" |
+	awk 'NR == FNR {have[$1]; next} !($1 in have)' <(grep -v '^#' "$file") -)
+if [ -n "$missing" ]; then
+	echo "npuzzle-bench: no instance ${missing//$'\n'/ } in $file" >&2
+	exit 2
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Ctrl-C ends the script, not only the searchd run it interrupts
+trap 'exit 130' INT TERM
 ref=
 if [ "$mode" = md ]; then
-	ref=$(mktemp -d)/tiles15
+	ref=$tmp/tiles15
 	cc -O2 -o "$ref" bench/tiles15.c || exit 2
 fi
 
 # json KEY: the number after "KEY": in $out.
 json() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p" <<<"$out"; }
 
+# failure ERRFILE: searchd's message when the run in $out failed (no
+# report, or status error: the error field, else the file's first lines);
+# nothing when it did not.
+failure() {
+	local st
+	st=$(sed -n 's/.*"status":"\([a-z-]*\)".*/\1/p' <<<"$out")
+	[ -n "$st" ] && [ "$st" != error ] && return
+	sed -n 's/.*"error":"\([^"]*\)".*/\1/p' <<<"$out"
+	grep -m 3 . "$1"
+	[ -s "$1" ] || [ -n "$st" ] || echo "searchd printed no report"
+}
+
 if [ "$mode" = pdb ] || [ "$mode" = 24 ]; then
 	# Build (or load) the tables once, outside the timed runs; say how
 	# long it took (wall, and the process's user + system CPU: the builder
 	# runs on all cores, so CPU / cores is the wall time of an unloaded
 	# machine) and the process's peak memory.
-	log=$(mktemp) tlog=$(mktemp)
+	log=$tmp/log tlog=$tmp/tlog
 	TIMEFORMAT='%R %U %S'
 	# built if new files appear in PDB_DIR (under -q no message says so)
 	had=$(ls "$PDB_DIR" 2>/dev/null | wc -l)
@@ -95,22 +125,25 @@ if [ "$mode" = pdb ] || [ "$mode" = 24 ]; then
 		--set problem.pdb_dir="$PDB_DIR" --set search.node_limit=1 "${part[@]}" \
 		--set output.plan=no --format json 2>"$log"); } 2>"$tlog"
 	read -r wall usr sys <"$tlog"
+	why=$(failure "$log")
+	if [ -n "$why" ]; then
+		echo "npuzzle-bench: the tables could not be built or loaded:" >&2
+		sed 's/^/    /' <<<"$why" >&2
+		exit 1
+	fi
 	what=loaded
 	[ "$(ls "$PDB_DIR" 2>/dev/null | wc -l)" -gt "$had" ] && what=built
 	awk -v w="$what" -v t="$wall" -v u="$usr" -v s="$sys" -v r="$(json peak_rss)" \
 		-v c="$(getconf _NPROCESSORS_ONLN)" \
 		'BEGIN { printf "tables %s: %.1f s wall, %.1f s CPU (%.1f s per core of %d), %.0f MiB peak RSS\n", w, t, u + s, (u + s) / c, c, r / 1048576 }'
-	rm -f "$tlog"
-	rm -f "$log"
 fi
 
 echo "times: CPU seconds of the search (tiles15: clock(); searchd: cpu_seconds)"
 printf '%-4s %4s %4s %14s %14s %5s %9s %9s %6s %10s %8s\n' id opt len \
 	generated expected match tiles15_s searchd_s ratio peak_MiB B/state
-tot_gen=0 tot_s=0 tot_ref=0 tot_wall=0 n=0 ok=0 solved=0 ratios=()
+tot_gen=0 tot_s=0 tot_ref=0 tot_wall=0 n=0 ok=0 solved=0 ratios=() failed=()
 for id in "${ids[@]}"; do
 	line=$(grep -v '^#' "$file" | awk -v id="$id" '$1 == id')
-	[ -n "$line" ] || { echo "npuzzle-bench: no instance $id" >&2; continue; }
 	read -r -a f <<<"$line"
 	opt=${f[1]}
 	expected=-
@@ -127,7 +160,13 @@ for id in "${ids[@]}"; do
 		--set search.algorithm=$alg --set search.heuristic=$heur \
 		--set problem.pdb_dir="$PDB_DIR" "${lim[@]}" "${part[@]}" \
 		--set search.in_place="$IN_PLACE" --set problem.order="$ORDER" \
-		--set output.plan=no --format json 2>/dev/null)
+		--set output.plan=no --format json 2>"$tmp/err")
+	why=$(failure "$tmp/err")
+	if [ -n "$why" ]; then
+		printf '%-4s %4s error: %s\n' "$id" "$opt" "$(head -1 <<<"$why")"
+		failed+=("$id") n=$((n + 1))
+		continue
+	fi
 	wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')
 	tot_wall=$(awk -v a="$tot_wall" -v b="$wall" 'BEGIN{print a + b}')
 	# CPU seconds of the search when the engine reports them (tiles15 reports
@@ -173,5 +212,8 @@ if [ -n "$ref" ] && [ ${#ratios[@]} -gt 0 ]; then
 	echo "tiles15 total $(printf '%.2f' "$tot_ref") s; ratio searchd/tiles15:" \
 		"total $(awk -v a="$tot_s" -v b="$tot_ref" 'BEGIN{printf "%.2f", a / b}')," \
 		"median per instance $med (target <= 1.2)"
-	rm -rf "$(dirname "$ref")"
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "FAILED (error, not in the totals): ${#failed[@]} of $n: ${failed[*]}"
+	exit 1
 fi

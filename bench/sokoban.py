@@ -13,8 +13,15 @@ and median time, median nodes, peak memory, bytes per stored state).
   bench/sokoban.py boxoban-fast      # greedy + matching, 1000 Boxoban levels
 
 Options: --searchd PATH (default build/bin/searchd, then build-sok/bin),
---time-limit S, --levels 1-20,33, --set section.key=value (repeatable),
---quiet (summary only).  Needs only python3.
+--time-limit S (0: none, as searchd's time_limit = 0), --levels 1-20,33
+(within the collection: refused otherwise), --set section.key=value
+(repeatable), --quiet (summary only).  Needs only python3.
+
+A level that searchd reports as an error shows its message in the note
+column.  When searchd fails as a whole (a bad --set, a crash: levels
+without a row), its message goes to stderr and the exit status is 1,
+as for a missing searchd or data file; a bad --levels or --time-limit
+exits 2, as argparse's errors do.
 
 The two optimal suites add the deadlock tables (deadlocks = all
 tables): --set problem.deadlocks=all runs them without.
@@ -30,6 +37,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -54,10 +62,20 @@ SUITES = {
 }
 
 
+def read_lines(path):
+    """The lines of a data file; a one-line message and exit 1 if it
+    cannot be read."""
+    try:
+        with open(path) as f:
+            return f.readlines()
+    except OSError as e:
+        sys.exit("sokoban.py: cannot read %s: %s" % (path, e.strerror))
+
+
 def read_levels(path):
     """The levels of an XSB collection, in order, as lists of rows."""
     levels, cur = [], []
-    for line in open(path):
+    for line in read_lines(path):
         line = line.rstrip("\r\n").rstrip()
         is_board = line and not line.startswith(";") and (
             cur or line.lstrip(" -_")[:1] == "#")
@@ -103,13 +121,21 @@ def replay(rows, plan):
 
 
 def parse_range(text, n):
-    """'1-20,33' -> [1..20, 33]; None -> all n."""
+    """'1-20,33' -> [1..20, 33]; None -> all n.  Raises ValueError on a
+    part that is not N or N-M with 1 <= N <= M <= n."""
     if not text:
         return list(range(1, n + 1))
     out = []
     for part in text.split(","):
         a, _, b = part.partition("-")
-        out.extend(range(int(a), int(b or a) + 1))
+        if not a.isdigit() or not (b or a).isdigit():
+            raise ValueError("'%s' is not N or N-M" % part)
+        lo, hi = int(a), int(b or a)
+        if lo > hi:
+            raise ValueError("'%s' is reversed (N-M needs N <= M)" % part)
+        if lo < 1 or hi > n:
+            raise ValueError("'%s': the levels are 1-%d" % (part, n))
+        out.extend(range(lo, hi + 1))
     return out
 
 
@@ -123,8 +149,8 @@ def run_levels(searchd, path, levels, limit, sets):
            "--set", "search.time_limit=%g" % limit]
     for s in sets:
         cmd += ["--set", s]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True)
+    err = tempfile.TemporaryFile(mode="w+")
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
     seen = set()
     for line in p.stdout:
         try:
@@ -133,13 +159,16 @@ def run_levels(searchd, path, levels, limit, sets):
             continue
         lv = int(d.get("instance", 0))
         seen.add(lv)
-        if d.get("status") == "error":
-            d["status"] = "error: " + d.get("error", "")[:60]
         yield lv, d
     p.wait()
-    for lv in levels:  # a crash leaves levels without a line
-        if lv not in seen:
-            yield lv, {"status": "error: searchd exited %d" % p.returncode}
+    missing = [lv for lv in levels if lv not in seen]
+    if missing:  # a crash or a bad setting: levels without a line
+        err.seek(0)
+        sys.stderr.write(err.read())
+        sys.stderr.write("sokoban.py: searchd exited %d\n" % p.returncode)
+    for lv in missing:
+        yield lv, {"status": "error",
+                   "error": "searchd exited %d" % p.returncode}
 
 
 def main():
@@ -153,35 +182,45 @@ def main():
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args()
     fname, n, limit, sets = SUITES[a.suite]
-    limit = a.time_limit or limit
+    if a.time_limit is not None:
+        if not 0 <= a.time_limit <= 1e9:
+            ap.error("--time-limit: seconds from 0 (none) to 1e9")
+        limit = a.time_limit
     searchd = a.searchd
     for cand in ("build/bin/searchd", "build-sok/bin/searchd"):
         if not searchd and os.access(os.path.join(ROOT, cand), os.X_OK):
             searchd = os.path.join(ROOT, cand)
     if not searchd:
         sys.exit("no searchd: build it or pass --searchd")
+    if not os.access(searchd, os.X_OK) or os.path.isdir(searchd):
+        sys.exit("sokoban.py: %s is not an executable searchd" % searchd)
     path = os.path.join(DATA, fname)
     levels = read_levels(path)
+    try:
+        selected = parse_range(a.levels, min(n, len(levels)))
+    except ValueError as e:
+        ap.error("--levels: %s" % e)
     optimal = {}
     if a.suite == "microban-opt":
-        for line in open(os.path.join(DATA, "microban-push-optimal.tsv")):
+        for line in read_lines(os.path.join(DATA,
+                                            "microban-push-optimal.tsv")):
             f = line.split()
             if len(f) == 2 and f[0].isdigit():
                 optimal[int(f[0])] = int(f[1])
     sets = sets + a.set
-    print("# %s: %s, %g s per level, --set %s" %
-          (a.suite, fname, limit, " ".join(sets)))
+    print("# %s: %s, %s, --set %s" %
+          (a.suite, fname,
+           "%g s per level" % limit if limit else "no time limit",
+           " ".join(sets)))
     if not a.quiet:
         print("%-6s %-8s %6s %6s %6s %10s %10s %7s %8s %8s %s" %
               ("level", "status", "pushes", "moves", "opt", "expanded",
                "stored", "B/state", "RSS MiB", "seconds", "note"))
     rows = []
     t_all = time.time()
-    for lv, d in run_levels(searchd, path,
-                            parse_range(a.levels, min(n, len(levels))),
-                            limit, sets):
+    for lv, d in run_levels(searchd, path, selected, limit, sets):
         st = d.get("status", "?")
-        note = ""
+        note = "error: " + d.get("error", "") if st == "error" else ""
         moves = pushes = ""
         if st == "solved":
             ok, moves, pushes = replay(levels[lv - 1], d.get("plan", ""))
@@ -204,7 +243,7 @@ def main():
                    note), flush=True)
     wall = time.time() - t_all
     solved = [r for r in rows if r["status"] == "solved"]
-    bad = [r for r in rows if r["note"]]
+    bad = [r for r in rows if r["note"] and r["status"] != "error"]
     print("# solved %d of %d" % (len(solved), len(rows)))
     if optimal:
         checked = [r for r in solved if r["opt"] != ""]
@@ -235,6 +274,8 @@ def main():
           max([r["rss"] for r in rows] or [0]))
     print("# wall time of the whole run: %.1f s (%.1f levels/s)" %
           (wall, len(rows) / wall if wall else 0))
+    if any(r["status"] == "error" for r in rows):
+        sys.exit(1)
 
 
 if __name__ == "__main__":
