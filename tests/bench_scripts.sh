@@ -18,20 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # clean WANT PAT CMD...: as expect (lib.sh), and no Python traceback.
-clean() {
-	local want=$1 pat=$2 out rc
-	shift 2
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ "$rc" != "$want" ] || ! grep -qF -- "$pat" <<<"$out" ||
-		grep -q '^Traceback' <<<"$out"; then
-		fail "$* -> exit $rc (want $want, no traceback), output:"
-		echo "$out" | head -20
-		echo "(wanted to see: $pat)"
-	else
-		pass
-	fi
-}
+clean() { expect_clean "$1" "$2" '^Traceback' "${@:3}"; }
 
 sok() { python3 "$root/bench/sokoban.py" microban-fast --searchd "$sd" "$@"; }
 

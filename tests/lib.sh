@@ -58,21 +58,25 @@ finish() {
 	[ "$fails" = 0 ]
 }
 
-# no_abort WANT PAT CMD...: as expect, and the MPI job did not end by
-# MPI_Abort (Open MPI says "MPI_ABORT was invoked"): every rank left
-# through MPI_Finalize (docs/mpi.md; an abort while a rank is in
-# MPI_Finalize can crash Open MPI 4.1's mpirun, exit 139).
-no_abort() {
-	local want=$1 pat=$2 out rc
-	shift 2
+# expect_clean WANT PAT BAD CMD...: as expect, and no line of the output
+# matches the regular expression BAD (a Python traceback, an MPI_Abort).
+expect_clean() {
+	local want=$1 pat=$2 bad=$3 out rc
+	shift 3
 	out=$("$@" 2>&1)
 	rc=$?
 	if [ "$rc" != "$want" ] || ! grep -qF -- "$pat" <<<"$out" ||
-		grep -q "MPI_ABORT was invoked" <<<"$out"; then
-		fail "$* -> exit $rc (want $want, no MPI_Abort), output:"
+		grep -q -- "$bad" <<<"$out"; then
+		fail "$* -> exit $rc (want $want, no line matching '$bad'), output:"
 		echo "$out" | grep -v '^\[' | head -20
 		echo "(wanted to see: $pat)"
 	else
 		pass
 	fi
 }
+
+# no_abort WANT PAT CMD...: as expect, and the MPI job did not end by
+# MPI_Abort (Open MPI says "MPI_ABORT was invoked"): every rank left
+# through MPI_Finalize (docs/mpi.md; an abort while a rank is in
+# MPI_Finalize can crash Open MPI 4.1's mpirun, exit 139).
+no_abort() { expect_clean "$1" "$2" "MPI_ABORT was invoked" "${@:3}"; }
