@@ -30,7 +30,10 @@ shift || true
 ranks=("$@")
 [ ${#ranks[@]} -gt 0 ] || ranks=(2 4)
 sd=$build/bin/searchd
-[ -x "$sd" ] || { echo "hda-bench.sh: no $sd (build first, or pass BUILD)" >&2; exit 2; }
+if [ ! -x "$sd" ]; then
+	echo "hda-bench.sh: no $sd (build first, or pass BUILD)" >&2
+	exit 2
+fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

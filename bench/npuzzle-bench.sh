@@ -161,13 +161,14 @@ for id in "${ids[@]}"; do
 		--set problem.pdb_dir="$PDB_DIR" "${lim[@]}" "${part[@]}" \
 		--set search.in_place="$IN_PLACE" --set problem.order="$ORDER" \
 		--set output.plan=no --format json 2>"$tmp/err")
+	t1=$(date +%s.%N)
 	why=$(failure "$tmp/err")
 	if [ -n "$why" ]; then
 		printf '%-4s %4s error: %s\n' "$id" "$opt" "$(head -1 <<<"$why")"
 		failed+=("$id") n=$((n + 1))
 		continue
 	fi
-	wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')
+	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b - a}')
 	tot_wall=$(awk -v a="$tot_wall" -v b="$wall" 'BEGIN{print a + b}')
 	# CPU seconds of the search when the engine reports them (tiles15 reports
 	# CPU time too: the ratio is then fair on a busy machine), else wall.

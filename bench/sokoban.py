@@ -18,7 +18,9 @@ Options: --searchd PATH (default build/bin/searchd, then build-sok/bin),
 (repeatable), --quiet (summary only).  Needs only python3.
 
 A level that searchd reports as an error shows its message in the note
-column.  When searchd fails as a whole (a bad --set, a crash: levels
+column; such a row, a plan that does not replay (BADPLAN) or an
+optimal length that differs from the .tsv (MISMATCH) make the exit
+status 1.  When searchd fails as a whole (a bad --set, a crash: levels
 without a row), its message goes to stderr and the exit status is 1,
 as for a missing searchd or data file; a bad --levels or --time-limit
 exits 2, as argparse's errors do.
@@ -274,8 +276,8 @@ def main():
           max([r["rss"] for r in rows] or [0]))
     print("# wall time of the whole run: %.1f s (%.1f levels/s)" %
           (wall, len(rows) / wall if wall else 0))
-    if any(r["status"] == "error" for r in rows):
-        sys.exit(1)
+    if bad or any(r["status"] == "error" for r in rows):
+        sys.exit(1)  # a plan that does not replay, a wrong length, an error
 
 
 if __name__ == "__main__":

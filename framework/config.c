@@ -674,7 +674,7 @@ bad:;
 		{ "node_limit", "a whole number of expansions, 0 for none" },
 		{ "memory_limit", "a decimal number of bytes (at least 1 and "
 		  "at most 1.8e19, about 16 EiB; or 0 for none), with an optional "
-		  "K, M, G or T suffix" },
+		  "K, M, G or T suffix, which B or iB may follow" },
 		{ "format", "text, json or csv" },
 		{ "plan", "yes or no" },
 		{ "in_place", "yes, moves or no" },

@@ -30,6 +30,10 @@ clean 2 "'x' is not N or N-M" sok --levels x
 clean 1 "unknown section [bogus]" sok --levels 1 --set bogus.key=1
 clean 2 "--time-limit" sok --levels 1 --time-limit -1
 clean 0 "no time limit" sok --levels 1 --time-limit 0 --quiet
+# a plan that does not replay (another collection's level 1 given to
+# searchd) is a failure too (it exited 0)
+clean 1 "plan does not replay" sok --levels 1 \
+	--set problem.file="$root/config/levels/xsokoban90.xsb"
 clean 1 "/nonexistent/searchd is not an executable searchd" \
 	python3 "$root/bench/sokoban.py" microban-fast --levels 1 \
 	--searchd /nonexistent/searchd
@@ -49,6 +53,13 @@ expect 2 "no /nonexistent/searchd" \
 # grid-costs.sh
 expect 2 "bad value 'bogus' for memory_limit" env SEARCHD="$sd" \
 	PLUGIN="$plugins/grid.so" MEMORY_LIMIT=bogus "$root/bench/grid-costs.sh"
+# a run killed by a signal is a failure (only status 2 was: the ucs rows
+# went missing, exit 0)
+printf '#!/bin/sh\ncase "$*" in *algorithm=ucs*) kill -SEGV $$ ;; esac\nexec %s "$@"\n' \
+	"$sd" >"$tmp/crashing"
+chmod +x "$tmp/crashing"
+expect 1 "(searchd exited 139)" env SEARCHD="$tmp/crashing" \
+	PLUGIN="$plugins/grid.so" "$root/bench/grid-costs.sh"
 
 # hda-bench.sh and mpi-bench.sh: a missing build is refused before
 # anything runs (no mpirun needed); a bad selection fails.

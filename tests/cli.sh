@@ -271,6 +271,11 @@ then pass; else fail "--animate under TERM=dumb: $(tr -d '\033' <"$tmp/dumb.log"
 # (at least 1, or 0 for none)" of 2^64 - 1)
 expect 2 "(at least 1 and at most 1.8e19, about 16 EiB; or 0 for none)" \
 	"$sd" -c "$src/config/npuzzle.ini" -s search.memory_limit=18446744073709551615
+# the forms it takes are named: 512MB and 512MiB too (they were taken,
+# not said), and --help names bidirectional among the blind ones
+expect 2 "K, M, G or T suffix, which B or iB may follow" \
+	"$sd" -c "$src/config/npuzzle.ini" -s search.memory_limit=12X
+expect 0 "dls, iddfs and bidirectional" "$sd" --help
 # a batch on a terminal (stdout and stderr both): each row begins its
 # own line, the progress bar wiped first (rows 2 and 3 went on after the
 # bar, on its line)

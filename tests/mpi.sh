@@ -147,9 +147,9 @@ many=$(run "$sd" --list-plugins 2>&1 | wc -l)
 #    running.
 # term_once OUT ROWS ARGS...: run searchd ARGS under mpirun (stdout to
 # OUT, stderr to OUT.err), SIGTERM it half a second after ROWS rows are
-# out (or after 10 s), wait.  True if the interrupted summary came, and the job was
-# still running when it was told (a batch that ended first proves
-# nothing).  Open MPI kills the ranks a second after its SIGTERM, and on
+# out (or after 10 s), wait.  True if the interrupted summary came, and
+# the job was still running when it was told (a batch that ended first
+# proves nothing).  Open MPI kills the ranks a second after its SIGTERM, and on
 # a heavily loaded machine a rank descheduled that long misses it: so
 # each case gets a second try, and fails only if both fail.
 term_once() {
@@ -185,4 +185,5 @@ if term "$tmp/fast" 50 -c "$src/config/sokoban.ini" -q -f json \
 	--set search.algorithm=greedy --set search.heuristic=matching; then pass
 else fail "fast JSON rows: no interrupted summary: $(cat "$tmp/fast.err")"
 fi
+all_gone "$sd .*boxoban" && pass || fail "a rank is left running (Boxoban)"
 finish
