@@ -426,7 +426,12 @@ static int np_read_source(const np_keys *K, np_source *S, char *err,
 	}
 	long index = 1;
 	if (K->file) {
-		if (np_int_key(K->index, 0, 1000000000L, &index, err, errlen))
+		/* 0 is told the file's range, as an index past its end is; a
+		 * value that is no index is told that they count from 1 */
+		if (K->index && !strcmp(K->index->value, "0"))
+			index = 0;
+		else if (np_int_key(K->index, 1, 1000000000L, &index, err,
+		                    errlen))
 			return -1;
 		return np_read_file(K, index, S, err, errlen);
 	}

@@ -566,6 +566,9 @@ static void test_file_board(void **state)
 	 * 1000000000", not the file's range) */
 	refused_file(SCRATCH "one.txt", "0", "index 0 is out of range: "
 	             SCRATCH "one.txt has 1 instance");
+	/* a value that is no index: from 1 (it said "from 0") */
+	refused_file(SCRATCH "one.txt", "abc", "index must be a whole number "
+	             "from 1 to 1000000000, not 'abc'");
 	unlink(SCRATCH "empty.txt");
 	unlink(SCRATCH "one.txt");
 }
