@@ -49,6 +49,13 @@ expect 1 "tables could not be built or loaded" \
 	nb PARTITION=bogus "$root/bench/npuzzle-bench.sh" pdb 1 2
 expect 2 "no /nonexistent/searchd" \
 	env SEARCHD=/nonexistent/searchd "$root/bench/npuzzle-bench.sh" lc 12
+# a plan of another length than the file's optimal one fails (it exited
+# 0): Korf 12's 45 moves written as 44
+mkdir "$tmp/data"
+awk '$1 == 12 { $2 = 44 } { print }' "$root/config/levels/korf100.txt" \
+	>"$tmp/data/korf100.txt"
+expect 1 "WRONG: a plan not of the optimal length: 12" \
+	nb DATA="$tmp/data" "$root/bench/npuzzle-bench.sh" lc 12
 
 # grid-costs.sh
 expect 2 "bad value 'bogus' for memory_limit" env SEARCHD="$sd" \
