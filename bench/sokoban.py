@@ -281,4 +281,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C: searchd has ended its batch too
+        sys.exit("sokoban.py: interrupted")
