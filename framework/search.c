@@ -49,16 +49,20 @@ sd_algorithm_props sd_algorithm_about(sd_algorithm a)
 /* The action that reached node id from its parent: re-expand the
  * parent (the tree is small).  0 at the root or if the plugin broke the
  * contract. */
-static uint32_t tree_action(search *s, uint32_t id)
+static uint32_t tree_action(search *s, uint32_t id, uint32_t *last,
+                            long *n)
 {
 	uint32_t p = s->nd.parent[id];
 	unsigned k = s->nd.via[id] & SD_NODE_INDEX;
 	if (p == SD_NO_ID)
 		return 0;
-	const void *from = sd_registry_state(&s->reg, p);
-	long n = search_plugin_expand(s, from, search_initial_h(s, from),
-	                              s->succ, s->kids);
-	return n > (long)k ? s->succ[k].action : 0;
+	if (p != *last) {
+		const void *from = sd_registry_state(&s->reg, p);
+		*n = search_plugin_expand(s, from, search_initial_h(s, from),
+		                          s->succ, s->kids);
+		*last = p;
+	}
+	return *n > (long)k ? s->succ[k].action : 0;
 }
 
 /* The key a state of g and h was ordered by, as --trace prints it: the
@@ -91,6 +95,8 @@ static void keep_tree(search *s)
 	if (!r->tree_states || !r->tree_parent || !r->tree_g ||
 	    !r->tree_closed || !r->tree_h || !r->tree_action || !r->tree_f)
 		return;
+	uint32_t last = SD_NO_ID;  /* the parent whose children s->succ holds */
+	long kids = 0;
 	for (uint32_t id = 0; id < n; id++) {
 		const void *st = sd_registry_state(&s->reg, id);
 		memcpy(r->tree_states + id * s->ssz, st, s->ssz);
@@ -101,7 +107,7 @@ static void keep_tree(search *s)
 		r->tree_h[id] = search_initial_h(s, st);
 		r->tree_f[id] = r->tree_h[id] == SD_DEAD_END ? 0 :
 		                tree_key(s, r->tree_g[id], r->tree_h[id]);
-		r->tree_action[id] = tree_action(s, id);
+		r->tree_action[id] = tree_action(s, id, &last, &kids);
 	}
 	r->tree_n = n;
 }

@@ -212,6 +212,16 @@ if [ $t -lt 4500 ]; then pass; else fail "hung expand() ended after $t ms"; fi
 expect 3 "status      limit reached (time)" "$sd" "${r[@]}" -s problem.mode=slow \
 	-s problem.len=100000 -s search.time_limit=3 --dot "$tmp/slow.dot"
 [ -s "$tmp/slow.dot" ] && pass || fail "no --dot file after a slow search"
+# ... and each parent is expanded once for the actions of its children,
+# not once per child: 20 ms expansions of 40 new children each, about 15
+# in 0.3 s (600 states kept); once per child took 12 s more
+t0=$(now_ms)
+expect 3 "status      limit reached (time)" "$sd" "${r[@]}" \
+	-s problem.mode=slowfan -s search.time_limit=0.3 --dot "$tmp/fan.dot"
+t=$(( $(now_ms) - t0 ))
+if [ $t -lt 3000 ]; then pass; else fail "--dot after slowfan took $t ms"; fi
+grep -q 'label="39"' "$tmp/fan.dot" && pass ||
+	fail "--dot after slowfan: no edge labelled with action 39"
 # the time limit covers the tables select_heuristic() builds
 expect 3 "status      limit reached (time)" "$sd" "${r[@]}" \
 	-s problem.mode=tables -s search.time_limit=0.5

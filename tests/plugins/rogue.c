@@ -46,6 +46,8 @@
  *
  *   wide        16,000 successors a state, all new (v * 16000 + 1 + i,
  *               mod 2^32), h 1, no goal: memory fills fast
+ *   slowfan     40 successors a state, all new (v * 40 + 1 + i), h 1,
+ *               no goal, each expand() taking 20 ms
  *   bigstate    states of 64 KiB (the value in the first 4 bytes, the
  *               rest zero)
  *
@@ -66,15 +68,15 @@ enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
             FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH,
             SLOWEND, FMTNEG, BIGCOLLECTION, WIDE, BIGSTATE, DEEP,
-            BIGBOARD };
+            BIGBOARD, SLOWFAN };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
 	"exit", "fmtshort", "dearer", "randhash", "slowend", "fmtneg",
-	"bigcollection", "wide", "bigstate", "deep", "bigboard",
+	"bigcollection", "wide", "bigstate", "deep", "bigboard", "slowfan",
 	NULL };
 
-enum { WIDE_FAN = 16000, BIG_STATE = 65536 };
+enum { WIDE_FAN = 16000, SLOW_FAN = 40, BIG_STATE = 65536 };
 
 typedef struct rogue {
 	enum mode mode;
@@ -145,7 +147,8 @@ static int create(const sd_param *params, size_t n, sd_instance *inst,
 	inst->self = r;
 	inst->state_size = r->mode == HUGESTATE ? (size_t)1 << 40
 	                 : r->mode == BIGSTATE ? BIG_STATE : 4;
-	inst->max_successors = r->mode == WIDE ? WIDE_FAN : 2;
+	inst->max_successors = r->mode == WIDE ? WIDE_FAN
+	                     : r->mode == SLOWFAN ? SLOW_FAN : 2;
 	return 0;
 }
 
@@ -231,22 +234,24 @@ static unsigned misbehave(rogue *r, sd_succ *succ)
 			nap(100);
 	if (r->mode == SLOW)
 		nap(50);
+	if (r->mode == SLOWFAN)
+		nap(20);
 	if (r->mode == OVERFLOW)
 		for (unsigned i = 0; i < 100000; i++)
 			succ[i].cost = 1;
 	return r->mode == TOOMANY ? 100000 : 0;
 }
 
-/* Mode wide's expansion of the state of value v. */
-static unsigned fan(uint32_t v, sd_succ *succ, unsigned char *states,
-                    size_t stride)
+/* Modes wide and slowfan: the k new children of the state of value v. */
+static unsigned fan(uint32_t v, uint32_t k, sd_succ *succ,
+                    unsigned char *states, size_t stride)
 {
-	for (uint32_t i = 0; i < WIDE_FAN; i++) {
-		uint32_t w = v * WIDE_FAN + 1 + i;
-		succ[i] = (sd_succ){ .action = 0, .cost = 1, .h = 1 };
+	for (uint32_t i = 0; i < k; i++) {
+		uint32_t w = v * k + 1 + i;
+		succ[i] = (sd_succ){ .action = i, .cost = 1, .h = 1 };
 		memcpy(states + i * stride, &w, 4);
 	}
-	return WIDE_FAN;
+	return k;
 }
 
 static unsigned expand(void *self, const void *state, sd_cost h,
@@ -258,8 +263,9 @@ static unsigned expand(void *self, const void *state, sd_cost h,
 	                                  r->expansions > r->len ? 2 : 1;
 	uint32_t next[2] = { v + step, v - step };
 	(void)h;
-	if (r->mode == WIDE)
-		return fan(v, succ, states, stride);
+	if (r->mode == WIDE || r->mode == SLOWFAN)
+		return fan(v, r->mode == WIDE ? WIDE_FAN : SLOW_FAN, succ, states,
+		           stride);
 	for (int i = 0; i < 2; i++) {
 		if (next[i] > r->len)
 			continue;  /* off either end of the line */
