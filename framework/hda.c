@@ -363,6 +363,13 @@ static int reserve_prank(hda *h, uint32_t id)
 	return 0;
 }
 
+/* Has the held node's g dropped since it was popped?  A cheaper entry
+ * of it is then on the open list, and the held one is stale. */
+static int held_stale(const hda *h)
+{
+	return sd_node_g(&h->s->nd, h->held_id) != h->held_g;
+}
+
 /* A node of key k1 was just opened.  If the held node (popped, waiting
  * for the others' floors) has a larger key, it goes back on the open
  * list: the rank's floor is its smallest key again, and it may expand
@@ -376,8 +383,8 @@ static search_rc unhold_above(hda *h, uint64_t k1)
 	if (!h->held || h->held_k1 <= k1)
 		return SEARCH_GO;
 	h->held = 0;
-	if (sd_node_g(&s->nd, h->held_id) != h->held_g)
-		return SEARCH_GO;  /* stale: a cheaper entry is on the list */
+	if (held_stale(h))
+		return SEARCH_GO;
 	return search_bf_push(s, h->held_id,
 	                      search_bf_popped_h(s, h->held_id, h->held_k1));
 }
@@ -483,9 +490,8 @@ static void heard_floor(hda *h, int src, uint64_t key)
 static uint64_t own_floor(hda *h)
 {
 	const sd_nodes *nd = &h->s->nd;
-	if (h->held && (h->held_k1 >= h->incumbent ||
-	                sd_node_g(nd, h->held_id) != h->held_g))
-		h->held = 0;  /* pruned, or a cheaper entry is on the list */
+	if (h->held && (h->held_k1 >= h->incumbent || held_stale(h)))
+		h->held = 0;  /* pruned, or stale */
 	if (!h->held && !h->stopped) {
 		h->held = pop_open(h, &h->held_id, &h->held_k1);
 		h->held_g = h->held ? sd_node_g(nd, h->held_id) : 0;
@@ -692,14 +698,6 @@ static void nap_longer(long *nap)
 	nanosleep(&t, NULL);
 }
 
-/* Wait a little for messages when there is nothing to do, so that an
- * idle rank leaves the processor to the others (h->nap, reset to 0 when
- * a message comes). */
-static void idle_wait(hda *h)
-{
-	nap_longer(&h->nap);
-}
-
 /* Expand the held node if its key is within the others' floors.
  * SEARCH_GO if it did, SEARCH_STOP if it must wait (or has none),
  * SEARCH_ERROR. */
@@ -730,7 +728,8 @@ static void wait_for_work(hda *h)
 	}
 	limit_here(h, 1);
 	reap(h);
-	idle_wait(h);
+	nap_longer(&h->nap);  /* leave the processor to the others; h->nap
+	                         is reset to 0 when a message comes */
 }
 
 /* Expand, receive and send until rank 0 says the search is over.
@@ -860,7 +859,7 @@ static void hda_free(hda *h)
  * with *limit the largest code any rank gave and failed_rank the lowest
  * that failed (-1: none did); -1 if this rank failed and the others did
  * not come within HDA_FAILED_WAIT_NS.  The wait (a rank may still be
- * building its tables) naps as idle_wait() does, rather than spin in a
+ * building its tables) naps as an idle rank does, rather than spin in a
  * blocking collective and take the processor from the rank it waits
  * for. */
 static int join(int ok, int failed, sd_limit *limit)
@@ -919,7 +918,7 @@ static void settle(hda *h)
 		if (!left)
 			break;
 		if (!receive(h))
-			idle_wait(h);
+			nap_longer(&h->nap);
 	}
 	int mine[2] = { h->stopped, (int)h->stop_limit }, all[2];
 	MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

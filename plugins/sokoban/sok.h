@@ -303,6 +303,18 @@ typedef struct sok {
  * floor indices. */
 
 /* sok_board.c: the compiled level, packed states, fills and areas. */
+/* The next stamp of a set of n marks (mark[c] == stamp iff cell c was
+ * reached by the walk that took it): *stamp + 1, the marks cleared when
+ * the count wraps round to 0. */
+static inline unsigned sok_next_stamp(unsigned *mark, int n, unsigned *stamp)
+{
+	if (++*stamp == 0) {
+		for (int c = 0; c < n; c++)
+			mark[c] = 0;
+		*stamp = 1;
+	}
+	return *stamp;
+}
 /* The pushes a lone box on cell c needs to reach each goal (walls
  * respected, the player walking round it), the player standing on
  * cell p (p != c; any cell of its area will do), or anywhere if p < 0:

@@ -633,11 +633,7 @@ int sok_reached(const sok_reach *r, int cell)
  * next one, the marks cleared when the count wraps round. */
 static inline unsigned sok_new_stamp2(const sok_level *lv, sok_work *wk)
 {
-	if (++wk->stamp2 == 0) {
-		memset(wk->mark2, 0, sizeof(unsigned) * (size_t)lv->nfloor);
-		wk->stamp2 = 1;
-	}
-	return wk->stamp2;
+	return sok_next_stamp(wk->mark2, lv->nfloor, &wk->stamp2);
 }
 
 /* The smallest floor index the player reaches from `from` around the

@@ -52,10 +52,7 @@ static void sok_pack_fill(sok_packer *pk, int from, int box)
 {
 	const sok_level *lv = pk->lv;
 	int head = 0, tail = 0;
-	if (++pk->stamp == 0) {  /* wrapped: clear the old marks */
-		memset(pk->reach, 0, sizeof *pk->reach * (size_t)lv->nfloor);
-		pk->stamp = 1;
-	}
+	sok_next_stamp(pk->reach, lv->nfloor, &pk->stamp);
 	pk->reach[from] = pk->stamp;
 	pk->fq[tail++] = from;
 	while (head < tail) {
