@@ -48,12 +48,14 @@ int search_bfs(search *s, const unsigned char *start)
 	}
 	if (search_is_goal(s, start))
 		return search_extract_plan(s, root);
+	st->peak_open = 1;  /* the start, before its expansion */
 	for (uint32_t id = 0; id < s->reg.count; id++) {
 		if (search_limit_reached(s))
 			return 0;
-		if (s->reg.count - id > st->peak_open)
-			st->peak_open = s->reg.count - id;
 		goal = bfs_expand(s, id, &rc);
+		/* open: the states stored after id (its children counted) */
+		if (s->reg.count - id - 1 > st->peak_open)
+			st->peak_open = s->reg.count - id - 1;
 		if (rc != SEARCH_GO)
 			return rc == SEARCH_ERROR ? -1 : 0;
 		if (goal != SD_NO_ID)

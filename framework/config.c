@@ -721,6 +721,9 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 		return sd_fail(err, len, "%s: no plugin: set [plugin] name (e.g. "
 		             "name = npuzzle) or path",
 		             c->source ? c->source : "<command line>");
+	if (c->plugin_path && !*c->plugin_path->value)
+		return sd_entry_error(c->plugin_path, err, len,
+		                      "path: no file named (the value is empty)");
 	if (c->plugin_path) {
 		sd_param p = { "path", c->plugin_path->value, NULL, 0,
 		               c->plugin_path->dir };

@@ -766,6 +766,7 @@ static search_rc ida_root(search *s, ida_stack *stack,
 		s->res->status = SD_UNSOLVABLE;
 		return SEARCH_STOP;
 	}
+	s->res->stats.peak_open = 1;  /* the path: the root's frame */
 	root->n = ida_expand(s, stack, root, NULL);
 	if (root->n > s->maxs) {
 		search_too_many(s, stack->in_place ? "moves" : "expand",

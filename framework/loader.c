@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 
@@ -128,6 +129,11 @@ static int check_abi(const sd_plugin *p, const char *path, char *err,
 int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 {
 	memset(out, 0, sizeof *out);
+	/* dlopen would wait for ever on a FIFO's writer, past Ctrl-C */
+	struct stat sb;
+	if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
+		return sd_fail(err, len, "cannot load plugin '%s': not a "
+		             "regular file", path);
 	/* dlopen searches the library path for a bare name; a plugin path
 	 * is always a file, so make it one. */
 	char buf[4096];
@@ -186,24 +192,36 @@ int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t len)
 	return 0;
 }
 
-int sd_find_plugin(const char *name, const char *search_path,
-                   sd_loaded *out, char *err, size_t len)
+int sd_plugin_file(const char *name, const char *search_path, char *file,
+                   size_t len)
 {
 	static const char *const forms[] = { "%.*s/%s.so", "%.*s/lib%s.so" };
-	char file[4096];
 	if (!*name || strchr(name, '/'))
-		return sd_fail(err, len, "bad plugin name '%s': use [plugin] "
-		             "path for a file", name);
+		return -1;
 	for (const char *d = search_path; d && *d;) {
 		const char *e = strchr(d, ':');
 		int n = e ? (int)(e - d) : (int)strlen(d);
 		for (size_t f = 0; n && f < 2; f++) {
-			snprintf(file, sizeof file, forms[f], n, d, name);
-			if (!access(file, F_OK))
-				return sd_load_plugin(file, out, err, len);
+			int w = snprintf(file, len, forms[f], n, d, name);
+			struct stat sb;  /* a directory or FIFO there: look on */
+			if (w >= 0 && (size_t)w < len && !stat(file, &sb) &&
+			    S_ISREG(sb.st_mode))
+				return 0;
 		}
 		d = e ? e + 1 : NULL;
 	}
+	return -1;
+}
+
+int sd_find_plugin(const char *name, const char *search_path,
+                   sd_loaded *out, char *err, size_t len)
+{
+	char file[4096];
+	if (!*name || strchr(name, '/'))
+		return sd_fail(err, len, "bad plugin name '%s': use [plugin] "
+		             "path for a file", name);
+	if (!sd_plugin_file(name, search_path, file, sizeof file))
+		return sd_load_plugin(file, out, err, len);
 	return sd_fail(err, len, "cannot find plugin '%s' (searched %s)", name,
 	             search_path && *search_path ? search_path : "nothing");
 }

@@ -23,11 +23,20 @@ typedef struct sd_loaded {
 #define SD_MAX_HEURISTICS 1024
 
 /* Load the plugin at path (dlopen RTLD_NOW|RTLD_LOCAL) and check its ABI.
- * Returns 0, or -1 with the reason in err. */
+ * Returns 0, or -1 with the reason in err (a path that is not a regular
+ * file is refused before dlopen, which would wait on a FIFO). */
 int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t errlen);
 
-/* Find plugin `name` on the search path (colon-separated dirs) and load
- * it: tries DIR/NAME.so and DIR/libNAME.so in each dir. */
+/* The file that plugin `name` names on the search path (colon-separated
+ * dirs): the first of DIR/NAME.so and DIR/libNAME.so, dir by dir, that
+ * is a regular file (or a link to one), into file (len bytes).  0, or -1
+ * if there is none (or the name holds a '/', or the path is too long
+ * for file). */
+int sd_plugin_file(const char *name, const char *search_path, char *file,
+                   size_t len);
+
+/* Find plugin `name` on the search path and load it: the file
+ * sd_plugin_file() names. */
 int sd_find_plugin(const char *name, const char *search_path, sd_loaded *out,
                    char *err, size_t errlen);
 

@@ -67,7 +67,9 @@ static const char usage[] =
 "                          statistics; with --compare, the table, bar\n"
 "                          charts (log scale) and notes; for a batch, the\n"
 "                          sortable table, counts and a histogram of times\n"
-"      --list-plugins      list the plugins found on the plugin path\n"
+"      --list-plugins      list the plugins found on the plugin path,\n"
+"                          marking those whose name (the file name less\n"
+"                          .so) loads another file, earlier on the path\n"
 "                          (-f json or csv: an object or a row each)\n"
 "      --list-heuristics   list the heuristics of the configured plugin\n"
 "                          (-f or [output] format: json, csv too)\n"
@@ -111,9 +113,10 @@ static const char usage[] =
 "separated), then next to this program (../" SEARCHD_PLUGIN_SUBDIR "), then in\n"
 SEARCHD_INSTALL_PLUGIN_DIR ".\n"
 "\n"
-"A bare config name (--config sokoban.ini) that is not a file in the current\n"
-"directory is looked up among the example configs: next to this program\n"
-"(../share/searchd), then in " SEARCHD_INSTALL_DATA_DIR ".\n"
+"A bare config name (--config sokoban.ini) that names nothing in the current\n"
+"directory (not even a broken link) is looked up among the example configs:\n"
+"next to this program (../share/searchd), then in\n"
+SEARCHD_INSTALL_DATA_DIR ".\n"
 "\n"
 "exit status:\n"
 "  0  solved: a plan was found (batch: all solved)\n"
@@ -176,17 +179,17 @@ static void exe_data_dir(char *dir, size_t len)
 		dir[0] = 0;
 }
 
-/* A bare config name (no '/') that is not a file in the current
- * directory is looked up among the installed examples: beside this
- * program, then in the install directory.  Sets *config to the file
- * found (in buf); 0, or EXIT_ERROR with a message saying where it
- * looked. */
+/* A bare config name (no '/') that names nothing in the current
+ * directory (not even a broken link) is looked up among the installed
+ * examples: beside this program, then in the install directory.  Sets
+ * *config to the file found (in buf); 0, or EXIT_ERROR with a message
+ * saying where it looked. */
 static int find_config(const char **config, char *buf, size_t len)
 {
 	char dirs[2][PATH_MAX];
 	struct stat st;
 	if (!*config || strchr(*config, '/') || !**config ||
-	    !stat(*config, &st))
+	    !lstat(*config, &st))  /* a broken link is the user's: say so */
 		return 0;
 	exe_data_dir(dirs[0], sizeof dirs[0]);
 	snprintf(dirs[1], sizeof dirs[1], "%s", SEARCHD_INSTALL_DATA_DIR);

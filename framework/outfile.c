@@ -67,7 +67,7 @@ const char *sd_outfile_where(const char *path, char *buf, size_t len)
 	char cur[PATH_MAX], hop[PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
 	struct stat st;
 	if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur)
-		return NULL;
+		return errno = ENAMETOOLONG, NULL;
 	for (int n = 0; n < 40; n++) {   /* a link to no file yet: its target */
 		if (realpath(cur, real))
 			return snprintf(buf, len, "%s", real) < (int)len ? buf : NULL;
@@ -79,13 +79,15 @@ const char *sd_outfile_where(const char *path, char *buf, size_t len)
 		dir_of(cur, dir, sizeof dir);
 		if (snprintf(cur, sizeof cur, "%s%s%s", hop[0] == '/' ? "" : dir,
 		             hop[0] == '/' ? "" : "/", hop) >= (int)sizeof cur)
-			return NULL;
+			return errno = ENAMETOOLONG, NULL;
 	}
 	const char *slash = strrchr(cur, '/'), *name = slash ? slash + 1 : cur;
 	dir_of(cur, dir, sizeof dir);
 	if (!*name || !realpath(dir, real))
 		return NULL;
 	int n = snprintf(buf, len, "%s/%s", strcmp(real, "/") ? real : "", name);
+	if (n < 0 || n >= (int)len)
+		errno = ENAMETOOLONG;
 	return n >= 0 && n < (int)len ? buf : NULL;
 }
 

@@ -63,7 +63,8 @@ void sd_outfile_drop(sd_outfile *o);
 /* The path o writes at the end, made canonical (links followed, "."
  * and ".." resolved, even for a file not there yet) into buf of len
  * bytes, so that two options naming one file by two names can be
- * told; NULL if it cannot be made. */
+ * told; NULL if it cannot be made (errno ENAMETOOLONG if a name grew
+ * past PATH_MAX or len). */
 const char *sd_outfile_where(const char *path, char *buf, size_t len);
 
 #endif

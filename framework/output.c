@@ -562,32 +562,40 @@ static int list_entry(FILE *out, int fmt, const list_field *f, size_t n)
 int sd_print_list_header(FILE *out, int fmt, int plugins)
 {
 	if (fmt == SD_FMT_CSV)
-		fputs(plugins ? "plugin,version,description,path,build\n"
+		fputs(plugins ? "plugin,version,description,path,build,"
+		                "shadowed_by\n"
 		      : "heuristic,admissible,default,description\n", out);
 	return written(out, 0);
 }
 
 int sd_print_plugin_entry(FILE *out, int fmt, const sd_plugin *p,
-                          const char *file, const char *build)
+                          const char *file, const char *build,
+                          const char *shadow)
 {
 	const char *ver = p->version ? p->version : "";
 	const char *desc = p->description ? p->description : "";
 	if (fmt == SD_FMT_TEXT) {
 		char *n = sd_clean_text(p->name, ""), *v = sd_clean_text(ver, ""),
-		     *d = sd_clean_text(desc, ""), *w = sd_clean_text(file, "");
-		int ok = n && v && d && w;
+		     *d = sd_clean_text(desc, ""), *w = sd_clean_text(file, ""),
+		     *s = sd_clean_text(shadow ? shadow : "", "");
+		int ok = n && v && d && w && s;
 		if (ok)
 			fprintf(out, "%-10s %-8s %s\n           %s%s%s%s\n", n, v, d,
 			        w, build ? " (built with searchd " : "",
 			        build ? build : "", build ? ")" : "");
-		free(n), free(v), free(d), free(w);
+		if (ok && shadow)
+			fprintf(out, "           shadowed: its name loads %s, "
+			        "earlier on the path ([plugin] path loads this "
+			        "one)\n", s);
+		free(n), free(v), free(d), free(w), free(s);
 		return written(out, !ok);
 	}
 	const list_field f[] = { { "plugin", p->name, -1 },
 	                         { "version", ver, -1 },
 	                         { "description", desc, -1 },
-	                         { "path", file, -1 }, { "build", build, -1 } };
-	return written(out, list_entry(out, fmt, f, 5));
+	                         { "path", file, -1 }, { "build", build, -1 },
+	                         { "shadowed_by", shadow, -1 } };
+	return written(out, list_entry(out, fmt, f, 6));
 }
 
 int sd_print_heuristic_entry(FILE *out, int fmt, const char *name,

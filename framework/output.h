@@ -75,12 +75,14 @@ int sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r);
 
 /* The listings (--list-plugins, --list-heuristics) in format fmt
  * (SD_FMT_TEXT, JSON or CSV): the header (CSV only: a line of column
- * names), then one entry per plugin (build: its build stamp, or NULL)
- * or heuristic.  Text as aligned columns, JSON as one object a line;
- * text made safe as above. */
+ * names), then one entry per plugin (build: its build stamp, or NULL;
+ * shadow: the file that the plugin's name loads instead of this one, an
+ * earlier one on the path, or NULL) or heuristic.  Text as aligned
+ * columns, JSON as one object a line; text made safe as above. */
 int sd_print_list_header(FILE *out, int fmt, int plugins);
 int sd_print_plugin_entry(FILE *out, int fmt, const sd_plugin *p,
-                          const char *file, const char *build);
+                          const char *file, const char *build,
+                          const char *shadow);
 int sd_print_heuristic_entry(FILE *out, int fmt, const char *name,
                              int admissible, int is_default,
                              const char *description);

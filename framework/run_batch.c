@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 /* Is value a batch selection ("all" in any case, "1-50", "1,4,7-9",
@@ -197,20 +198,28 @@ static void note_slow(batch_totals *t, unsigned k, double s)
 		}
 }
 
-/* Redraw the progress bar on stderr's line.  Returns the characters it
- * drew after the '\r' (0 if it failed). */
+/* Redraw the progress bar on stderr's line, cut to the terminal's width
+ * less one (a longer line wraps, and '\r' goes back only to its last
+ * part, leaving the rest in the table).  Returns the characters it drew
+ * after the '\r'. */
 static int progress_bar(const batch_totals *t)
 {
+	char line[192];
+	struct winsize ws;
 	int width = 30, filled = t->total ? (int)((uint64_t)width * t->done /
 	                                          t->total) : 0;
-	int n = fprintf(stderr, "\r[%.*s%*s] %u/%u  solved %u  limit %u  "
-	                "none %u  %.1fs ", filled,
-	                "##############################", width - filled, "",
-	                t->done, t->total, t->count[EXIT_SOLVED],
-	                t->count[EXIT_LIMIT], t->count[EXIT_UNSOLVABLE],
-	                t->seconds);
+	int cols = !ioctl(2, TIOCGWINSZ, &ws) && ws.ws_col ? ws.ws_col : 80;
+	int n = snprintf(line, sizeof line, "[%.*s%*s] %u/%u  solved %u  "
+	                 "limit %u  none %u  %.1fs ", filled,
+	                 "##############################", width - filled, "",
+	                 t->done, t->total, t->count[EXIT_SOLVED],
+	                 t->count[EXIT_LIMIT], t->count[EXIT_UNSOLVABLE],
+	                 t->seconds);
+	n = n < 0 ? 0 : n < (int)sizeof line ? n : (int)sizeof line - 1;
+	n = n < cols - 1 ? n : cols - 1;
+	fprintf(stderr, "\r%.*s", n, line);
 	fflush(stderr);
-	return n > 1 ? n - 1 : 0;
+	return n;
 }
 
 /* The summary at the end of a batch: the counts, the totals and the
@@ -301,13 +310,14 @@ static int batch_status(const batch_totals *t)
 	       : t->count[EXIT_UNSOLVABLE] ? EXIT_UNSOLVABLE : EXIT_SOLVED;
 }
 
-/* The end of a batch on the rank that prints it: the interrupt note,
- * the summary with the ranks' figures; returns the worst exit status. */
+/* The end of a batch on the rank that prints it: the progress bar's line
+ * ended (bar: one was drawn), the interrupt note, the summary with the
+ * ranks' figures; returns the worst exit status. */
 static int batch_end(const sd_runctx *x, size_t which,
-                     const batch_totals *t)
+                     const batch_totals *t, int bar)
 {
 	FILE *out = sd_summary_out(x);
-	if (isatty(2) && !x->cli->quiet)
+	if (bar)
 		fputc('\n', stderr);
 	if (t->done < t->total)
 		fprintf(stderr, "searchd: interrupted: %u of %u problems run\n",
@@ -398,7 +408,9 @@ static int run_picked(sd_runctx *x, sd_param *params, size_t which,
                       const selection *sel)
 {
 	batch_rows b = { x, params, which, sel, { .total = sel->total }, 0, 0 };
-	b.bar = isatty(2) && !x->cli->quiet && !sd_mpi_rank();
+	/* no bar under --trace: its lines would run on from the bar's */
+	b.bar = isatty(2) && !x->cli->quiet && !x->cli->trace &&
+	        !sd_mpi_rank();
 	if (x->page)
 		sd_html_table_set_planned(x->page, b.t.total);
 	if (!sd_mpi_rank())
@@ -408,7 +420,7 @@ static int run_picked(sd_runctx *x, sd_param *params, size_t which,
 		return rc;      /* a rank could not start: no summary */
 	if (sd_mpi_rank())
 		return EXIT_SOLVED;
-	return batch_end(x, which, &b.t);
+	return batch_end(x, which, &b.t, b.bar);
 }
 
 /* Solve every selected problem of a collection: [problem] param number

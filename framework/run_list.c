@@ -21,9 +21,10 @@
 #define LIST_LINE 8192 /* bytes of one plugin's entry, at most */
 
 /* In the child: load the plugin in file and write its entry in format
- * fmt (or why it could not be loaded) to fd, then exit, 0 if it
- * loaded. */
-static _Noreturn void probe(const char *file, int fmt, int fd)
+ * fmt (shadow as sd_print_plugin_entry's) or why it could not be loaded
+ * to fd, then exit, 0 if it loaded. */
+static _Noreturn void probe(const char *file, const char *shadow, int fmt,
+                            int fd)
 {
 	char err[SD_ERR_LEN], *text = NULL;
 	size_t n = 0;
@@ -37,7 +38,8 @@ static _Noreturn void probe(const char *file, int fmt, int fd)
 	if (bad)
 		fprintf(m, "searchd: %s\n", err);
 	else
-		bad = sd_print_plugin_entry(m, fmt, l.plugin, file, build) != 0;
+		bad = sd_print_plugin_entry(m, fmt, l.plugin, file, build,
+		                             shadow) != 0;
 	if (fclose(m))
 		_exit(2);
 	ssize_t w = write(fd, text, n < LIST_LINE ? n : LIST_LINE - 1);
@@ -46,10 +48,11 @@ static _Noreturn void probe(const char *file, int fmt, int fd)
 
 /* Load the plugin in file in a child process, so that one that crashes
  * or aborts while loading cannot take the listing down, and print its
- * entry in format fmt; or say on stderr why it could not be listed.  1
- * if listed, 0 if the plugin is broken, -1 if searchd could not look
- * (no pipe or process to load it in: out of descriptors, say). */
-static int list_one(const char *file, int fmt)
+ * entry in format fmt (shadow as probe's); or say on stderr why it could
+ * not be listed.  1 if listed, 0 if the plugin is broken, -1 if searchd
+ * could not look (no pipe or process to load it in: out of descriptors,
+ * say). */
+static int list_one(const char *file, const char *shadow, int fmt)
 {
 	int fd[2];
 	char line[LIST_LINE];
@@ -62,7 +65,7 @@ static int list_one(const char *file, int fmt)
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fd[0]);
-		probe(file, fmt, fd[1]);
+		probe(file, shadow, fmt, fd[1]);
 	}
 	if (pid < 0)
 		sd_error("cannot list plugin '%s': %s", file, strerror(errno));
@@ -88,12 +91,30 @@ static int list_one(const char *file, int fmt)
 	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
-/* Print the plugins in directory d (its real path) in format fmt;
- * returns how many, and counts in *failed the files it could not look
- * at. */
-static int list_dir(const char *d, int fmt, int *failed)
+/* The file that plugin file `file`'s name (its file name less ".so":
+ * libX.so's is libX) loads on search_path, into shadow (PATH_MAX bytes;
+ * its real path), if that is another file: 1; else 0 (it loads this
+ * one). */
+static int shadowed(const char *file, const char *search_path, char *shadow)
 {
-	char file[2 * PATH_MAX];
+	char name[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+	const char *base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - 3), base);
+	if (sd_plugin_file(name, search_path, shadow, PATH_MAX) ||
+	    !realpath(file, a) || !realpath(shadow, b) || !strcmp(a, b))
+		return 0;
+	memcpy(shadow, b, strlen(b) + 1);
+	return 1;
+}
+
+/* Print the plugins in directory d (its real path), found on
+ * search_path, in format fmt; returns how many, and counts in *failed
+ * the files it could not look at. */
+static int list_dir(const char *d, const char *search_path, int fmt,
+                    int *failed)
+{
+	char file[2 * PATH_MAX], shadow[PATH_MAX];
 	DIR *dir = opendir(d);
 	struct dirent *e;
 	int found = 0;
@@ -102,7 +123,8 @@ static int list_dir(const char *d, int fmt, int *failed)
 		if (n < 4 || strcmp(e->d_name + n - 3, ".so"))
 			continue;
 		snprintf(file, sizeof file, "%s/%s", d, e->d_name);
-		int r = list_one(file, fmt);
+		int r = list_one(file, shadowed(file, search_path, shadow)
+		                       ? shadow : NULL, fmt);
 		found += r > 0;
 		*failed += r < 0;
 	}
@@ -134,7 +156,7 @@ int sd_list_plugins(const char *search_path, int fmt)
 			continue;
 		if (n < 64 && (seen[n] = strdup(r)))
 			n++;
-		found += list_dir(r, fmt, &failed);
+		found += list_dir(r, search_path, fmt, &failed);
 	}
 	if (failed)
 		sd_error("%d file%s on the plugin path could not be looked at",

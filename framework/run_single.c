@@ -124,28 +124,42 @@ static void note_cheapest(const sd_runctx *x)
 		        "cheapest plan; this one may not be\n", name);
 }
 
+/* The report of a single search (a CSV header first, and the note on
+ * cheapest plans after): 1 if a write was lost. */
+static int report_single(const sd_runctx *x, const sd_attempt *a)
+{
+	sd_report_start(x);
+	int lost = sd_report(x, a, NULL, NULL);
+	if (a->res.status == SD_SOLVED && !x->cli->quiet)
+		note_cheapest(x);
+	return lost;
+}
+
 /* Report a single search, then the replay and the tree the command line
- * asks for; returns the exit status of its result. */
+ * asks for; returns the exit status of its result.  --animate on a
+ * terminal clears the screen before each frame: the report comes after
+ * the frames there, or the first would wipe it. */
 static int present(const sd_runctx *x, const sd_attempt *a,
                    outputs *out)
 {
 	const sd_cli *cli = x->cli;
-	sd_report_start(x);
-	int lost = sd_report(x, a, NULL, NULL);
-	if (a->res.status == SD_SOLVED && !cli->quiet)
-		note_cheapest(x);
 	/* JSON and CSV keep stdout to themselves; the boards go to stderr.
 	 * --animate plays only on a terminal: into a file or a pipe it
 	 * writes the frames as --replay does, without clearing or pauses */
 	FILE *boards = x->format == SD_FMT_TEXT ? stdout : stderr;
-	int cut = 0, bad = lost;
-	if ((cli->replay || cli->animate) && a->res.status == SD_SOLVED &&
-	    sd_print_replay(boards, x->plugin, &a->inst, &a->res,
-	                    cli->animate && isatty(fileno(boards)),
+	int solved = a->res.status == SD_SOLVED;
+	int live = cli->animate && solved && isatty(fileno(boards));
+	int cut = 0, bad = 0;
+	if (!live)
+		bad = report_single(x, a);
+	if ((cli->replay || cli->animate) && solved &&
+	    sd_print_replay(boards, x->plugin, &a->inst, &a->res, live,
 	                    cli->delay_ms, &cut))
 		/* a write error on stdout is finish_output()'s to say */
 		bad |= !ferror(boards) ? sd_error("--replay: out of memory")
 		                       : boards == stderr;
+	if (live)
+		bad |= report_single(x, a);
 	/* both files are written when both are asked for, even if the
 	 * tree is too large to draw */
 	bad |= sd_outfile_named(&out->dot) &&

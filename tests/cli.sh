@@ -75,7 +75,7 @@ out=$(SEARCHD_PLUGIN_PATH="$plugins" "$sd" --list-plugins -f json 2>/dev/null)
 if python3 -c 'import json,sys
 rows = [json.loads(l) for l in sys.stdin]
 assert rows and all(set(r) == {"plugin", "version", "description", "path",
-                               "build"} for r in rows), rows
+                               "build", "shadowed_by"} for r in rows), rows
 assert any(r["plugin"] == "graph" and r["path"].endswith("/graph.so")
            for r in rows), rows' <<<"$out"
 then pass; else fail "--list-plugins -f json: $out"; fi
@@ -85,9 +85,42 @@ n=$(SEARCHD_PLUGIN_PATH="$plugins:$plugins/" "$sd" --list-plugins -f json 2>/dev
 	grep -c '"graph"')
 [ "$n" = 1 ] && pass || fail "--list-plugins with a directory twice: graph $n times"
 out=$(SEARCHD_PLUGIN_PATH="$plugins" "$sd" --list-plugins -f csv 2>/dev/null)
-if [ "$(head -1 <<<"$out")" = "plugin,version,description,path,build" ] &&
+if [ "$(head -1 <<<"$out")" = "plugin,version,description,path,build,shadowed_by" ] &&
 	grep -q "^graph,.*/graph\.so," <<<"$out"
 then pass; else fail "--list-plugins -f csv: $out"; fi
+# a plugin whose name loads another file, earlier on the path, says so
+# (both were listed alike, and the second could not be had by name)
+mkdir -p "$tmp/early" && cp "$plugins/graph.so" "$tmp/early/"
+out=$(SEARCHD_PLUGIN_PATH="$tmp/early:$plugins" "$sd" --list-plugins -f json 2>/dev/null)
+if python3 -c 'import json,sys
+rows = [r for r in map(json.loads, sys.stdin) if r["plugin"] == "graph"]
+early, late = sys.argv[1] + "/early/graph.so", sys.argv[2] + "/graph.so"
+assert len(rows) == 2, rows
+by = {r["path"]: r["shadowed_by"] for r in rows}
+assert by[early] is None and by[late].endswith("/early/graph.so"), by' \
+	"$(realpath "$tmp")" "$(realpath "$plugins")" <<<"$out"
+then pass; else fail "--list-plugins, a shadowed plugin: $out"; fi
+expect 0 "shadowed: its name loads $(realpath "$tmp")/early/graph.so, earlier on the path" \
+	env SEARCHD_PLUGIN_PATH="$tmp/early:$plugins" "$sd" --list-plugins
+
+# a FIFO or a directory where a plugin file is looked for: a plugin path
+# is refused at once (dlopen waited for a writer for ever, past SIGTERM);
+# by name, the search goes on to the next directory (it stopped there)
+mkdir -p "$tmp/fifo" "$tmp/dirs/graph.so" && mkfifo "$tmp/fifo/graph.so"
+expect 2 "cannot load plugin '$tmp/fifo/graph.so': not a regular file" \
+	timeout -k 1 10 "$sd" --set plugin.path="$tmp/fifo/graph.so"
+sed "s|^path = .*|name = graph|" "$tmp/g.ini" >"$tmp/gn.ini"
+expect 0 "plan        S>A A>B B>G" env SEARCHD_PLUGIN_PATH="$tmp/fifo:$tmp/dirs:$plugins" \
+	timeout -k 1 10 "$sd" -c "$tmp/gn.ini"
+expect 0 "not a regular file" env SEARCHD_PLUGIN_PATH="$tmp/fifo" \
+	timeout -k 1 10 "$sd" --list-plugins
+printf '[plugin]\npath =\n' >"$tmp/ep.ini"
+expect 2 "$tmp/ep.ini:2: path: no file named (the value is empty)" \
+	"$sd" -c "$tmp/ep.ini"
+# an output path longer than PATH_MAX is too long, not "out of memory"
+long=$tmp/$(python3 -c "print('/'.join(['d' * 200] * 21))")
+mkdir -p "$long"
+expect 2 "File name too long" "$sd" -c "$tmp/g.ini" --html "$long/x.html"
 
 # errors: exit 2, naming the file, line and problem
 printf '[plugin]\nname = graph\n[search]\nalgoritm = bfs\n' >"$tmp/k.ini"
@@ -285,6 +318,47 @@ timeout 30 script -qfec "bash $tmp/bar.sh" "$tmp/bar.log" >/dev/null 2>&1
 if grep -aq $'\r2  *bfs' "$tmp/bar.log" && grep -aq $'\r3  *bfs' "$tmp/bar.log" &&
    ! grep -aqE 's [23] +bfs' "$tmp/bar.log" && grep -aq "solved 3, no solution 0" "$tmp/bar.log"
 then pass; else fail "rows after the progress bar: $(tr -d '\r' <"$tmp/bar.log")"; fi
+# on a narrow terminal the bar is cut to its width less one (it wrapped,
+# and '\r' went back only to its second part: the first stayed in the
+# table); under --trace a batch draws no bar (trace lines ran on from it),
+# nor the blank line that ended the bar's (the summary had two before it)
+printf '%s\n' "stty cols 40; \"$sd\" -c \"$src/config/sokoban.ini\" -s problem.file=\"$src/config/levels/microban.xsb\" -s problem.level=1-3" \
+	>"$tmp/narrow.sh"
+timeout 30 script -qfec "bash $tmp/narrow.sh" "$tmp/narrow.log" >/dev/null 2>&1
+widest=$(tr '\r' '\n' <"$tmp/narrow.log" | grep -a '^\[#' | awk '{ print length }' | sort -n | tail -1)
+if [ -n "$widest" ] && [ "$widest" -le 39 ]
+then pass; else fail "the bar on 40 columns: '$widest' wide: $(tr '\r' '\n' <"$tmp/narrow.log" | grep -a '^\[' | head -3)"; fi
+printf '%s\n' "\"$sd\" -c \"$src/config/sokoban.ini\" -s problem.file=\"$src/config/levels/microban.xsb\" -s problem.level=1-3 --trace --trace-limit 2" \
+	>"$tmp/tbar.sh"
+timeout 30 script -qfec "bash $tmp/tbar.sh" "$tmp/tbar.log" >/dev/null 2>&1
+if grep -aq "^expand      1" "$tmp/tbar.log" && ! grep -aq '^\[#' "$tmp/tbar.log" &&
+   ! grep -aq 's expand' "$tmp/tbar.log" &&
+   [ -n "$(tr -d '\r' <"$tmp/tbar.log" | grep -aB2 '^solved 3, ' | head -2 | tr -d '\n')" ]
+then pass; else fail "a batch with --trace on a terminal: $(tr -d '\r' <"$tmp/tbar.log" | head -5)"; fi
+# the same for the pattern databases' bar (about 92 columns, wiped over
+# 79): cut to the width less one, wiped over what it drew; and drawn
+# every quarter second of a build (the clock began again at each level
+# of the breadth-first search, so a build of short levels drew none)
+printf '%s\n' "stty cols 40; \"$sd\" -c \"$src/config/15puzzle.ini\" -s search.heuristic=pdb -s problem.pdb_partition=\"1 4 5 8 9 12 / 2 3 6 7 / 10 11 13 14 15\" -s problem.pdb_dir=\"$tmp/pdb\" -s search.algorithm=astar" \
+	>"$tmp/pbar.sh"
+timeout 120 script -qfec "bash $tmp/pbar.sh" "$tmp/pbar.log" >/dev/null 2>&1
+widest=$(tr '\r' '\n' <"$tmp/pbar.log" | grep -a 'pattern database [0-9]/3 \[' | awk '{ print length }' | sort -n | tail -1)
+if grep -aq "status      solved" "$tmp/pbar.log" && [ -n "$widest" ] && [ "$widest" -le 39 ]
+then pass; else fail "the tables' bar on 40 columns: '$widest' wide"; fi
+# --animate on a terminal prints the report after the frames (each frame
+# clears the screen: the report, printed first, was wiped; so was the
+# CSV header)
+for fmt in text csv; do
+	printf '%s\n' "\"$sd\" -c \"$src/config/npuzzle.ini\" --animate --delay 0 -f $fmt" >"$tmp/rep.sh"
+	timeout 30 script -qfec "bash $tmp/rep.sh" "$tmp/rep.log" >/dev/null 2>&1
+	if python3 -c 'import sys
+s = open(sys.argv[1], "rb").read().decode(errors="replace")
+last = s.rsplit("\x1b[2J", 1)[-1]
+want = {"text": ["step 31 of 31", "status      solved"],
+        "csv": ["instance,algorithm,", ",astar,manhattan,solved,"]}
+assert all(w in last for w in want[sys.argv[2]]), last' "$tmp/rep.log" "$fmt"
+	then pass; else fail "--animate -f $fmt: the report after the frames: $(tr -d '\033\r' <"$tmp/rep.log" | tail -c 300)"; fi
+done
 # an option of one value given twice is refused (the second replaced the
 # first in silence); output keys are not --compare axes (one format for
 # the table); a batch of errors alone has no empty "slowest:" line

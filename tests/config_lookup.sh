@@ -38,5 +38,12 @@ then ok; else bad "nosuch.ini: exit $rc: $out"; fi
 out=$("$sd" --config ./sokoban.ini 2>&1); rc=$?
 if [ $rc = 2 ] && grep -q "cannot open config './sokoban.ini'" <<<"$out"
 then ok; else bad "./sokoban.ini: exit $rc: $out"; fi
+# a broken link of that name is the user's config, not the example's
+# (the example was run, exit 0, without a word)
+ln -s "$tmp/missing/my-tuned.ini" sokoban.ini
+out=$("$sd" --config sokoban.ini 2>&1); rc=$?
+if [ $rc = 2 ] && grep -q "cannot open config 'sokoban.ini'" <<<"$out"
+then ok; else bad "a broken link sokoban.ini: exit $rc: $out"; fi
+rm sokoban.ini
 echo "$pass passed, $failed failed"
 [ "$failed" = 0 ]

@@ -834,6 +834,51 @@ static void beam_keeps_the_best_f(void **unused)
 	graph.plugin->destroy(inst.self);
 }
 
+/* peak_open counts what a search holds when it stops: bfs's open states
+ * after its last expansion (S expanded, A B C open; their count was
+ * taken before each expansion, so the last one's children were left
+ * out: 1), IDA*'s path from the root (S alone when its child G is the
+ * goal: the root's frame was not counted, 0). */
+static void peak_open_at_the_stop(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>A:1 S>B:1 S>C:1 A>G:1", "start", "S", "goal", "G",
+		NULL
+	};
+	sd_instance inst = make(kv);
+	sd_search_opts o = SD_SEARCH_OPTS_INIT;
+	o.algorithm = SD_BFS;
+	o.heuristic = SD_NO_HEURISTIC;
+	o.node_limit = 1;
+	sd_result r = search_with(&inst, &o);
+	assert_int_equal(r.status, SD_LIMIT);
+	assert_int_equal(r.stats.expanded, 1);
+	assert_int_equal(r.stats.stored, 4);
+	assert_int_equal(r.stats.peak_open, 3);
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+	static const char *const one[] = {
+		"edges", "S>G:1 S>A:1", "start", "S", "goal", "G", NULL
+	};
+	inst = make(one);
+	r = solve(&inst, SD_IDASTAR, SD_NO_HEURISTIC);
+	check_plan(&inst, &r, "S>G");
+	assert_int_equal(r.stats.peak_open, 1);
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+	/* a start without successors was open once, before its expansion */
+	static const char *const none[] = {
+		"edges", "A>B:1", "start", "S", "goal", "G", NULL
+	};
+	inst = make(none);
+	r = solve(&inst, SD_BFS, SD_NO_HEURISTIC);
+	assert_int_equal(r.status, SD_UNSOLVABLE);
+	assert_int_equal(r.stats.peak_open, 1);
+	sd_result_free(&r);
+	graph.plugin->destroy(inst.self);
+}
+
 /* RBFS backs up f values: on S>A>G (A's h is 0, G's edge dear) and
  * S>B>G, it goes down A first (f 1), finds only f 11 below it, backs A
  * up to 11 and turns to B (f 4), whose way costs 5: 3 expansions (S, A,
@@ -957,6 +1002,7 @@ int main(void)
 		cmocka_unit_test(dls_needs_a_limit_iddfs_progress),
 		cmocka_unit_test(beam_keeps_the_best_f),
 		cmocka_unit_test(profile_is_bounded),
+		cmocka_unit_test(peak_open_at_the_stop),
 		cmocka_unit_test(rbfs_backs_up_f),
 		cmocka_unit_test(improved_plans),
 		cmocka_unit_test(improvement_time),

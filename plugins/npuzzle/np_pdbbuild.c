@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,6 +85,10 @@ typedef struct np_pb {
 	uint32_t weight[NP_MAX_GROUP]; /* the rank's place values */
 	int d;                 /* the depth being expanded */
 	int tty;               /* draw a progress bar */
+	int bar_len;           /* characters of the bar on the line now */
+	double shown;          /* when the bar was drawn last (a level may
+	                          be shorter than the quarter second between
+	                          two drawings: the time runs on across them) */
 	int g;                 /* the group's number, for messages */
 	int popcnt;            /* the processor has a popcount instruction */
 	int bmi2;              /* and fast deposit and extract instructions */
@@ -601,19 +606,26 @@ static void np_pb_chunk(np_pb *B, size_t p0, size_t p1)
 }
 
 /* Draw the progress bar on stderr (a terminal): the share of placements
- * with a distance, the depth and the time so far. */
-static void np_pb_bar(const np_pb *B)
+ * with a distance, the depth and the time so far, cut to the terminal's
+ * width less one (a line that wraps is not redrawn in place). */
+static void np_pb_bar(np_pb *B)
 {
-	char bar[41];
+	char bar[41], line[160];
+	struct winsize ws;
 	size_t placed = __atomic_load_n(&B->placed, __ATOMIC_RELAXED);
 	int fill = (int)(40.0 * (double)placed / (double)B->places);
+	int cols = !ioctl(2, TIOCGWINSZ, &ws) && ws.ws_col ? ws.ws_col : 80;
 	memset(bar, '#', (size_t)fill);
 	memset(bar + fill, '.', (size_t)(40 - fill));
 	bar[40] = 0;
-	fprintf(stderr, "\rnpuzzle: pattern database %d/%d [%s] %3d%% "
-	        "depth %d, %.0f s ", B->g + 1, B->I->ngroups, bar,
-	        (int)(100.0 * (double)placed / (double)B->places), B->d,
-	        np_pb_now() - B->t0);
+	int n = snprintf(line, sizeof line, "npuzzle: pattern database %d/%d "
+	                 "[%s] %3d%% depth %d, %.0f s ", B->g + 1,
+	                 B->I->ngroups, bar,
+	                 (int)(100.0 * (double)placed / (double)B->places),
+	                 B->d, np_pb_now() - B->t0);
+	n = n < 0 ? 0 : n < (int)sizeof line ? n : (int)sizeof line - 1;
+	B->bar_len = n < cols - 1 ? n : cols - 1;
+	fprintf(stderr, "\r%-*.*s", B->bar_len, B->bar_len, line);
 }
 
 /* A thread's work at one level (or in the fill pass): take chunks of
@@ -622,7 +634,6 @@ static void np_pb_bar(const np_pb *B)
  * progress bar. */
 static void np_pb_level(np_pb *B, int main)
 {
-	double shown = np_pb_now();
 	while (!__atomic_load_n(&B->stop, __ATOMIC_RELAXED)) {
 		size_t p0 = __atomic_fetch_add(&B->next, NP_PB_CHUNK,
 		                               __ATOMIC_RELAXED);
@@ -637,9 +648,9 @@ static void np_pb_level(np_pb *B, int main)
 			continue;
 		if (B->I->host && B->I->host->stop_requested())
 			__atomic_store_n(&B->stop, 1, __ATOMIC_RELAXED);
-		if (B->tty && np_pb_now() - shown >= 0.25) {
+		if (B->tty && np_pb_now() - B->shown >= 0.25) {
 			np_pb_bar(B);
-			shown = np_pb_now();
+			B->shown = np_pb_now();
 		}
 	}
 }
@@ -752,8 +763,8 @@ static int np_pb_search(np_pb *B)
 	B->fill = B->sym;
 	if (B->fill && (np_pb_run_level(B, nthreads), B->stop))
 		return NP_STOPPED;
-	if (B->tty)
-		fprintf(stderr, "\r%*s\r", 79, "");
+	if (B->tty && B->bar_len)
+		fprintf(stderr, "\r%*s\r", B->bar_len, "");
 	if (!B->I->quiet)
 		fprintf(stderr, "npuzzle: pattern database %d/%d done: max %d "
 		        "moves, %.1f s%s\n", B->g + 1, B->I->ngroups, max,
@@ -820,6 +831,7 @@ int np_pdb_build(const np_inst *I, np_pdb_group *G, int g)
 	np_pb B = { .I = I, .n = I->n, .k = G->k, .F = I->n - G->k, .g = g,
 	            .tty = isatty(2) && !I->quiet, .t0 = np_pb_now() };
 	int rc = NP_NO_MEMORY;
+	B.shown = B.t0;
 	np_pb_instructions(&B);
 	B.places = 1;
 	for (int i = 0; i < G->k; i++)
