@@ -111,6 +111,22 @@ static int open_now(sd_outfile *o)
 	return o->f ? 0 : cannot(o, errno);
 }
 
+static FILE *make_tmp(sd_outfile *o);
+
+/* Whether a new file can be made in o->dest's directory (errno set if
+ * not): one is made and removed.  The access test passes for root where
+ * a file system takes no new files (/proc), and the search ran before
+ * the write failed. */
+static int can_create(sd_outfile *o)
+{
+	FILE *f = make_tmp(o);
+	if (!f)
+		return 0;
+	fclose(f);
+	forget_tmp(o, 1);
+	return 1;
+}
+
 /* Whether o->dest may be written (errno set if not), and whether by a
  * new file renamed over it (o->swap). */
 static int writable(sd_outfile *o)
@@ -121,7 +137,8 @@ static int writable(sd_outfile *o)
 	if (stat(o->dest, &st)) {   /* a new file */
 		o->swap = 1;
 		return errno == ENOENT &&
-		       !faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS);
+		       !faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) &&
+		       can_create(o);
 	}
 	if (faccessat(AT_FDCWD, o->dest, W_OK, AT_EACCESS))
 		return 0;

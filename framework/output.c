@@ -604,7 +604,7 @@ int sd_print_heuristic_entry(FILE *out, int fmt, const char *name,
 {
 	if (fmt == SD_FMT_TEXT) {
 		char *n = sd_clean_text(name, ""),
-		     *d = sd_clean_text(description, "");
+		     *d = sd_clean_text(description ? description : "", "");
 		if (n && d)
 			fprintf(out, "%-16s %-4s %s%s\n", n, admissible ? "yes" : "no",
 			        d, is_default ? " (default)" : "");

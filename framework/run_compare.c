@@ -46,6 +46,10 @@ static int set_names(const char *set, const char *key)
 /* Most combinations one comparison runs (each a whole search). */
 #define SD_COMPARE_MAX 100000
 
+/* Bytes of one "section.key=value" override of a combination, its
+ * final NUL included (combo_sets); a longer value is refused. */
+#define SD_COMPARE_SET 512
+
 /* Read every --compare axis into ax and count the combinations.  0, or
  * EXIT_ERROR with the message printed. */
 static int parse_axes(const sd_cli *cli, axis *ax, size_t *combos)
@@ -57,6 +61,14 @@ static int parse_axes(const sd_cli *cli, axis *ax, size_t *combos)
 			return sd_error("--compare '%s': expected KEY=V1,V2,... "
 			                "(e.g. algorithm=astar,idastar; no value "
 			                "empty)", cli->compare[i]);
+		for (size_t a = 0; a < ax[i].n; a++)
+			if (strlen(ax[i].key) + strlen(ax[i].vals[a]) + 2 >
+			    SD_COMPARE_SET)
+				return sd_error("--compare '%.40s...': a value "
+				                "longer than %d bytes (give it "
+				                "with --set)", cli->compare[i],
+				                SD_COMPARE_SET - 2 -
+				                (int)strlen(ax[i].key));
 		for (size_t a = 0; a < ax[i].n; a++)
 			for (size_t b = 0; b < a; b++)
 				if (!strcmp(ax[i].vals[a], ax[i].vals[b]))
@@ -101,9 +113,10 @@ static void free_axes(axis *ax, size_t na)
 }
 
 /* Combination k as "section.key=value" overrides, one per axis, in
- * sets; extra points at them.  The last axis varies fastest. */
+ * sets (each fits: parse_axes()); extra points at them.  The last axis
+ * varies fastest. */
 static void combo_sets(const axis *ax, size_t na, size_t k,
-                       char (*sets)[512], const char **extra)
+                       char (*sets)[SD_COMPARE_SET], const char **extra)
 {
 	for (size_t i = na; i-- > 0;) {
 		snprintf(sets[i], sizeof sets[i], "%s=%s", ax[i].key,
@@ -119,7 +132,7 @@ static int label_width(const axis *ax, size_t na, size_t combos)
 {
 	int w = 0;
 	for (size_t k = 0; k < combos; k++) {
-		char sets[16][512], label[256];
+		char sets[16][SD_COMPARE_SET], label[256];
 		const char *extra[16];
 		combo_sets(ax, na, k, sets, extra);
 		other_axes(label, sizeof label, extra, na);
@@ -142,28 +155,47 @@ static void note_unused(const sd_runctx *x, char (*notes)[512], size_t k,
 	fprintf(stderr, "searchd: note: %s\n", note);
 }
 
+/* Whether combinations j and k take the same value on every axis but
+ * algorithm and heuristic (those of their label: other_axes()). */
+static int same_others(const axis *ax, size_t na, size_t j, size_t k)
+{
+	for (size_t i = na; i-- > 0;) {
+		int other = strcmp(ax[i].key, "search.heuristic") &&
+		            strcmp(ax[i].key, "search.algorithm");
+		if (other && j % ax[i].n != k % ax[i].n)
+			return 0;
+		j /= ax[i].n;
+		k /= ax[i].n;
+	}
+	return 1;
+}
+
 /* Mark in repeat[k] each combination that would run the same search
  * as an earlier one (bfs and ucs run blind whatever the heuristic
  * asked): it is skipped; and note the keys an algorithm does not use
  * (`weight` on an astar row: its rows are the same).  Quiet about a
- * combination whose config is bad: it is no repeat, and says why when
- * it runs.  notes: combos slots of scratch. */
+ * combination whose config is bad, or whose search's name is too long
+ * to tell: it is no repeat (a bad one says why when it runs).  sig and
+ * notes: combos slots of scratch (sig zeroed). */
 static void mark_repeats(const sd_runctx *x, const axis *ax, size_t combos,
                          char (*sig)[512], char (*notes)[512], char *repeat)
 {
 	size_t na = x->cli->n_compare;
 	for (size_t k = 0; k < combos; k++) {
-		char sets[16][512], label[256], how[192];
+		char sets[16][SD_COMPARE_SET];
 		const char *extra[16];
 		combo_sets(ax, na, k, sets, extra);
-		if (sd_run_signature(x->cli, x->plugin, extra, na, how,
-		                     sizeof how, notes[k], sizeof notes[k]))
+		if (sd_run_signature(x->cli, x->plugin, extra, na, sig[k],
+		                     sizeof sig[k], notes[k], sizeof notes[k]))
 			continue;
 		note_unused(x, notes, k, notes[k]);
-		other_axes(label, sizeof label, extra, na);
-		snprintf(sig[k], sizeof sig[k], "%s|%s", how, label);
+		if (strlen(sig[k]) + 1 >= sizeof sig[k]) {
+			sig[k][0] = 0;  /* perhaps cut: never the same */
+			continue;
+		}
 		for (size_t j = 0; j < k && !repeat[k]; j++)
-			repeat[k] = !strcmp(sig[j], sig[k]);
+			repeat[k] = !strcmp(sig[j], sig[k]) &&
+			            same_others(ax, na, j, k);
 	}
 }
 
@@ -199,7 +231,7 @@ static void run_combo(const compare_rows *cr, size_t k, FILE *out,
 {
 	const sd_runctx *base = cr->x;
 	size_t n = base->cli->n_compare;
-	char sets[16][512], label[256], err[SD_ERR_LEN];
+	char sets[16][SD_COMPARE_SET], label[256], err[SD_ERR_LEN];
 	const char *extra[16];
 	sd_config c = SD_CONFIG_INIT;
 	sd_runctx x = *base;

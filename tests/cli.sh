@@ -121,6 +121,30 @@ expect 2 "$tmp/ep.ini:2: path: no file named (the value is empty)" \
 long=$tmp/$(python3 -c "print('/'.join(['d' * 200] * 21))")
 mkdir -p "$long"
 expect 2 "File name too long" "$sd" -c "$tmp/g.ini" --html "$long/x.html"
+# a directory that takes no new file although the access test passes
+# (root on /proc) is refused before the search (it searched for the
+# whole time limit, then could not write)
+start=$(date +%s%N)
+out=$("$sd" -c "$src/config/15puzzle.ini" -q -s search.algorithm=ucs \
+	-s search.time_limit=6 --html /proc/x.html 2>&1)
+rc=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))
+if [ $rc = 2 ] && grep -q "cannot write '/proc/x.html'" <<<"$out" && [ "$ms" -lt 3000 ]
+then pass; else fail "--html into /proc: exit $rc after $ms ms: $out"; fi
+
+# a heuristic without a description is listed (--list-heuristics
+# crashed on it: the contract asks for none)
+printf '[plugin]\npath = %s\n' "$plugins/rogue.so" >"$tmp/r.ini"
+expect 0 "mute             yes" "$sd" -c "$tmp/r.ini" --list-heuristics
+# --compare values: two that differ only past 255 bytes are two rows (the
+# cut labels made them one "repeat", exit 0); one too long for a
+# combination's override is refused (it was cut: another problem ran)
+long=$(printf 'S%.0s' $(seq 300))
+out=$("$sd" -c "$tmp/g.ini" -q -f csv -s problem.start="${long}X" -s problem.goal="${long}X" \
+	--compare "problem.edges=${long}X>A:1,${long}X>B:1" 2>&1)
+[ "$(grep -c "^edges=" <<<"$out")" = 2 ] && pass ||
+	fail "--compare values alike in their first 255 bytes: $(cut -c1-80 <<<"$out")"
+expect 2 "a value longer than" "$sd" -c "$tmp/g.ini" -q \
+	--compare "problem.edges=S>G:1,$(printf 'S>G:1 %.0s' $(seq 100))"
 
 # errors: exit 2, naming the file, line and problem
 printf '[plugin]\nname = graph\n[search]\nalgoritm = bfs\n' >"$tmp/k.ini"
