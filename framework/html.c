@@ -166,8 +166,10 @@ static void put_chart(FILE *out, const sd_cost *h, size_t n)
 		fputs("\"/>\n", out);
 	fprintf(out, "<circle id=\"sd-mark\" r=\"4\" cx=\"%.1f\" cy=\"%.1f\"/>\n",
 	        l, n && h[0] != SD_DEAD_END ? ht - b - sy * h[0] : ht - b);
-	fprintf(out, "</svg>\n<script>var sdChart={l:%.0f,dx:%.4f,base:%.0f,"
-	        "sy:%.6f};</script>\n", l, dx, ht - b, sy);
+	/* %g: the scale of an h in the billions is under 1e-6 (%.6f
+	 * printed 0, and the marker left the line after the first step) */
+	fprintf(out, "</svg>\n<script>var sdChart={l:%.0f,dx:%.9g,base:%.0f,"
+	        "sy:%.9g};</script>\n", l, dx, ht - b, sy);
 }
 
 /* The layers of the profile as SVG columns, log scale (log10(1 + n)),

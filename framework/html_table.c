@@ -178,13 +178,17 @@ size_t sd_html_table_rows(const sd_html_table *t)
 
 /* ---- the table ---------------------------------------------------------- */
 
-/* A numeric cell: data-v holds the value the sort compares. */
-static void num_cell(FILE *out, double v, const char *fmt, double shown)
+/* A count or cost cell (have 0: empty, sorted first): shown exactly,
+ * and data-v, the value the sort compares, with every digit (a double
+ * printed rounded costs above 2^53, and data-v's nine digits sorted
+ * 4294967294 and 4294967290 alike; the page's script compares numbers,
+ * exact up to 2^53). */
+static void int_cell(FILE *out, int have, unsigned long long v)
 {
-	fprintf(out, "<td class=\"n\" data-v=\"%.9g\">", v);
-	if (v >= 0)
-		fprintf(out, fmt, shown);
-	fputs("</td>", out);
+	if (have)
+		fprintf(out, "<td class=\"n\" data-v=\"%llu\">%llu</td>", v, v);
+	else
+		fputs("<td class=\"n\" data-v=\"-1\"></td>", out);
 }
 
 /* One row of the table; a comparison's note cell only points to the
@@ -199,13 +203,12 @@ static int table_row(FILE *out, const sd_html_table *t, size_t i)
 	        "<td>", w->status, i + 1, i + 1);
 	rc |= sd_html_text(out, w->label);
 	fprintf(out, "</td><td>%s</td>", w->words);
-	num_cell(out, w->solved ? (double)w->cost : -1, "%.0f",
-	         (double)w->cost);
-	num_cell(out, w->solved ? (double)w->length : -1, "%.0f",
-	         (double)w->length);
-	num_cell(out, (double)w->expanded, "%.0f", (double)w->expanded);
-	num_cell(out, (double)w->generated, "%.0f", (double)w->generated);
-	num_cell(out, w->seconds, "%.4f", w->seconds);
+	int_cell(out, w->solved, w->cost);
+	int_cell(out, w->solved, w->length);
+	int_cell(out, 1, w->expanded);
+	int_cell(out, 1, w->generated);
+	fprintf(out, "<td class=\"n\" data-v=\"%.9g\">%.4f</td>", w->seconds,
+	        w->seconds);
 	fputs(brief ? "<td title=\"" : "<td>", out);
 	rc |= sd_html_text(out, w->note ? w->note : "");
 	fputs(brief ? "\">see the notes</td></tr>\n" : "</td></tr>\n", out);

@@ -146,6 +146,20 @@ out=$("$sd" -c "$tmp/g.ini" -q -f csv -s problem.start="${long}X" -s problem.goa
 expect 2 "a value longer than" "$sd" -c "$tmp/g.ini" -q \
 	--compare "problem.edges=S>G:1,$(printf 'S>G:1 %.0s' $(seq 100))"
 
+# the --html table of a comparison: costs exact in the cells and in the
+# values its sort compares (data-v was 4.29496729e+09 for both)
+"$sd" -c "$tmp/g.ini" -q -f csv \
+	--compare "problem.edges=S>G:4294967294,S>G:4294967290" --html "$tmp/big.html" >/dev/null 2>&1
+if grep -q 'data-v="4294967294">4294967294<' "$tmp/big.html" &&
+   grep -q 'data-v="4294967290">4294967290<' "$tmp/big.html"
+then pass; else fail "--html table costs: $(grep -o 'data-v="[^"]*">[0-9]*' "$tmp/big.html" | head -4)"; fi
+# the single run's page: the h chart's scale for an h in the billions
+# (printed %.6f: 0, and the marker fell to the axis after the first step)
+"$sd" -c "$tmp/g.ini" -q -s "problem.edges=S>A:2000000000 A>G:2000000000" \
+	-s "problem.h=S:4000000000 A:2000000000" --html "$tmp/h.html" >/dev/null 2>&1
+grep -q 'sy:4.9e-08}' "$tmp/h.html" && pass ||
+	fail "--html h chart scale: $(grep -o 'var sdChart={[^}]*}' "$tmp/h.html")"
+
 # errors: exit 2, naming the file, line and problem
 printf '[plugin]\nname = graph\n[search]\nalgoritm = bfs\n' >"$tmp/k.ini"
 expect 2 "$tmp/k.ini:4: unknown key 'algoritm' in [search]" "$sd" --config "$tmp/k.ini"
