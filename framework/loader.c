@@ -196,8 +196,6 @@ int sd_plugin_file(const char *name, const char *search_path, char *file,
                    size_t len)
 {
 	static const char *const forms[] = { "%.*s/%s.so", "%.*s/lib%s.so" };
-	if (!*name || strchr(name, '/'))
-		return -1;
 	for (const char *d = search_path; d && *d;) {
 		const char *e = strchr(d, ':');
 		int n = e ? (int)(e - d) : (int)strlen(d);

@@ -27,11 +27,11 @@ typedef struct sd_loaded {
  * file is refused before dlopen, which would wait on a FIFO). */
 int sd_load_plugin(const char *path, sd_loaded *out, char *err, size_t errlen);
 
-/* The file that plugin `name` names on the search path (colon-separated
- * dirs): the first of DIR/NAME.so and DIR/libNAME.so, dir by dir, that
- * is a regular file (or a link to one), into file (len bytes).  0, or -1
- * if there is none (or the name holds a '/', or the path is too long
- * for file). */
+/* The file that plugin `name` (a bare name: not empty, no '/') names on
+ * the search path (colon-separated dirs): the first of DIR/NAME.so and
+ * DIR/libNAME.so, dir by dir, that is a regular file (or a link to one),
+ * into file (len bytes).  0, or -1 if there is none (or the path is too
+ * long for file). */
 int sd_plugin_file(const char *name, const char *search_path, char *file,
                    size_t len);
 

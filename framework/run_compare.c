@@ -14,6 +14,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Whether key (a "section.key", or an override "section.key=value")
+ * is not search.algorithm or search.heuristic: an axis of the label. */
+static int label_axis(const char *key)
+{
+	size_t n = strcspn(key, "=");
+	return !(n == 16 && (!strncmp(key, "search.heuristic", n) ||
+	                     !strncmp(key, "search.algorithm", n)));
+}
+
 /* The values of the axes other than algorithm and heuristic, e.g.
  * "problem.cost=pushes" as "cost=pushes", comma-separated: the row's
  * label in a comparison. */
@@ -22,8 +31,7 @@ static void other_axes(char *label, size_t len, const char *const *extra,
 {
 	label[0] = 0;
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(extra[i], "search.heuristic=", 17) &&
-		    strncmp(extra[i], "search.algorithm=", 17))
+		if (label_axis(extra[i]))
 			snprintf(label + strlen(label), len - strlen(label),
 			         "%s%s", *label ? "," : "",
 			         strchr(extra[i], '.') + 1);
@@ -160,9 +168,7 @@ static void note_unused(const sd_runctx *x, char (*notes)[512], size_t k,
 static int same_others(const axis *ax, size_t na, size_t j, size_t k)
 {
 	for (size_t i = na; i-- > 0;) {
-		int other = strcmp(ax[i].key, "search.heuristic") &&
-		            strcmp(ax[i].key, "search.algorithm");
-		if (other && j % ax[i].n != k % ax[i].n)
+		if (label_axis(ax[i].key) && j % ax[i].n != k % ax[i].n)
 			return 0;
 		j /= ax[i].n;
 		k /= ax[i].n;
