@@ -134,6 +134,10 @@ typedef struct reader {
 	int long_entry;    /* the last entry came from a long line, so
 	                      inih does not know it: its continuations are
 	                      ours to take too */
+	const char *grown; /* the value continuation lines last grew (the
+	                      last entry's), and its length and room, so
+	                      that each line costs its own length only */
+	size_t grown_len, grown_cap;
 } reader;
 
 /* Check a "[section]" line as inih is about to see it. */
@@ -358,6 +362,35 @@ static char *read_line(char *str, int num, void *stream)
 	return str;
 }
 
+/* Append a continuation line's value to entry e's, after a '\n'; the
+ * room grows by doubling, so a value of many lines is joined in time
+ * linear in its length.  1, or 0 with a message if out of memory. */
+static int continue_value(reader *r, sd_entry *e, const char *value)
+{
+	if (r->grown != e->value) {
+		r->grown_len = strlen(e->value);
+		r->grown_cap = r->grown_len + 1;
+	}
+	size_t a = r->grown_len, b = strlen(value);
+	if (a + b + 2 > r->grown_cap) {
+		size_t cap = 2 * r->grown_cap > a + b + 2 ? 2 * r->grown_cap
+		                                          : a + b + 2;
+		char *v = realloc(e->value, cap);
+		if (!v) {
+			sd_fail(r->err, r->errlen, "out of memory");
+			r->failed = 1;
+			return 0;
+		}
+		e->value = v;
+		r->grown_cap = cap;
+	}
+	e->value[a] = '\n';
+	memcpy(e->value + a + 1, value, b + 1);
+	r->grown = e->value;
+	r->grown_len = a + b + 1;
+	return 1;
+}
+
 static int on_entry(void *user, const char *section, const char *key,
                     const char *value)
 {
@@ -372,19 +405,8 @@ static int on_entry(void *user, const char *section, const char *key,
 		return 0;
 	}
 	sd_entry *prev = find(r->c, section, key);
-	if (prev && r->continued && prev == &r->c->e[r->c->n - 1]) {
-		size_t a = strlen(prev->value), b = strlen(value);
-		char *v = realloc(prev->value, a + b + 2);
-		if (!v) {
-			sd_fail(r->err, r->errlen, "out of memory");
-			r->failed = 1;
-			return 0;
-		}
-		v[a] = '\n';
-		memcpy(v + a + 1, value, b + 1);
-		prev->value = v;
-		return 1;
-	}
+	if (prev && r->continued && prev == &r->c->e[r->c->n - 1])
+		return continue_value(r, prev, value);
 	if (!*section)
 		sd_fail(r->err, r->errlen, "%s:%d: '%s' is outside any section",
 		      r->file, r->line, key);

@@ -136,14 +136,20 @@ int search_dfs(search *s, const unsigned char *start)
 
 /* ---- dfs-tree and dls: only the path ---------------------------------- */
 
-/* Is state among those on the path, frames 0..d? */
-static int on_path(const search *s, const sd_frames *fr, size_t d,
+/* Is state among those on the path, frames 0..fr->depth - 1 (found by
+ * hash, so that a deep path costs no more than a short one)? */
+static int on_path(const search *s, const sd_frames *fr,
                    const unsigned char *state)
 {
-	for (size_t k = 0; k <= d; k++)
-		if (!memcmp(sd_frame_state(fr, k), state, s->ssz))
-			return 1;
-	return 0;
+	return sd_frames_on_path(fr, sd_registry_hash(&s->reg, state), state,
+	                         s->ssz);
+}
+
+/* Frame d, just filled, goes on the path. */
+static void enter_path(const search *s, sd_frames *fr, size_t d)
+{
+	sd_frames_enter(fr, d, sd_registry_hash(&s->reg,
+	                                        sd_frame_state(fr, d)));
 }
 
 /* Tell the trace callback about the expansion of frame d (its id is
@@ -161,7 +167,7 @@ static void tree_trace(search *s, const sd_frames *fr, size_t d)
 	for (unsigned i = 0; i < fr->n[d]; i++)
 		if (sd_frame_succ(fr, d)[i].h == SD_DEAD_END)
 			ev.pruned++;
-		else if (on_path(s, fr, d, sd_frame_kid(fr, d, i)))
+		else if (on_path(s, fr, sd_frame_kid(fr, d, i)))
 			ev.duplicates++;
 	s->o->trace(s->o->trace_ctx, &ev);
 }
@@ -209,7 +215,7 @@ static search_rc tree_visit(search *s, sd_frames *fr, size_t *d,
 		st->pruned++;
 		return SEARCH_GO;
 	}
-	if (on_path(s, fr, *d, sd_frame_kid(fr, *d, i))) {
+	if (on_path(s, fr, sd_frame_kid(fr, *d, i))) {
 		st->duplicates++;
 		return SEARCH_GO;
 	}
@@ -223,7 +229,7 @@ static search_rc tree_visit(search *s, sd_frames *fr, size_t *d,
 	search_rc rc = tree_descend(s, fr, *d, i);
 	if (rc != SEARCH_GO)
 		return rc;
-	++*d;
+	enter_path(s, fr, ++*d);
 	if (goal)
 		return search_plan_from_states(s, fr->path, *d) ? SEARCH_ERROR
 		                                                : SEARCH_STOP;
@@ -236,8 +242,10 @@ search_rc search_dfs_limited(search *s, sd_frames *fr,
 {
 	if (sd_frames_reserve(fr, 0))
 		return search_out_of_memory(s);
+	sd_frames_forget(fr);
 	memcpy(sd_frame_state(fr, 0), start, s->stride);
 	fr->g[0] = 0;
+	enter_path(s, fr, 0);
 	if (search_is_goal(s, start))
 		return search_plan_from_states(s, fr->path, 0) ? SEARCH_ERROR
 		                                               : SEARCH_STOP;
@@ -252,10 +260,12 @@ search_rc search_dfs_limited(search *s, sd_frames *fr,
 	while (rc == SEARCH_GO) {
 		if (fr->next[d] < fr->n[d])
 			rc = tree_visit(s, fr, &d, fr->next[d]++, limit, cut);
-		else if (d)
+		else if (d) {
+			sd_frames_leave(fr);
 			d--;
-		else
+		} else {
 			break;
+		}
 	}
 	return rc;
 }

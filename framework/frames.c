@@ -20,7 +20,8 @@ void sd_frames_init(sd_frames *fr, unsigned maxs, size_t stride,
 static size_t frames_bytes(const sd_frames *fr, size_t cap)
 {
 	size_t per = fr->stride + sizeof *fr->g + sizeof *fr->bound +
-	             2 * sizeof *fr->n +
+	             2 * sizeof *fr->n + sizeof *fr->hash +
+	             2 * sizeof *fr->slot +
 	             fr->maxs * (sizeof *fr->succ + fr->stride +
 	                         sizeof *fr->val);
 	return cap * per;
@@ -45,6 +46,79 @@ static int grow(void **p, size_t bytes)
 	return 0;
 }
 
+/* The path set's home slot of hash h, and the slot after slot i. */
+static size_t home_slot(const sd_frames *fr, uint64_t h)
+{
+	return (size_t)(h ^ h >> 29) & (2 * fr->cap - 1);
+}
+
+static size_t next_slot(const sd_frames *fr, size_t i)
+{
+	return (i + 1) & (2 * fr->cap - 1);
+}
+
+/* Put frame d on the path set (its hash in fr->hash[d]). */
+static void put_slot(sd_frames *fr, size_t d)
+{
+	size_t i = home_slot(fr, fr->hash[d]);
+	while (fr->slot[i])
+		i = next_slot(fr, i);
+	fr->slot[i] = (uint32_t)(d + 1);
+}
+
+/* New slots for cap frames (a power of 2), the frames on the path put
+ * in again in their order.  0, or -1 if out of memory (fr as it was). */
+static int grow_slots(sd_frames *fr, size_t cap)
+{
+	uint32_t *slot = calloc(2 * cap, sizeof *slot);
+	if (!slot)
+		return -1;
+	free(fr->slot);
+	fr->slot = slot;
+	size_t old = fr->cap;
+	fr->cap = cap;  /* home_slot()'s table size */
+	for (size_t d = 0; d < fr->depth; d++)
+		put_slot(fr, d);
+	fr->cap = old;
+	return 0;
+}
+
+void sd_frames_enter(sd_frames *fr, size_t d, uint64_t h)
+{
+	fr->hash[d] = h;
+	put_slot(fr, d);
+	fr->depth = d + 1;
+}
+
+/* Taking the deepest frame off leaves every probe sequence whole: the
+ * frames entered before it never probed past its slot, which was
+ * either empty then (they would have taken it) or held a frame that is
+ * still on the path, entered before them. */
+void sd_frames_leave(sd_frames *fr)
+{
+	size_t d = --fr->depth, i = home_slot(fr, fr->hash[d]);
+	while (fr->slot[i] != d + 1)
+		i = next_slot(fr, i);
+	fr->slot[i] = 0;
+}
+
+void sd_frames_forget(sd_frames *fr)
+{
+	while (fr->depth)
+		sd_frames_leave(fr);
+}
+
+int sd_frames_on_path(const sd_frames *fr, uint64_t h,
+                      const unsigned char *state, size_t ssz)
+{
+	for (size_t i = home_slot(fr, h); fr->slot[i]; i = next_slot(fr, i)) {
+		size_t d = fr->slot[i] - 1;
+		if (fr->hash[d] == h && !memcmp(sd_frame_state(fr, d), state, ssz))
+			return 1;
+	}
+	return 0;
+}
+
 int sd_frames_reserve(sd_frames *fr, size_t d)
 {
 	if (d < fr->cap)
@@ -63,7 +137,9 @@ int sd_frames_reserve(sd_frames *fr, size_t d)
 	    grow((void **)&fr->bound, cap * sizeof *fr->bound) ||
 	    grow((void **)&fr->n, cap * sizeof *fr->n) ||
 	    grow((void **)&fr->next, cap * sizeof *fr->next) ||
-	    grow((void **)&fr->val, cap * m * sizeof *fr->val)) {
+	    grow((void **)&fr->val, cap * m * sizeof *fr->val) ||
+	    grow((void **)&fr->hash, cap * sizeof *fr->hash) ||
+	    grow_slots(fr, cap)) {
 		sd_guard_free(succ, sn);
 		sd_guard_free(kids, kn);
 		return -1;
@@ -89,5 +165,7 @@ void sd_frames_free(sd_frames *fr)
 	free(fr->n);
 	free(fr->next);
 	free(fr->val);
+	free(fr->hash);
+	free(fr->slot);
 	memset(fr, 0, sizeof *fr);
 }

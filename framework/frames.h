@@ -34,6 +34,11 @@ typedef struct sd_frames {
 	                           room) */
 	uint64_t *bound;        /* cap values, one per frame: the bound
 	                           rbfs searches that frame within */
+	size_t depth;           /* frames on the path set: 0..depth - 1
+	                           (sd_frames_enter; dfs-tree, dls, iddfs) */
+	uint64_t *hash;         /* cap values: each such frame's state hash */
+	uint32_t *slot;         /* 2 cap slots: frame + 1 by its hash, 0
+	                           empty (linear probing) */
 } sd_frames;
 
 /* Empty frames for expansions of at most maxs successors of stride
@@ -45,6 +50,20 @@ void sd_frames_free(sd_frames *fr);
 /* Make frame d usable.  0, or -1 if out of memory or the frames would
  * hold more than max_bytes (the frames as they were). */
 int sd_frames_reserve(sd_frames *fr, size_t d);
+
+/* The path set: which states the frames 0..depth - 1 hold, looked up
+ * in constant time whatever the depth (a tree search's test of a
+ * successor against the path).  Frames enter and leave in stack order:
+ * sd_frames_enter(fr, d, h) puts frame d (d == fr->depth, reserved),
+ * whose state has hash h, on it; sd_frames_leave() takes the deepest
+ * off; sd_frames_forget() empties it. */
+void sd_frames_enter(sd_frames *fr, size_t d, uint64_t h);
+void sd_frames_leave(sd_frames *fr);
+void sd_frames_forget(sd_frames *fr);
+
+/* Does a frame on the path set hold state (ssz bytes, hash h)? */
+int sd_frames_on_path(const sd_frames *fr, uint64_t h,
+                      const unsigned char *state, size_t ssz);
 
 /* The state of frame d, its successors, successor i's state, and the
  * successors' values. */

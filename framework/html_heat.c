@@ -52,18 +52,24 @@ static void count_diff(const char *s, const char *b, int w, int h,
 }
 
 /* The map as SVG: a cell per character, red as deep as its count is
- * high, the start's character on it. */
+ * high, the start's character on it; `expanded` states mapped, of the
+ * search's `expansions` (more when states were expanded again). */
 static void put_map(FILE *out, const char *s, int w, int h,
-                    const unsigned *heat, unsigned expanded)
+                    const unsigned *heat, unsigned expanded,
+                    uint64_t expansions)
 {
 	const int c = 16;
 	unsigned max = 1;
 	for (int i = 0; i < w * h; i++)
 		max = heat[i] > max ? heat[i] : max;
 	fprintf(out, "<p>Where the %u expanded states differ from the start "
-	        "(deeper red: in more of them).</p>\n<svg id=\"sd-heat\" "
-	        "width=\"%d\" height=\"%d\" role=\"img\">\n", expanded, w * c,
-	        h * c);
+	        "(deeper red: in more of them)", expanded);
+	if (expansions != expanded)
+		fprintf(out, "; the search made %llu expansions, a state "
+		        "expanded again counting once here",
+		        (unsigned long long)expansions);
+	fprintf(out, ".</p>\n<svg id=\"sd-heat\" width=\"%d\" height=\"%d\" "
+	        "role=\"img\">\n", w * c, h * c);
 	for (int y = 0; y < h; y++) {
 		for (int x = 0; x < w; x++) {
 			unsigned n = heat[y * w + x];
@@ -110,7 +116,7 @@ int sd_html_heat(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	}
 	if (heat && !rc) {
 		fputs("<h2>Where the search went</h2>\n", out);
-		put_map(out, s, w, h, heat, expanded);
+		put_map(out, s, w, h, heat, expanded, r->stats.expanded);
 	}
 	free(heat);
 	free(s);

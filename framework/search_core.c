@@ -244,6 +244,8 @@ int search_alloc_plan(search *s, size_t len)
 static int rebuild_steps(search *s, size_t len)
 {
 	sd_result *r = s->res;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r->length = len;
 	r->cost = 0;
 	for (size_t i = 0; i < len; i++) {
@@ -253,6 +255,9 @@ static int rebuild_steps(search *s, size_t len)
 			return -1;
 		r->cost += c;
 	}
+	if (len)
+		s->step_seconds = search_clock_since(CLOCK_MONOTONIC, &t0) /
+		                  (double)len;
 	r->status = SD_SOLVED;
 	return 0;
 }
@@ -404,15 +409,20 @@ static int offer_fits(const search *s, size_t m)
 }
 
 /* The wall time improve_plan() is given: what is left of the time
- * limit, or SD_NO_TIME_LIMIT without one; to a plugin built before ABI
- * 1.7, as then, a tenth of the limit (at most what is left) or 1 s. */
+ * limit less what checking its offer will take (as long as the plan
+ * found took to rebuild), or SD_NO_TIME_LIMIT without a limit; to a
+ * plugin built before ABI 1.7, as then, a tenth of the limit (at most
+ * what is left after the check) or 1 s.  0 if nothing is left. */
 static double improve_seconds(const search *s)
 {
 	double left = sd_guard_time_left();
-	if (s->p->abi_minor >= 7)
-		return left < 0 ? SD_NO_TIME_LIMIT : left;
 	if (left < 0)
-		return 1;
+		return s->p->abi_minor >= 7 ? SD_NO_TIME_LIMIT : 1;
+	left -= s->step_seconds * (double)s->res->length;
+	if (left <= 0)
+		return 0;
+	if (s->p->abi_minor >= 7)
+		return left;
 	double tenth = s->o->time_limit / 10;
 	return tenth < left ? tenth : left;
 }
@@ -422,8 +432,8 @@ int search_improve_plan(search *s)
 	sd_result *r = s->res;
 	double t = improve_seconds(s);
 	const void *out;
-	size_t m = s->p->improve_plan && r->length ? call_improve(s, t, &out)
-	                                           : 0;
+	size_t m = s->p->improve_plan && r->length && t > 0 ?
+	           call_improve(s, t, &out) : 0;
 	if (!m)
 		return 0;
 	if (!offer_fits(s, m))

@@ -81,6 +81,9 @@ typedef struct search {
 	                           again, by h alone */
 	uint64_t checked_at;    /* states generated when the memory limit
 	                           was last checked */
+	double step_seconds;    /* wall time per step of the last plan
+	                           rebuilt by re-expanding (rebuild_steps):
+	                           what checking an offered plan will cost */
 } search;
 
 /* ---- the algorithms (one file each) ----------------------------------- */

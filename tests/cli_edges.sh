@@ -201,6 +201,15 @@ expect 3 "status      limit reached (time)" "$sd" "${r[@]}" \
 	-s problem.mode=slow -s problem.len=100000 -s search.time_limit=2
 t=$(( $(now_ms) - t0 ))
 if [ $t -lt 2500 ]; then pass; else fail "time_limit=2 with slow expansions took $t ms"; fi
+# improve_plan() gets what is left of the time limit less what checking
+# its offer will take (the plan's 6 steps re-expanded, 50 ms each); it
+# got all that was left, and the check ran about 0.3 s past the limit
+out=$("$sd" "${r[@]}" -s problem.mode=slowimprove -s problem.len=6 \
+	-s search.algorithm=greedy -s search.time_limit=1 -f json 2>&1)
+secs=$(grep -o '"seconds":[0-9.e+-]*' <<<"$out" | head -1 | cut -d: -f2)
+if grep -q '"status":"solved"' <<<"$out" &&
+   awk -v s="$secs" 'BEGIN { exit !(s != "" && s < 1.15) }'; then pass
+else fail "time_limit=1 and an improve_plan() that takes its time: $out"; fi
 # a plugin call that never returns is named after a grace period
 t0=$(now_ms)
 expect 3 "$label: expand() has not returned 2 s after the time limit" \
@@ -408,6 +417,21 @@ expect 2 "$tmp/nul.ini:4: the line holds a NUL byte" "$sd" -c "$tmp/nul.ini"
 : >"$tmp/empty.ini"
 expect 2 "$tmp/empty.ini: no plugin" "$sd" -c "$tmp/empty.ini"
 expect 2 "cannot read config '$tmp': it is a directory" "$sd" -c "$tmp"
+
+# a value continued over 600,000 lines (18 MB) is joined in linear time:
+# each line was appended after a strlen() of the whole value so far
+# (about 2 minutes for this file)
+{ printf '[plugin]\n%s\n[problem]\nbogus = a\n' "$g"
+  seq 600000 | sed 's/^/  continuation line number /'; } >"$tmp/many.ini"
+expect 2 "$tmp/many.ini:4: unknown key 'bogus'" timeout 60 "$sd" -c "$tmp/many.ini"
+rm -f "$tmp/many.ini"
+
+# dfs-tree (and dls, iddfs) find a state on the path by its hash: down
+# a line of 240,000 states each successor was compared with the whole
+# path (about 2 minutes here, 60 s for 160,000)
+printf '[plugin]\n%s\n[problem]\nline = 240000\n[search]\nalgorithm = dfs-tree\n[output]\nplan = no\n' \
+	"$g" >"$tmp/line.ini"
+expect 0 "status      solved" timeout 60 "$sd" -c "$tmp/line.ini"
 
 # a key too long for inih to continue its value is refused, not split
 k=$(printf 'k%.0s' $(seq 60))

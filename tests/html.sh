@@ -95,6 +95,15 @@ PY
 	then ok; else bad "$a: the profile's layers do not add up to expanded"; fi
 done
 
+# a search that expands a state again says so beside the heat map,
+# whose count is of states (weighted A* on an 8-puzzle: 235 states, 240
+# expansions; the page said "the 235 expanded states" alone)
+"$sd" --config "$src/config/npuzzle.ini" -q -s search.algorithm=wastar \
+	-s problem.tiles="7 2 4 5 0 6 8 3 1" -s problem.goal=blank-first \
+	--html "$tmp/reheat.html" >/dev/null
+grep -q 'Where the 235 expanded states .*the search made 240 expansions' \
+	"$tmp/reheat.html" && ok || bad "heat map: re-expansions not said"
+
 # the heat map of a small search (the tree is kept, at most 2000
 # states): a cell per character of the start's board, walls never
 # counted, no count above the expansions; none for a larger search

@@ -70,7 +70,8 @@ static int sok_fixed(const sok_level *lv, const sok_work *wk, int c, int k)
 /* Judge the box at f as a fence box of corral k, updating the corral's
  * record c (pushes_in, failed).  The conditions must
  * hold until a fence box moves, not only now:  I: the box can never be
- * pushed out of the corral (blocked by a wall or another fence box);
+ * pushed out of the corral (blocked by a wall or another fence box, or
+ * pushed from a cell of the corral, where the player cannot go);
  * P: every push of it into the corral is blocked the same way or open
  * now (the player reaches the cell behind the box). */
 static void sok_judge_fence(const sok_level *lv, const sok_work *wk,
@@ -78,7 +79,8 @@ static void sok_judge_fence(const sok_level *lv, const sok_work *wk,
 {
 	for (int d = 0; d < 4; d++) {
 		int t = lv->nb[f * 4 + d], p = lv->nb[f * 4 + (d ^ 1)];
-		if (sok_fixed(lv, wk, t, k) || sok_fixed(lv, wk, p, k))
+		if (sok_fixed(lv, wk, t, k) || sok_fixed(lv, wk, p, k) ||
+		    wk->clab[p] == k)
 			continue;
 		if (wk->clab[t] != k || wk->occ[p] || !sok_reached(r, p))
 			c->failed = 1;

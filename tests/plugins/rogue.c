@@ -48,6 +48,9 @@
  *               mod 2^32), h 1, no goal: memory fills fast
  *   slowfan     40 successors a state, all new (v * 40 + 1 + i), h 1,
  *               no goal, each expand() taking 20 ms
+ *   slowimprove every expand() takes 50 ms, and improve_plan() spends
+ *               all the seconds it is given (or until stop_requested(),
+ *               asked every 10 ms), then offers the plan it was handed
  *   bigstate    states of 64 KiB (the value in the first 4 bytes, the
  *               rest zero)
  *
@@ -68,13 +71,13 @@ enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
             FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH,
             SLOWEND, FMTNEG, BIGCOLLECTION, WIDE, BIGSTATE, DEEP,
-            BIGBOARD, SLOWFAN };
+            BIGBOARD, SLOWFAN, SLOWIMPROVE };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
 	"exit", "fmtshort", "dearer", "randhash", "slowend", "fmtneg",
 	"bigcollection", "wide", "bigstate", "deep", "bigboard", "slowfan",
-	NULL };
+	"slowimprove", NULL };
 
 enum { WIDE_FAN = 16000, SLOW_FAN = 40, BIG_STATE = 65536 };
 
@@ -83,6 +86,7 @@ typedef struct rogue {
 	uint32_t len;
 	unsigned expansions;
 	const sd_host *host;
+	uint32_t *offer;  /* improve_plan()'s copy of the plan's states */
 } rogue;
 
 /* Sleep for ms milliseconds. */
@@ -154,9 +158,11 @@ static int create(const sd_param *params, size_t n, sd_instance *inst,
 
 static void destroy(void *self)
 {
-	if (((rogue *)self)->mode == SLOWEND)
+	rogue *r = self;
+	if (r->mode == SLOWEND)
 		nap(300);
-	free(self);
+	free(r->offer);
+	free(r);
 }
 
 static void set_host(void *self, const sd_host *host)
@@ -232,7 +238,7 @@ static unsigned misbehave(rogue *r, sd_succ *succ)
 	if (r->mode == HANG)
 		for (;;)
 			nap(100);
-	if (r->mode == SLOW)
+	if (r->mode == SLOW || r->mode == SLOWIMPROVE)
 		nap(50);
 	if (r->mode == SLOWFAN)
 		nap(20);
@@ -341,6 +347,30 @@ static const sd_heuristic_info heuristics[] = {
 	{ "mute", NULL, 1 },
 };
 
+/* improve_plan(): in mode slowimprove, spend the seconds given (a
+ * plugin whose improvement takes all the time it may), then offer the
+ * same plan again; in the others, offer nothing. */
+static size_t improve_plan(void *self, const void *states,
+                           const uint32_t *actions, size_t n, double seconds,
+                           const void **out)
+{
+	rogue *r = self;
+	(void)actions;
+	if (r->mode != SLOWIMPROVE)
+		return 0;
+	for (long ms = 0; ms < seconds * 1000 && ms < 5000; ms += 10) {
+		if (r->host && r->host->stop_requested())
+			break;  /* what it has, as the contract asks */
+		nap(10);
+	}
+	free(r->offer);
+	if (!(r->offer = malloc((n + 1) * sizeof *r->offer)))
+		return 0;
+	memcpy(r->offer, states, (n + 1) * sizeof *r->offer);
+	*out = r->offer;
+	return n;
+}
+
 static const sd_plugin plugin = {
 	SD_PLUGIN_INIT,
 	.name = "rogue",
@@ -360,6 +390,7 @@ static const sd_plugin plugin = {
 	.print_state = print_state,
 	.batch_key = "case",
 	.set_host = set_host,
+	.improve_plan = improve_plan,
 };
 
 SD_EXPORT const sd_plugin *searchd_plugin(void)

@@ -484,8 +484,10 @@ typedef struct sd_plugin {
 	 * plan's; the engine checks all of this and reports a plugin that
 	 * breaks it.  Within that, "better" is the plugin's own measure
 	 * (Sokoban: fewer player moves when the cost is pushes).  seconds
-	 * is the wall time left before the search's time limit (the time
-	 * counts against it), or SD_NO_TIME_LIMIT if it has none: spend at
+	 * is the wall time left before the search's time limit, less what
+	 * the engine's check of an offer will take (as long as rebuilding
+	 * the plan found took; no call if nothing is left; the time counts
+	 * against the limit), or SD_NO_TIME_LIMIT if it has none: spend at
 	 * most about that, and return what you have as soon as the host's
 	 * stop_requested() says so.  Bound the work by a budget of your own
 	 * (of nodes, say), not by the clock, so that the plan does not
