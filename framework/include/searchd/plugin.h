@@ -493,7 +493,8 @@ typedef struct sd_plugin {
 	 * (of nodes, say), not by the clock, so that the plan does not
 	 * depend on the machine's speed or load unless the limit cuts it.
 	 * (A plugin built for ABI 1.4-1.6 is given, as then, a tenth of the
-	 * time limit, at most what is left of it, or 1 s without one.) */
+	 * time limit, at most what is left of it after the check, or 1 s
+	 * without one.) */
 	size_t (*improve_plan)(void *self, const void *states,
 	                       const uint32_t *actions, size_t n,
 	                       double seconds, const void **out);
