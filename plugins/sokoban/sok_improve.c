@@ -43,6 +43,7 @@
 #include "sok.h"
 
 #define SOK_IMP_NODES 2048   /* nodes of one window's search */
+#define SOK_IMP_HEAP (2 * SOK_IMP_NODES) /* entries of its open heap */
 #define SOK_IMP_BASE 2048    /* window nodes of the budget, always */
 #define SOK_IMP_PER_EXP 2    /* window nodes of the budget per expansion */
 #define SOK_IMP_PER_ACT 128  /* window nodes of the budget per action */
@@ -156,7 +157,7 @@ static struct sok_imp *sok_imp_new(const sok_level *lv, unsigned maxs)
 	im->ns = malloc(SOK_IMP_NODES * im->ssz);
 	im->node = malloc(SOK_IMP_NODES * sizeof *im->node);
 	im->table = malloc(2 * SOK_IMP_NODES * sizeof *im->table);
-	im->heap = malloc(2 * SOK_IMP_NODES * sizeof *im->heap);
+	im->heap = malloc(SOK_IMP_HEAP * sizeof *im->heap);
 	im->fixed = malloc(nf);
 	im->target = malloc(nf);
 	im->tail = malloc(nf * sizeof *im->tail);
@@ -268,9 +269,15 @@ static int sok_imp_moves(const sok_istep *st)
 	return st->walk + 1 + st->extra;
 }
 
-/* The heap of open nodes, smallest f first. */
+/* The heap of open nodes, smallest f first.  A node cheaper now than
+ * when it was pushed is pushed again (its old entry stays), so the
+ * entries can outnumber the nodes; a push into a full heap is dropped:
+ * the node keeps its older entry, or is not searched from, and the
+ * window may find a longer walk, never a wrong one. */
 static void sok_imp_push(struct sok_imp *im, int f, int node)
 {
+	if (im->nheap == SOK_IMP_HEAP)
+		return;
 	int i = im->nheap++;
 	uint64_t key = (uint64_t)f << 32 | (uint32_t)node;
 	while (i > 0 && im->heap[(i - 1) / 2] > key) {
