@@ -215,7 +215,9 @@ static search_rc tree_visit(search *s, sd_frames *fr, size_t *d,
 		st->pruned++;
 		return SEARCH_GO;
 	}
-	if (on_path(s, fr, sd_frame_kid(fr, *d, i))) {
+	const unsigned char *kid = sd_frame_kid(fr, *d, i);
+	uint64_t h = sd_registry_hash(&s->reg, kid);  /* once: test, enter */
+	if (sd_frames_on_path(fr, h, kid, s->ssz)) {
 		st->duplicates++;
 		return SEARCH_GO;
 	}
@@ -229,7 +231,7 @@ static search_rc tree_visit(search *s, sd_frames *fr, size_t *d,
 	search_rc rc = tree_descend(s, fr, *d, i);
 	if (rc != SEARCH_GO)
 		return rc;
-	enter_path(s, fr, ++*d);
+	sd_frames_enter(fr, ++*d, h);
 	if (goal)
 		return search_plan_from_states(s, fr->path, *d) ? SEARCH_ERROR
 		                                                : SEARCH_STOP;
