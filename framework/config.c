@@ -76,19 +76,65 @@ static int known_key(const char *section, const char *key)
 	return 0;
 }
 
-static sd_entry *find(sd_config *c, const char *section, const char *key)
+/* FNV-1a of "section.key". */
+static size_t name_hash(const char *section, const char *key)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->e[i].section, section) &&
-		    !strcmp(c->e[i].key, key))
-			return &c->e[i];
-	return NULL;
+	uint64_t h = 14695981039346656037u;
+	for (const char *p = section; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	h = (h ^ '.') * 1099511628211u;
+	for (const char *p = key; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	return (size_t)h;
 }
 
+/* The slot of c's index that holds section.key's entry, or the empty
+ * one where it would go (c->nslots > 0). */
+static size_t slot_of(const sd_config *c, const char *section,
+                      const char *key)
+{
+	size_t mask = c->nslots - 1, h = name_hash(section, key) & mask;
+	for (; c->slot[h]; h = (h + 1) & mask) {
+		const sd_entry *e = &c->e[c->slot[h] - 1];
+		if (!strcmp(e->section, section) && !strcmp(e->key, key))
+			break;
+	}
+	return h;
+}
+
+static sd_entry *find(sd_config *c, const char *section, const char *key)
+{
+	size_t k = c->nslots ? c->slot[slot_of(c, section, key)] : 0;
+	return k ? &c->e[k - 1] : NULL;
+}
+
+/* Room in c's index for one more entry: twice as many slots, every
+ * entry entered again, when it would be more than half full.  0, or -1
+ * if out of memory (the index as it was). */
+static int index_room(sd_config *c)
+{
+	if (2 * (c->n + 1) <= c->nslots)
+		return 0;
+	size_t n = c->nslots ? 2 * c->nslots : 64, *old = c->slot;
+	size_t *slot = calloc(n, sizeof *slot);
+	if (!slot)
+		return -1;
+	c->slot = slot;
+	c->nslots = n;
+	for (size_t i = 0; i < c->n; i++)
+		c->slot[slot_of(c, c->e[i].section, c->e[i].key)] = i + 1;
+	free(old);
+	return 0;
+}
+
+/* Add an entry (not in c) at the end of c->e, and to its index.  The
+ * entry, or NULL if out of memory. */
 static sd_entry *add(sd_config *c, const char *section, const char *key,
                      const char *value, const char *file, int line,
                      const char *dir)
 {
+	if (index_room(c))
+		return NULL;
 	if (c->n == c->cap) {
 		size_t n = c->cap ? c->cap * 2 : 16;
 		sd_entry *e = realloc(c->e, n * sizeof *e);
@@ -102,7 +148,7 @@ static sd_entry *add(sd_config *c, const char *section, const char *key,
 	                 strdup(file), line, strdup(dir), NULL };
 	if (!e->section || !e->key || !e->value || !e->file || !e->dir)
 		return NULL;
-	c->n++;
+	c->slot[slot_of(c, section, key)] = ++c->n;
 	return e;
 }
 
@@ -807,6 +853,7 @@ void sd_config_free(sd_config *c)
 		free(e->file), free(e->dir);
 	}
 	free(c->e);
+	free(c->slot);
 	free(c->params);
 	free(c->plugin_file);
 	free(c->source);

@@ -40,6 +40,11 @@ typedef struct sd_config {
 	const sd_entry *heuristic_entry; /* [search] heuristic, or NULL: where
 	                                    a message about it points */
 	const sd_entry *algorithm_entry; /* [search] algorithm, likewise */
+	size_t *slot;                /* the entries by section and key:
+	                                nslots slots (a power of two, at
+	                                most half full), each an index of e
+	                                + 1, or 0 */
+	size_t nslots;
 } sd_config;
 
 #define SD_CONFIG_INIT { .n = 0 }

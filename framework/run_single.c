@@ -62,13 +62,20 @@ static void put_word(FILE *f, const char *path, size_t n)
 }
 
 /* Write the search tree to f, opened for cli->dot (closed here; put in
- * place only if the tree is written).  EXIT_SOLVED, or EXIT_ERROR with
- * the reason printed (the search stored too many states to draw, or the
- * file cannot be written). */
+ * place only if the tree is written).  EXIT_SOLVED (also when a limit
+ * stopped the run before the search stored a state: no tree, no file,
+ * a note), or EXIT_ERROR with the reason printed (the search stored too
+ * many states to draw, or the file cannot be written). */
 static int write_dot(const sd_cli *cli, sd_outfile *f, const sd_plugin *p,
                      const sd_instance *inst, const sd_result *res)
 {
 	FILE *w;
+	if (!res->stats.stored) {
+		sd_outfile_drop(f);
+		fprintf(stderr, "searchd: --dot: no file written: the run "
+		        "stopped before the search stored a state\n");
+		return EXIT_SOLVED;
+	}
 	if (!res->tree_n) {
 		sd_outfile_drop(f);
 		return sd_error("--dot: the search stored %llu states, more than "

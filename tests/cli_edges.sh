@@ -236,6 +236,13 @@ expect 3 "status      limit reached (time)" "$sd" "${r[@]}" \
 	-s problem.mode=tables -s search.time_limit=0.5
 expect 3 "select_heuristic() has not returned" "$sd" "${r[@]}" \
 	-s problem.mode=deaftables -s search.time_limit=0.5
+# ... with --dot: the run's own status and a note, no file (it said the
+# search stored "0 states, more than the 2000" a graph can show, exit 2)
+rm -f "$tmp/none.dot"
+expect 3 "no file written: the run stopped before the search stored" \
+	"$sd" "${r[@]}" -s problem.mode=tables -s search.time_limit=0.2 \
+	--dot "$tmp/none.dot"
+[ ! -e "$tmp/none.dot" ] && pass || fail "--dot wrote a file of no search"
 # ... and a build stopped by it reports the build's time and memory,
 # not zeros
 out=$("$sd" "${r[@]}" -s problem.mode=tables -s search.time_limit=0.5 -f json)
@@ -425,6 +432,14 @@ expect 2 "cannot read config '$tmp': it is a directory" "$sd" -c "$tmp"
   seq 600000 | sed 's/^/  continuation line number /'; } >"$tmp/many.ini"
 expect 2 "$tmp/many.ini:4: unknown key 'bogus'" timeout 60 "$sd" -c "$tmp/many.ini"
 rm -f "$tmp/many.ini"
+# ... and 200,000 keys are read in linear time: each new key was looked
+# for among all the keys before it (1 s for 20,000, 100 s for these);
+# the same key at the end is still found
+{ printf '[plugin]\n%s\n[problem]\n' "$g"
+  seq 200000 | sed 's/.*/k& = 1/'; echo 'k1 = 2'; } >"$tmp/keys.ini"
+expect 2 "$tmp/keys.ini:200004: 'k1' is set twice in [problem] (first at line 4)" \
+	timeout 30 "$sd" -c "$tmp/keys.ini"
+rm -f "$tmp/keys.ini"
 
 # dfs-tree (and dls, iddfs) find a state on the path by its hash: down
 # a line of 240,000 states each successor was compared with the whole

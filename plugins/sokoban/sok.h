@@ -489,6 +489,10 @@ void sok_improve_free(sok_work *wk);
 /* The window nodes improve_plan() may expand after a search of
  * `expansions` expansions that found a plan of `actions` actions. */
 long sok_improve_budget(unsigned long expansions, size_t actions);
+/* The windows the last improve_plan() call (its work still in wk->imp)
+ * asked for and searched: a window searched in vain and met again
+ * unchanged is not searched again.  0 and 0 when there is none. */
+void sok_improve_windows(const sok_work *wk, long *asked, long *searched);
 /* sok_dltab.c: deadlock patterns of a few boxes, made once, in the
  * first select_heuristic() (sok_dltab_make, polling stop if not NULL),
  * and looked up after each push: the box just pushed to c, the player

@@ -49,8 +49,10 @@
 #define SOK_IMP_PER_ACT 128  /* window nodes of the budget per action */
 
 
-/* Window sizes, in actions, of the passes, smallest first. */
-static const int sok_imp_windows[] = { 4, 8, 16, 24 };
+/* Window sizes, in actions, of the passes, smallest first; the
+ * largest is SOK_IMP_WMAX. */
+#define SOK_IMP_WMAX 24
+static const int sok_imp_windows[] = { 4, 8, 16, SOK_IMP_WMAX };
 
 /* One step of a plan: the action (as expand() names it), the walk
  * before its first push, its pushes, and the moves after the first push
@@ -76,6 +78,18 @@ typedef struct sok_inode {
 	sok_istep step;
 } sok_inode;
 
+/* A set of byte strings, each stored once: the windows searched in
+ * vain, so that a pass does not search the same window again (its
+ * search would find the same nothing).  An open-addressing table of
+ * entries (a string's offset in `bytes` + 1, or 0), twice as many slots
+ * as strings at least. */
+typedef struct sok_iseen {
+	unsigned char *bytes;
+	size_t used, room;
+	size_t *slot;             /* nslots entries: offset + 1, or 0 */
+	size_t nslots, count;
+} sok_iseen;
+
 struct sok_imp {
 	sok_iplan plan, next;     /* the plan; the one being spliced */
 	unsigned char *ns;        /* SOK_IMP_NODES states */
@@ -99,6 +113,11 @@ struct sok_imp {
 	struct timespec until;    /* when to stop at the latest */
 	int polls;
 	long left;                /* window nodes still to spend */
+	unsigned char *key;       /* a window's key (sok_imp_key) */
+	size_t keylen;
+	sok_iseen seen;           /* windows searched in vain */
+	long windows, searched;   /* windows asked for; searched (the
+	                             others remembered in vain) */
 };
 
 /* Free the work space (NULL is fine). */
@@ -122,8 +141,81 @@ void sok_improve_free(sok_work *wk)
 	free(im->succ);
 	free(im->kids);
 	free(im->out);
+	free(im->key);
+	free(im->seen.bytes);
+	free(im->seen.slot);
 	free(im);
 	wk->imp = NULL;
+}
+
+/* The slot of string k (n bytes) in t: the one that holds it, or the
+ * empty one where it would go.  A stored string is its length (a
+ * size_t) and its bytes. */
+static size_t sok_iseen_slot(const sok_iseen *t, const unsigned char *k,
+                             size_t n)
+{
+	size_t mask = t->nslots - 1, h = sok_fnv1a(k, n) & mask;
+	for (; t->slot[h]; h = (h + 1) & mask) {
+		const unsigned char *e = t->bytes + t->slot[h] - 1;
+		size_t len;
+		memcpy(&len, e, sizeof len);
+		if (len == n && !memcmp(e + sizeof len, k, n))
+			break;
+	}
+	return h;
+}
+
+/* 1 iff t holds string k (n bytes). */
+static int sok_iseen_has(const sok_iseen *t, const unsigned char *k,
+                         size_t n)
+{
+	return t->nslots && t->slot[sok_iseen_slot(t, k, n)];
+}
+
+/* t's table made nslots slots (a power of two, more than its strings),
+ * every string entered again.  0, or -1 if out of memory (t kept). */
+static int sok_iseen_rehash(sok_iseen *t, size_t nslots)
+{
+	size_t *old = t->slot, oldn = t->nslots;
+	t->slot = calloc(nslots, sizeof *t->slot);
+	if (!t->slot) {
+		t->slot = old;
+		return -1;
+	}
+	t->nslots = nslots;
+	for (size_t i = 0; i < oldn; i++) {
+		if (!old[i])
+			continue;
+		const unsigned char *e = t->bytes + old[i] - 1;
+		size_t len;
+		memcpy(&len, e, sizeof len);
+		t->slot[sok_iseen_slot(t, e + sizeof len, len)] = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+/* Add string k (n bytes), which t does not hold.  0, or -1 if out of
+ * memory (then t is as it was). */
+static int sok_iseen_add(sok_iseen *t, const unsigned char *k, size_t n)
+{
+	if (2 * (t->count + 1) > t->nslots &&
+	    sok_iseen_rehash(t, t->nslots ? 2 * t->nslots : 256))
+		return -1;
+	size_t need = t->used + sizeof n + n;
+	if (need > t->room) {
+		unsigned char *b = realloc(t->bytes, 2 * need);
+		if (!b)
+			return -1;
+		t->bytes = b;
+		t->room = 2 * need;
+	}
+	memcpy(t->bytes + t->used, &n, sizeof n);
+	memcpy(t->bytes + t->used + sizeof n, k, n);
+	t->slot[sok_iseen_slot(t, k, n)] = t->used + 1;
+	t->used = need;
+	t->count++;
+	return 0;
 }
 
 /* Room for n steps in p.  0, or -1 if out of memory. */
@@ -164,12 +256,20 @@ static struct sok_imp *sok_imp_new(const sok_level *lv, unsigned maxs)
 	im->tdist = malloc(nf * sizeof *im->tdist);
 	im->succ = malloc(maxs * sizeof *im->succ);
 	im->kids = malloc(maxs * stride);
+	im->key = malloc(im->ssz + (SOK_IMP_WMAX + 1) * sizeof(uint32_t));
 	if (im->ns && im->node && im->table && im->heap && im->fixed &&
-	    im->target && im->tail && im->tdist && im->succ && im->kids)
+	    im->target && im->tail && im->tdist && im->succ && im->kids &&
+	    im->key)
 		return im;
 	sok_work tmp = { .imp = im };
 	sok_improve_free(&tmp);
 	return NULL;
+}
+
+void sok_improve_windows(const sok_work *wk, long *asked, long *searched)
+{
+	*asked = wk->imp ? wk->imp->windows : 0;
+	*searched = wk->imp ? wk->imp->searched : 0;
 }
 
 /* The nodes improve_plan() may spend (a node popped from the heap of a
@@ -620,21 +720,48 @@ static int sok_imp_adopt(sok *s, void *self, sok_expand_fn expand,
 	return 1;
 }
 
-/* Search window i..j and take a better way if there is one.  1 if the
- * plan changed, 0 if not, -1 if out of memory, 2 if time ran out. */
+/* The key of window i..j (j - i <= SOK_IMP_WMAX) into im->key and
+ * im->keylen: the position at i, the actions i..j-1 and step j's (none
+ * at the plan's end).  They decide all that the window's search does:
+ * the positions, walks and pushes of its steps follow from them. */
+static void sok_imp_key(struct sok_imp *im, size_t i, size_t j)
+{
+	uint32_t a;
+	memcpy(im->key, im->plan.st + i * im->ssz, im->ssz);
+	im->keylen = im->ssz;
+	for (size_t k = i; k <= j; k++) {
+		a = k < im->plan.n ? im->plan.step[k].action : UINT32_MAX;
+		memcpy(im->key + im->keylen, &a, sizeof a);
+		im->keylen += sizeof a;
+	}
+}
+
+/* Search window i..j and take a better way if there is one; a window
+ * whose search found nothing that could be taken is remembered and not
+ * searched again while it stays as it is.  1 if the plan changed, 0 if
+ * not, -1 if out of memory, 2 if time ran out. */
 static int sok_imp_window(sok *s, void *self, sok_expand_fn expand,
                           struct sok_imp *im, size_t i, size_t j)
 {
 	const sok_level *lv = &s->lv;
 	sok_iwin w = { .i = i, .j = j };
+	sok_imp_key(im, i, j);
+	im->windows++;
+	if (sok_iseen_has(&im->seen, im->key, im->keylen))
+		return 0;
+	im->searched++;
 	if (sok_imp_search(lv, s->cf.macros, s->host, im, &s->wk, &w))
 		return 2;
-	if (w.best_node < 0)
-		return 0;
-	if (sok_imp_splice(lv, im, &w))
-		return -1;
-	return sok_imp_adopt(s, self, expand, im, i,
-	                     im->next.n - (im->plan.n - j));
+	int rc = 0;
+	if (w.best_node >= 0) {
+		if (sok_imp_splice(lv, im, &w))
+			return -1;
+		rc = sok_imp_adopt(s, self, expand, im, i,
+		                   im->next.n - (im->plan.n - j));
+	}
+	if (!rc)  /* out of memory: the window is searched again */
+		(void)sok_iseen_add(&im->seen, im->key, im->keylen);
+	return rc;
 }
 
 /* Slide windows of `size` actions over the plan, half a window apart.

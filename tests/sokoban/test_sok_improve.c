@@ -211,6 +211,12 @@ static void regroup_case(const char *text, int with_c, size_t built,
 	for (size_t k = 0; k < 3; k++)   /* A's three pushes come first */
 		assert_int_equal(again[k] & ~SOK_ACT_MACRO,
 		                 push_action(lv, (push){ 3 + (int)k, 1, 3 }));
+	/* The round after the regrouping passes the windows over the same
+	 * plan again: those searched in vain are not searched again. */
+	long asked, searched;
+	sok_improve_windows(&((sok *)inst.self)->wk, &asked, &searched);
+	assert_true(searched > 0);
+	assert_true(searched < asked);
 	free(st);
 	pl->destroy(inst.self);
 }
