@@ -686,14 +686,17 @@ static int sok_imp_splice(const sok_level *lv, struct sok_imp *im,
 }
 
 /* 1 iff every step of im->next from step i to step last (inclusive) is
- * one expand() offers, as the engine will rebuild it. */
+ * one expand() offers, as the engine will rebuild it; 0 if not; -1 if
+ * out of memory. */
 static int sok_imp_check(const sok_level *lv, sok_model model, sok_work *wk,
                          struct sok_imp *im, void *self,
                          sok_expand_fn expand, size_t i, size_t last)
 {
 	const sok_iplan *q = &im->next;
 	unsigned char *a = malloc(2 * im->ssz);
-	int ok = a != NULL;
+	if (!a)
+		return -1;
+	int ok = 1;
 	for (size_t k = i; ok && k <= last && k < q->n; k++) {
 		sok_imp_engine_state(lv, model, wk, q->st + k * im->ssz, a);
 		sok_imp_engine_state(lv, model, wk, q->st + (k + 1) * im->ssz,
@@ -707,13 +710,14 @@ static int sok_imp_check(const sok_level *lv, sok_model model, sok_work *wk,
 
 /* Take im->next as the plan if every step of it from step i to step
  * last is one expand() offers (sok_imp_check): 1, else 0 and the plan
- * kept. */
+ * kept; -1 if out of memory. */
 static int sok_imp_adopt(sok *s, void *self, sok_expand_fn expand,
                          struct sok_imp *im, size_t i, size_t last)
 {
-	if (!sok_imp_check(&s->lv, s->cf.model, &s->wk, im, self, expand, i,
-	                   last))
-		return 0;
+	int ok = sok_imp_check(&s->lv, s->cf.model, &s->wk, im, self, expand,
+	                       i, last);
+	if (ok <= 0)
+		return ok;
 	sok_iplan t = im->plan;
 	im->plan = im->next;
 	im->next = t;
@@ -759,7 +763,7 @@ static int sok_imp_window(sok *s, void *self, sok_expand_fn expand,
 		rc = sok_imp_adopt(s, self, expand, im, i,
 		                   im->next.n - (im->plan.n - j));
 	}
-	if (!rc)  /* out of memory: the window is searched again */
+	if (!rc)  /* if out of memory, the window is searched again */
 		(void)sok_iseen_add(&im->seen, im->key, im->keylen);
 	return rc;
 }
@@ -991,9 +995,9 @@ size_t sok_improve_plan(sok *s, void *self, sok_expand_fn expand,
 {
 	const sok_level *lv = &s->lv;
 	sok_work *wk = &s->wk;
+	sok_improve_free(wk);
 	if (s->cf.model == SOK_STEPS || !n)
 		return 0;
-	sok_improve_free(wk);
 	struct sok_imp *im = wk->imp =
 		sok_imp_new(lv, (unsigned)(4 * lv->nboxes) +
 		            sok_macro_extra(lv, s->cf.macros));
