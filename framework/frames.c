@@ -46,23 +46,25 @@ static int grow(void **p, size_t bytes)
 	return 0;
 }
 
-/* The path set's home slot of hash h, and the slot after slot i. */
-static size_t home_slot(const sd_frames *fr, uint64_t h)
+/* The mask of the path set's slots, 2 cap of them (grow_slots() makes
+ * them for the cap to come); hash h's home slot under a mask. */
+static size_t slot_mask(const sd_frames *fr)
 {
-	return (size_t)(h ^ h >> 29) & (2 * fr->cap - 1);
+	return 2 * fr->cap - 1;
 }
 
-static size_t next_slot(const sd_frames *fr, size_t i)
+static size_t home_slot(size_t mask, uint64_t h)
 {
-	return (i + 1) & (2 * fr->cap - 1);
+	return (size_t)(h ^ h >> 29) & mask;
 }
 
-/* Put frame d on the path set (its hash in fr->hash[d]). */
-static void put_slot(sd_frames *fr, size_t d)
+/* Put frame d on the path set (its hash in fr->hash[d]), slots under
+ * mask. */
+static void put_slot(sd_frames *fr, size_t mask, size_t d)
 {
-	size_t i = home_slot(fr, fr->hash[d]);
+	size_t i = home_slot(mask, fr->hash[d]);
 	while (fr->slot[i])
-		i = next_slot(fr, i);
+		i = (i + 1) & mask;
 	fr->slot[i] = (uint32_t)(d + 1);
 }
 
@@ -75,18 +77,15 @@ static int grow_slots(sd_frames *fr, size_t cap)
 		return -1;
 	free(fr->slot);
 	fr->slot = slot;
-	size_t old = fr->cap;
-	fr->cap = cap;  /* home_slot()'s table size */
 	for (size_t d = 0; d < fr->depth; d++)
-		put_slot(fr, d);
-	fr->cap = old;
+		put_slot(fr, 2 * cap - 1, d);
 	return 0;
 }
 
 void sd_frames_enter(sd_frames *fr, size_t d, uint64_t h)
 {
 	fr->hash[d] = h;
-	put_slot(fr, d);
+	put_slot(fr, slot_mask(fr), d);
 	fr->depth = d + 1;
 }
 
@@ -96,9 +95,10 @@ void sd_frames_enter(sd_frames *fr, size_t d, uint64_t h)
  * still on the path, entered before them. */
 void sd_frames_leave(sd_frames *fr)
 {
-	size_t d = --fr->depth, i = home_slot(fr, fr->hash[d]);
+	size_t mask = slot_mask(fr), d = --fr->depth;
+	size_t i = home_slot(mask, fr->hash[d]);
 	while (fr->slot[i] != d + 1)
-		i = next_slot(fr, i);
+		i = (i + 1) & mask;
 	fr->slot[i] = 0;
 }
 
@@ -111,7 +111,8 @@ void sd_frames_forget(sd_frames *fr)
 int sd_frames_on_path(const sd_frames *fr, uint64_t h,
                       const unsigned char *state, size_t ssz)
 {
-	for (size_t i = home_slot(fr, h); fr->slot[i]; i = next_slot(fr, i)) {
+	size_t mask = slot_mask(fr);
+	for (size_t i = home_slot(mask, h); fr->slot[i]; i = (i + 1) & mask) {
 		size_t d = fr->slot[i] - 1;
 		if (fr->hash[d] == h && !memcmp(sd_frame_state(fr, d), state, ssz))
 			return 1;

@@ -107,6 +107,7 @@ struct sok_imp {
 	                             or -1 */
 	sd_succ *succ;            /* expand() buffers for the check */
 	unsigned char *kids;
+	unsigned char *pair;      /* two engine states: a step checked */
 	unsigned maxs;
 	unsigned char *out;       /* the states handed to the engine */
 	size_t ssz;
@@ -142,6 +143,7 @@ void sok_improve_free(sok_work *wk)
 	free(im->kids);
 	free(im->out);
 	free(im->key);
+	free(im->pair);
 	free(im->seen.bytes);
 	free(im->seen.slot);
 	free(im);
@@ -257,9 +259,10 @@ static struct sok_imp *sok_imp_new(const sok_level *lv, unsigned maxs)
 	im->succ = malloc(maxs * sizeof *im->succ);
 	im->kids = malloc(maxs * stride);
 	im->key = malloc(im->ssz + (SOK_IMP_WMAX + 1) * sizeof(uint32_t));
+	im->pair = malloc(2 * im->ssz);
 	if (im->ns && im->node && im->table && im->heap && im->fixed &&
 	    im->target && im->tail && im->tdist && im->succ && im->kids &&
-	    im->key)
+	    im->key && im->pair)
 		return im;
 	sok_work tmp = { .imp = im };
 	sok_improve_free(&tmp);
@@ -686,16 +689,13 @@ static int sok_imp_splice(const sok_level *lv, struct sok_imp *im,
 }
 
 /* 1 iff every step of im->next from step i to step last (inclusive) is
- * one expand() offers, as the engine will rebuild it; 0 if not; -1 if
- * out of memory. */
+ * one expand() offers, as the engine will rebuild it. */
 static int sok_imp_check(const sok_level *lv, sok_model model, sok_work *wk,
                          struct sok_imp *im, void *self,
                          sok_expand_fn expand, size_t i, size_t last)
 {
 	const sok_iplan *q = &im->next;
-	unsigned char *a = malloc(2 * im->ssz);
-	if (!a)
-		return -1;
+	unsigned char *a = im->pair;
 	int ok = 1;
 	for (size_t k = i; ok && k <= last && k < q->n; k++) {
 		sok_imp_engine_state(lv, model, wk, q->st + k * im->ssz, a);
@@ -704,20 +704,18 @@ static int sok_imp_check(const sok_level *lv, sok_model model, sok_work *wk,
 		ok = sok_imp_offered(im, self, expand, a, a + im->ssz,
 		                     q->step[k].action);
 	}
-	free(a);
 	return ok;
 }
 
 /* Take im->next as the plan if every step of it from step i to step
  * last is one expand() offers (sok_imp_check): 1, else 0 and the plan
- * kept; -1 if out of memory. */
+ * kept. */
 static int sok_imp_adopt(sok *s, void *self, sok_expand_fn expand,
                          struct sok_imp *im, size_t i, size_t last)
 {
-	int ok = sok_imp_check(&s->lv, s->cf.model, &s->wk, im, self, expand,
-	                       i, last);
-	if (ok <= 0)
-		return ok;
+	if (!sok_imp_check(&s->lv, s->cf.model, &s->wk, im, self, expand, i,
+	                   last))
+		return 0;
 	sok_iplan t = im->plan;
 	im->plan = im->next;
 	im->next = t;
