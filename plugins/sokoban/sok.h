@@ -425,6 +425,9 @@ int sok_corral_deadlock(const sok_level *lv, unsigned rules, sok_work *wk,
                         const sok_reach *r, int ncorral);
 int sok_corral_knot(const sok_work *wk, const int **cells);
 #define SOK_CORRAL_NODES 256 /* positions one small search may visit */
+#define SOK_LRN_WHOLE 1024   /* positions of a search of a whole position
+                                (sok_learn_low); the most any small search
+                                may visit */
 
 /* Which positions the corral search tests under `corral-gate`: all
  * while the proofs are many, a sample while they are few (sok_corral.c,
@@ -541,6 +544,10 @@ struct sok_learn {
 	int *cand, *cwalk;     /* the real wk->cand, wk->cwalk, likewise */
 	long judged;           /* pushes judged (sok_learned_dead calls) */
 	long spent;            /* small-search positions spent */
+	int *whole;            /* a position's boxes (sok_learn_low) */
+	long spent_low;        /* positions spent by its searches */
+	sd_cost low;           /* the lowest bound expanded so far */
+	int has_low;           /* 0 until a bound was expanded */
 };
 
 /* sok_learn.c: deadlock patterns learned during the search, in
@@ -558,6 +565,14 @@ int sok_learned_dead(const sok_level *lv, unsigned rules, sok_work *wk, int c,
  * knot (sok_corral_knot), if the budget allows.  wk->occ is kept. */
 void sok_learn_knot(const sok_level *lv, unsigned rules, sok_work *wk,
                     int player);
+/* Before the expansion of the position in wk->occ (the player at
+ * `player`, any cell of its area), whose bound is h: if h is below every
+ * bound expanded before it, search the whole position (see sok_learn.c),
+ * if the budget allows.  1 iff it was proved dead (and so needs no
+ * successors).  wk->occ, wk->cand and wk->cwalk are kept; wk->scratch
+ * and the area labels are not. */
+int sok_learn_low(const sok_level *lv, unsigned rules, sok_work *wk,
+                  int player, sd_cost h);
 /* sok_lpat.c: the same check without learning (the small searches'
  * pushes, when their rules hold SOK_DL_LEARN): a pattern learned so far
  * holds. */

@@ -33,7 +33,10 @@
 #include <string.h>
 #include "sok.h"
 
-#define SOK_CORRAL_SLOTS 1024 /* hash slots, a power of 2 > 2 * NODES */
+#define SOK_CORRAL_SLOTS 1024 /* hash slots of a search of at most
+                                 SOK_CORRAL_NODES positions, a power of 2
+                                 > 2 * that */
+#define SOK_RX_SLOTS 4096     /* the same for SOK_LRN_WHOLE positions */
 #define SOK_CORRAL_CACHE 65536 /* remembered verdicts, a power of 2 */
 #define SOK_CORRAL_FIRST 64   /* positions of a small problem's first
                                  search */
@@ -146,11 +149,14 @@ int sok_pi_corral(const sok_level *lv, sok_work *wk, const sok_reach *r,
 
 /* Work space of the small searches, allocated on first use. */
 struct sok_rx {
-	unsigned char *pos;   /* SOK_CORRAL_NODES packed positions */
-	int slot[SOK_CORRAL_SLOTS]; /* index into pos + 1, 0 = empty */
+	unsigned char *pos;   /* SOK_LRN_WHOLE packed positions */
+	int slot[SOK_RX_SLOTS]; /* index into pos + 1, 0 = empty */
+	uint32_t mask;        /* slots in use - 1: SOK_CORRAL_SLOTS - 1 for
+	                         a search of up to SOK_CORRAL_NODES (fewer
+	                         to clear), else SOK_RX_SLOTS - 1 */
 	int n;                /* positions stored */
 	int cap;              /* positions the search in progress may
-	                         store (SOK_CORRAL_NODES at most): set
+	                         store (SOK_LRN_WHOLE at most): set
 	                         before each sok_rx_run() by its caller
 	                         (sok_rx_settle, sok_small_dead) */
 	unsigned char *save;  /* the real wk->occ while searching */
@@ -181,7 +187,7 @@ static int sok_rx_alloc(const sok_level *lv, sok_work *wk)
 	struct sok_rx *rx = calloc(1, sizeof *rx);
 	if (!rx)
 		return -1;
-	rx->pos = malloc(lv->state_size * SOK_CORRAL_NODES);
+	rx->pos = malloc(lv->state_size * SOK_LRN_WHOLE);
 	rx->save = malloc((size_t)lv->nfloor);
 	rx->keep = malloc(sizeof(int) * (size_t)lv->nfloor);
 	rx->box = malloc(sizeof(int) * (size_t)lv->nfloor);
@@ -229,8 +235,8 @@ static int sok_rx_add(const sok_level *lv, struct sok_rx *rx,
                       const unsigned char *p)
 {
 	size_t n = lv->state_size;
-	uint32_t i = sok_fnv1a(p, n) & (SOK_CORRAL_SLOTS - 1);
-	for (; rx->slot[i]; i = (i + 1) & (SOK_CORRAL_SLOTS - 1))
+	uint32_t i = sok_fnv1a(p, n) & rx->mask;
+	for (; rx->slot[i]; i = (i + 1) & rx->mask)
 		if (!memcmp(rx->pos + (size_t)(rx->slot[i] - 1) * n, p, n))
 			return 0;
 	if (rx->n == rx->cap)
@@ -320,7 +326,9 @@ static int sok_rx_run(const sok_level *lv, unsigned rules, sok_work *wk,
                       int k, int mode, unsigned char *buf)
 {
 	struct sok_rx *rx = wk->rx;
-	memset(rx->slot, 0, sizeof rx->slot);
+	rx->mask = rx->cap <= SOK_CORRAL_NODES ? SOK_CORRAL_SLOTS - 1
+	                                       : SOK_RX_SLOTS - 1;
+	memset(rx->slot, 0, sizeof *rx->slot * (rx->mask + 1));
 	rx->n = 0;
 	sok_rx_add(lv, rx, buf);
 	for (int i = 0; i < rx->n; i++) {
@@ -337,7 +345,7 @@ static int sok_rx_run(const sok_level *lv, unsigned rules, sok_work *wk,
 }
 
 /* The boxes of wk->occ alone, the player at `player`: 1 iff a small
- * search (at most `cap` positions, SOK_CORRAL_NODES at most) proves
+ * search (at most `cap` positions, SOK_LRN_WHOLE at most) proves
  * that they can
  * never all stand on goals; 0 if it finds a way, gives up, or (mode
  * SOK_RX_APART) reaches a position where no two boxes touch.  wk->occ
@@ -350,7 +358,7 @@ int sok_small_dead(const sok_level *lv, unsigned rules, sok_work *wk,
 		return 0;
 	memcpy(wk->rx->save, wk->occ, (size_t)lv->nfloor);
 	sok_encode(lv, wk->occ, player, buf);
-	wk->rx->cap = cap < SOK_CORRAL_NODES ? cap : SOK_CORRAL_NODES;
+	wk->rx->cap = cap < SOK_LRN_WHOLE ? cap : SOK_LRN_WHOLE;
 	int dead = sok_rx_run(lv, rules, wk, -1, mode, buf) == 1;
 	*positions += wk->rx->n;
 	memcpy(wk->occ, wk->rx->save, (size_t)lv->nfloor);

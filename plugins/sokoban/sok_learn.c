@@ -1,12 +1,18 @@
 /*
  * sok_learn.c -- deadlock patterns learned during the search.
  *
- * Two kinds of sets of boxes are searched: after a push that no other
+ * Three kinds of sets of boxes are searched: after a push that no other
  * rule prunes, the pushed box and the boxes 8-connected to it, grown
  * outward (at most SOK_LRN_NEAR; the search, of at most SOK_LRN_NODES
- * positions, gives up when no two of the boxes touch); and, when the
- * corral search has just proved a position dead, the boxes it kept (at
- * most SOK_CORRAL_NODES positions, no giving up).  Every other box is
+ * positions, gives up when no two of the boxes touch); when the corral
+ * search has just proved a position dead, the boxes it kept (at most
+ * SOK_CORRAL_NODES positions, no giving up); and when the search
+ * expands a position at a bound below every bound it expanded before,
+ * all the boxes of that position (at most SOK_LRN_WHOLE positions, no
+ * giving up: the best positions of a search stuck on a plateau are
+ * often dead by a knot of boxes too far apart or too many for the other
+ * two, and the same knot comes back under every arrangement of the
+ * rest).  Every other box is
  * dropped and the pushes of the set alone are searched from the
  * player's cell (sok_small_dead).  Dropping boxes only frees the player
  * and the kept boxes, so every real sequence of pushes of the kept
@@ -15,7 +21,8 @@
  * with the player anywhere in the area of the small problem it stands
  * in, can be solved, whatever the other boxes are and do.  Such a set
  * is shrunk (each box dropped in turn, kept out if the rest is still
- * proved dead) and stored as a pattern: its box cells and the cells of
+ * proved dead) and stored as a pattern if at most SOK_LRN_MAX boxes are
+ * left: its box cells and the cells of
  * that area.  A real position's player area lies inside the small
  * problem's area around any of its cells (the small problem has fewer
  * boxes), so the pattern prunes every later position holding its boxes
@@ -27,8 +34,11 @@
  * The searches are budgeted in positions, not time, so a run stays
  * deterministic (the constants are in sok.h): a search starts only
  * while the positions spent are below SOK_LRN_BASE plus SOK_LRN_RATIO
- * per push judged, and one search with its shrinking spends at most
- * SOK_LRN_MAX * SOK_CORRAL_NODES.  A set already searched from the same
+ * per push judged (the searches of whole positions count theirs apart,
+ * against a budget of the same size, so that they take nothing from the
+ * other two kinds), and one search with its shrinking spends at most
+ * SOK_LRN_MAX * SOK_CORRAL_NODES, or (boxes + 1) * SOK_LRN_WHOLE for a
+ * whole position.  A set already searched from the same
  * small-problem area (a fingerprint of its cells and the area's
  * smallest cell) is not searched again; a fingerprint that collides
  * only skips a search, so the table needs no exact keys.  The lookup of
@@ -53,7 +63,7 @@ void sok_learn_free(sok_work *wk)
 		free(l->at[c].need);
 		free(l->at[c].rec);
 	}
-	void *own[] = { l->at, l->area, l->tried,
+	void *own[] = { l->at, l->area, l->tried, l->whole,
 	                l->save, l->cand, l->cwalk, l };
 	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
 		free(own[i]);
@@ -74,8 +84,9 @@ static int sok_learn_alloc(const sok_level *lv, sok_work *wk)
 	l->save = malloc((size_t)lv->nfloor);
 	l->cand = malloc(sizeof(int) * nb);
 	l->cwalk = malloc(sizeof(int) * nb);
+	l->whole = malloc(sizeof(int) * nb);
 	if (l->at && l->tried && l->save && l->cand &&
-	    l->cwalk)
+	    l->cwalk && l->whole)
 		return 0;
 	sok_learn_free(wk);
 	return -1;
@@ -121,18 +132,21 @@ static void sok_lrn_place(const sok_level *lv, sok_work *wk, const int *set,
 }
 
 /* True iff the set is new from the player's area: its fingerprint (its
- * cells in the order gathered and the smallest cell of the player's
- * area among its boxes alone, wk->occ holding them) was not seen; it is
+ * cells in the order gathered, the smallest cell of the player's area
+ * among its boxes alone, wk->occ holding them, and whether it is a whole
+ * position's, whose search goes further) was not seen; it is
  * recorded. */
 static int sok_lrn_fresh(const sok_level *lv, sok_work *wk,
                          struct sok_learn *l, const int *set, int n,
-                         int player)
+                         int player, int whole)
 {
 	uint64_t h = 14695981039346656037u;
 	int pmin = sok_min_reached(lv, wk, player);
 	for (int i = 0; i <= n; i++)
 		h = (h ^ (uint64_t)(i < n ? set[i] : pmin + 65536)) *
 		    1099511628211u;
+	if (whole)
+		h = (h ^ 1) * 1099511628211u;
 	h |= 1;
 	uint64_t *e = &l->tried[(h >> 20) & (SOK_LRN_TRIED - 1)];
 	if (*e == h)
@@ -141,9 +155,10 @@ static int sok_lrn_fresh(const sok_level *lv, sok_work *wk,
 	return 1;
 }
 
-/* How a set is searched: the sok_small_dead() mode and cap. */
+/* How a set is searched: the sok_small_dead() mode and cap, and
+ * whether it is a whole position (its positions counted apart). */
 typedef struct sok_lrn_how {
-	int mode, cap;
+	int mode, cap, whole;
 } sok_lrn_how;
 
 /* True iff the small search proves the set (placed in wk->occ) dead
@@ -152,7 +167,7 @@ static int sok_lrn_prove(const sok_level *lv, unsigned rules, sok_work *wk,
                          struct sok_learn *l, int player, sok_lrn_how how)
 {
 	return sok_small_dead(lv, rules, wk, player, how.mode, how.cap,
-	                      &l->spent);
+	                      how.whole ? &l->spent_low : &l->spent);
 }
 
 /* Shrink the dead set: drop each box in turn, last gathered first,
@@ -242,9 +257,10 @@ static void sok_lrn_store(const sok_level *lv, sok_work *wk,
 	l->n++;
 }
 
-/* Search the set (cells of boxes of the real position in wk->occ, at
- * most SOK_LRN_MAX) from the player at `player`, as `how` says; if it is
- * proved dead, shrink and store it.  wk->occ, wk->cand and wk->cwalk
+/* Search the set (cells of boxes of the real position in wk->occ) from
+ * the player at `player`, as `how` says; if it is proved dead, shrink
+ * it and store it if at most SOK_LRN_MAX boxes are left (the verdict
+ * stands either way).  wk->occ, wk->cand and wk->cwalk
  * are restored; the fills, labels and wk->scratch are not.  1 iff
  * proved dead. */
 static int sok_lrn_learn(const sok_level *lv, unsigned rules, sok_work *wk,
@@ -261,14 +277,15 @@ static int sok_lrn_learn(const sok_level *lv, unsigned rules, sok_work *wk,
 	sok_lrn_place(lv, wk, set, n);
 	/* a set tried before (the common case) costs no search, and so no
 	 * saving of the candidate lists the searches overwrite */
-	if (sok_lrn_fresh(lv, wk, l, set, n, player)) {
+	if (sok_lrn_fresh(lv, wk, l, set, n, player, how.whole)) {
 		memcpy(l->cand, wk->cand, nc);
 		memcpy(l->cwalk, wk->cwalk, nc);
 		if (sok_lrn_prove(lv, rules, wk, l, player, how)) {
 			dead = 1;
 			n = sok_lrn_shrink(lv, rules, wk, l, set, n, player, how);
 			sok_lrn_place(lv, wk, set, n);
-			sok_lrn_store(lv, wk, l, set, n, player);
+			if (n <= SOK_LRN_MAX)
+				sok_lrn_store(lv, wk, l, set, n, player);
 		}
 		memcpy(wk->cand, l->cand, nc);
 		memcpy(wk->cwalk, l->cwalk, nc);
@@ -277,10 +294,12 @@ static int sok_lrn_learn(const sok_level *lv, unsigned rules, sok_work *wk,
 	return dead;
 }
 
-/* True iff the budget allows another search (see the top of the file). */
-static int sok_lrn_budget(const struct sok_learn *l)
+/* True iff the budget allows another search (see the top of the file):
+ * that of the whole positions' searches if whole, else the others'. */
+static int sok_lrn_budget(const struct sok_learn *l, int whole)
 {
-	return l->spent < SOK_LRN_BASE + SOK_LRN_RATIO * l->judged;
+	return (whole ? l->spent_low : l->spent) <
+	       SOK_LRN_BASE + SOK_LRN_RATIO * l->judged;
 }
 
 /* True iff the position in wk->occ, whose box was just pushed to c and
@@ -301,12 +320,12 @@ int sok_learned_dead(const sok_level *lv, unsigned rules, sok_work *wk, int c,
 	l->judged++;
 	if (sok_learn_holds(lv, wk, c, player, fold))
 		return 1;
-	if (!sok_lrn_budget(l))
+	if (!sok_lrn_budget(l, 0))
 		return 0;
 	int set[SOK_LRN_MAX];
 	int n = sok_lrn_gather(lv, wk->occ, c, set);
 	return sok_lrn_learn(lv, rules, wk, l, set, n, player,
-	                     (sok_lrn_how){ SOK_RX_APART, SOK_LRN_NODES });
+	                     (sok_lrn_how){ SOK_RX_APART, SOK_LRN_NODES, 0 });
 }
 
 /* After sok_corral_deadlock() proved the position in wk->occ dead, its
@@ -323,11 +342,41 @@ void sok_learn_knot(const sok_level *lv, unsigned rules, sok_work *wk,
 	const int *cells;
 	int set[SOK_LRN_MAX], n = sok_corral_knot(wk, &cells);
 	if (!n || n > SOK_LRN_MAX || (!wk->learn && sok_learn_alloc(lv, wk)) ||
-	    !sok_lrn_budget(wk->learn))
+	    !sok_lrn_budget(wk->learn, 0))
 		return;
 	memcpy(set, cells, sizeof *set * (size_t)n);
 	sok_lrn_learn(lv, rules, wk, wk->learn, set, n, player,
-	              (sok_lrn_how){ SOK_RX_GOALS, SOK_CORRAL_NODES });
+	              (sok_lrn_how){ SOK_RX_GOALS, SOK_CORRAL_NODES, 0 });
+}
+
+/* True iff h is below every bound expanded before (the first is); it
+ * becomes the lowest. */
+static int sok_lrn_lower(struct sok_learn *l, sd_cost h)
+{
+	if (l->has_low && h >= l->low)
+		return 0;
+	l->low = h;
+	l->has_low = 1;
+	return 1;
+}
+
+/* See sok.h: a position expanded at a bound below every bound expanded
+ * before it has all its boxes searched (SOK_RX_GOALS, at most
+ * SOK_LRN_WHOLE positions, no giving up), shrunk and stored if dead. */
+int sok_learn_low(const sok_level *lv, unsigned rules, sok_work *wk,
+                  int player, sd_cost h)
+{
+	if (!wk->learn && sok_learn_alloc(lv, wk))
+		return 0;
+	struct sok_learn *l = wk->learn;
+	if (!sok_lrn_lower(l, h) || !sok_lrn_budget(l, 1))
+		return 0;
+	int n = 0;
+	for (int c = 0; c < lv->nfloor; c++)
+		if (wk->occ[c])
+			l->whole[n++] = c;
+	return sok_lrn_learn(lv, rules, wk, l, l->whole, n, player,
+	                     (sok_lrn_how){ SOK_RX_GOALS, SOK_LRN_WHOLE, 1 });
 }
 
 /* The learning's counters (for tests and reports): pushes judged,

@@ -536,19 +536,22 @@ static void sok_goals_last(const sok_level *lv, sok_work *wk, int n)
 /* The push models: one successor per push the player can reach; a push
  * that starts a macro gives the macro instead, or as well for a
  * goal-room macro.  Under `matching` the pushes onto goals come last
- * (sok_goals_last). */
+ * (sok_goals_last).  h: the position's own bound, for the learning of
+ * a position at the lowest bound so far (sok_learn_low). */
 static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
                                   sok_work *wk, const unsigned char *st,
                                   sd_succ *succ, unsigned char *states,
-                                  size_t stride)
+                                  size_t stride, sd_cost h)
 {
 	int player;
 	unsigned k = 0;
 	sok_decode(lv, wk->occ, st, &player);
 	uint64_t fold = sok_expand_fold(lv, cf, st);
 	if ((cf->deadlocks & SOK_DL_LEARN) &&
-	    sok_learn_holds_any(lv, wk, player, fold))
-		return 0;           /* stored before a pattern that holds */
+	    (sok_learn_holds_any(lv, wk, player, fold) ||
+	     (cf->heur != SD_NO_HEURISTIC &&
+	      sok_learn_low(lv, cf->deadlocks, wk, player, h))))
+		return 0;  /* stored before a pattern that holds, or dead */
 	const sok_reach *r = &wk->parent;
 	sok_fill(lv, wk, &wk->parent, player);
 	int pi = cf->model == SOK_PUSHES && (cf->deadlocks & SOK_DL_CORRAL);
@@ -609,14 +612,13 @@ static unsigned sok_expand_real(void *self, const void *state, sd_cost h,
 	const sok_level *lv = &s->lv;
 	const sok_config *cf = &s->cf;
 	sok_work *wk = &s->wk;
-	(void)h;
 	s->expansions++;
 	wk->parent_live = -1;
 	if (lv->start_dead && sok_start_boxes(lv, state))
 		return 0;
 	if (cf->model == SOK_STEPS)
 		return sok_expand_steps(lv, cf, wk, state, succ, states, stride);
-	return sok_expand_pushes(lv, cf, wk, state, succ, states, stride);
+	return sok_expand_pushes(lv, cf, wk, state, succ, states, stride, h);
 }
 
 /* Write each of the n children of an expand() that is not a dead end

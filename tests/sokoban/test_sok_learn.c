@@ -22,7 +22,8 @@
  * the small searches' verdicts are a plain breadth-first search's;
  * and the corral search's yield gate opens and shuts by the yield;
  * a position that holds a pattern learned after it was stored gets no
- * successors when it is expanded.
+ * successors when it is expanded; and a whole position searched at a
+ * new lowest bound is proved dead only when it is.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,9 +41,10 @@
 #define MICROBAN SD_DATA_DIR "/microban.xsb"
 #define EXPANSIONS 3000 /* states expanded per run */
 
-/* The counters of one run: pushes judged, positions spent, patterns. */
+/* The counters of one run: pushes judged, positions spent (by the
+ * searches of whole positions apart), patterns. */
 typedef struct counts {
-	long judged, spent, patterns;
+	long judged, spent, patterns, spent_low;
 } counts;
 
 /* Create level `level` of collection `file` (pushes cost, key = value)
@@ -125,8 +127,9 @@ static counts run_level(const char *level, const char *deadlocks)
 	sd_instance inst;
 	walk_level(level, deadlocks, NULL, &inst);
 	counts c;
-	sok_learn_counts(&((sok *)inst.self)->wk, &c.judged, &c.spent,
-	                 &c.patterns);
+	const sok_work *wk = &((sok *)inst.self)->wk;
+	sok_learn_counts(wk, &c.judged, &c.spent, &c.patterns);
+	c.spent_low = wk->learn ? wk->learn->spent_low : 0;
 	searchd_plugin()->destroy(inst.self);
 	return c;
 }
@@ -860,8 +863,79 @@ static void small_search_plain(void **unused)
 }
 
 
+/* What check_low() saw: positions searched whole, proved dead, and
+ * proved dead again by the plain search (its table held them). */
+static long low_searched, low_dead, low_checked;
+
+/* sok_learn_low() on st as a new lowest bound (the bound forgotten
+ * first; its budget reset so that every position is searched), under the walk's rules and the learning, then
+ * at the same bound again and at a higher one: no search, nothing
+ * spent.  A position it proves dead is dead: the plain search of all its
+ * boxes under the walk's rules alone meets no position with every box
+ * on a goal. */
+static void check_low(sok *s, const unsigned char *st, const sd_succ *succ,
+                      const unsigned char *kids, unsigned n_kids, size_t ss)
+{
+	(void)succ, (void)kids, (void)n_kids, (void)ss; /* st alone */
+	const sok_level *lv = &s->lv;
+	sok_work *wk = &s->wk;
+	unsigned rules = s->cf.deadlocks | SOK_DL_LEARN;
+	int player, stored;
+	sok_decode(lv, wk->occ, st, &player);
+	if (wk->learn) {
+		wk->learn->has_low = 0;
+		wk->learn->spent_low = 0;
+	}
+	int dead = sok_learn_low(lv, rules, wk, player, 1);
+	assert_non_null(wk->learn);
+	long spent = wk->learn->spent_low;
+	low_searched += spent > 0;
+	assert_int_equal(sok_learn_low(lv, rules, wk, player, 1), 0);
+	assert_int_equal(sok_learn_low(lv, rules, wk, player, 2), 0);
+	assert_int_equal(wk->learn->spent_low, spent);
+	if (!dead)
+		return;
+	low_dead++;
+	int rc = plain_search(lv, s->cf.deadlocks, wk, player, SOK_RX_GOALS,
+	                      &stored);
+	assert_int_not_equal(rc, 1);
+	low_checked += rc == 0;
+}
+
+/* The learning of a position at a new lowest bound (sok_learn_low),
+ * called on the positions of walks through small Microban levels under
+ * the dead squares alone (so that dead positions are left for it: two
+ * boxes frozen side by side against a wall, say) and an XSokoban one
+ * under every rule: it searches only at a bound lower than before, and
+ * every position it proves dead is dead by a plain search; some are. */
+static void whole_positions(void **unused)
+{
+	(void)unused;
+	const char *walks[][3] = {
+		{ MICROBAN, "1", "dead-squares" },
+		{ MICROBAN, "2", "dead-squares" },
+		{ MICROBAN, "5", "dead-squares" },
+		{ XSOKOBAN, "4", "all" },
+	};
+	for (size_t k = 0; k < sizeof walks / sizeof *walks; k++) {
+		sd_instance inst;
+		plain_pos = malloc((size_t)PLAIN_MAX * (SOK_MAX_FLOOR / 8 + 4));
+		assert_non_null(plain_pos);
+		walk_file(walks[k][0], walks[k][1], walks[k][2], 300,
+		          check_low, &inst);
+		searchd_plugin()->destroy(inst.self);
+		free(plain_pos);
+	}
+	printf("whole positions searched %ld: dead %ld, checked %ld\n",
+	       low_searched, low_dead, low_checked);
+	assert_true(low_searched > 100);
+	assert_true(low_checked >= 5);
+}
+
 /* The small searches stay within their budget, use it, learn, and
- * count the same every time. */
+ * count the same every time; so do the searches of whole positions
+ * (XSokoban 4 has 20 boxes; the walk expands every position at bound 0,
+ * so the start alone is searched whole). */
 static void budget_respected(void **unused)
 {
 	(void)unused;
@@ -871,13 +945,18 @@ static void budget_respected(void **unused)
 	                       SOK_LRN_MAX * SOK_CORRAL_NODES);
 	assert_true(a.spent > SOK_LRN_BASE);
 	assert_true(a.patterns > 0);
+	assert_true(a.spent_low > 0);
+	assert_true(a.spent_low <= SOK_LRN_BASE + SOK_LRN_RATIO * a.judged +
+	                           21 * SOK_LRN_WHOLE);
 	counts b = run_level("4", "all learn");
 	assert_int_equal(a.judged, b.judged);
 	assert_int_equal(a.spent, b.spent);
 	assert_int_equal(a.patterns, b.patterns);
+	assert_int_equal(a.spent_low, b.spent_low);
 	counts off = run_level("4", "all");
 	assert_int_equal(off.judged, 0);
 	assert_int_equal(off.spent, 0);
+	assert_int_equal(off.spent_low, 0);
 }
 
 /* Feed a window of the gate: every position it lets through tested,
@@ -938,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(learned_lookup_folded),
 		cmocka_unit_test(learned_at_expansion),
 		cmocka_unit_test(small_search_plain),
+		cmocka_unit_test(whole_positions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
