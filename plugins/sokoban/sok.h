@@ -587,7 +587,10 @@ int sok_learn_holds_any(const sok_level *lv, const sok_work *wk,
 /* Counters: pushes judged, small-search positions spent, patterns kept
  * (all 0 before the first call).  A search starts only while spent <
  * SOK_LRN_BASE + SOK_LRN_RATIO * judged; one search and its shrinking
- * spend at most SOK_LRN_MAX * SOK_CORRAL_NODES positions. */
+ * spend at most SOK_LRN_MAX * SOK_CORRAL_NODES positions.  The searches
+ * of whole positions (sok_learn_low) count theirs in the struct's
+ * spent_low instead, under the same rule, (boxes + 1) * SOK_LRN_WHOLE
+ * at most for one. */
 void sok_learn_counts(const sok_work *wk, long *judged, long *spent,
                       long *patterns);
 void sok_learn_free(sok_work *wk);

@@ -623,13 +623,16 @@ static int sok_imp_search(const sok_level *lv, unsigned macros,
 }
 
 /* 1 iff expand() offers `action` as the cheapest way from normalised
- * state `from` to `to` (the first such, as the engine rebuilds plans). */
+ * state `from` to `to` (the first such, as the engine rebuilds plans).
+ * The bound passed is the highest, which no search expands below: a
+ * check is no position at a new lowest bound for sok_learn_low(). */
 static int sok_imp_offered(struct sok_imp *im, void *self,
                            sok_expand_fn expand, const unsigned char *from,
                            const unsigned char *to, uint32_t action)
 {
 	size_t stride = (im->ssz + 7) & ~(size_t)7;
-	unsigned n = expand(self, from, 0, im->succ, im->kids, stride);
+	unsigned n = expand(self, from, UINT32_MAX, im->succ, im->kids,
+	                    stride);
 	long best = -1;
 	for (unsigned k = 0; k < n && k < im->maxs; k++)
 		if (!memcmp(im->kids + k * stride, to, im->ssz) &&

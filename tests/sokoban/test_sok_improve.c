@@ -64,8 +64,10 @@ typedef struct push {
 static const int dxs[] = { 0, 0, -1, 1 }, dys[] = { -1, 1, 0, 0 };
 
 /* Create the plugin on `text` (written to a temporary file), pushes
- * cost, no macros, the matching heuristic selected. */
-static void open_level(const char *text, sd_instance *inst)
+ * cost, no macros, the deadlock rules `deadlocks`, the matching
+ * heuristic selected. */
+static void open_level_rules(const char *text, const char *deadlocks,
+                             sd_instance *inst)
 {
 	const sd_plugin *pl = searchd_plugin();
 	char path[] = "/tmp/test_sok_improve_XXXXXX";
@@ -77,13 +79,20 @@ static void open_level(const char *text, sd_instance *inst)
 		{ "file", path, "<test>", 0, "." },
 		{ "cost", "pushes", "<test>", 0, "." },
 		{ "macros", "none", "<test>", 0, "." },
+		{ "deadlocks", deadlocks, "<test>", 0, "." },
 	};
 	char err[256] = "";
 	memset(inst, 0, sizeof *inst);
-	assert_int_equal(pl->create(ps, 3, inst, err, sizeof err), 0);
+	assert_int_equal(pl->create(ps, 4, inst, err, sizeof err), 0);
 	unlink(path);
 	assert_int_equal(pl->select_heuristic(inst->self, SOK_H_MATCHING, err,
 	                                      sizeof err), 0);
+}
+
+/* open_level_rules() under the default rules. */
+static void open_level(const char *text, sd_instance *inst)
+{
+	open_level_rules(text, "all", inst);
 }
 
 /* The action of expand() that pushes the box at column x, row y in
@@ -167,18 +176,16 @@ static size_t plan_moves(const sd_instance *inst, const unsigned char *st,
 	return moves;
 }
 
-/* The hand-made plan on `text` (A, B's run, A twice, then C twice if
- * `with_c`) and what improve_plan() makes of it: `built` moves before,
- * `regrouped` after. */
-static void regroup_case(const char *text, int with_c, size_t built,
-                         size_t regrouped)
+/* The hand-made plan on the level of inst (A, B's run, A twice, then C
+ * twice if `with_c`): its states into st (from the start, one more than
+ * steps), its actions into actions.  Returns its steps. */
+static size_t hand_plan(const sd_instance *inst, int with_c,
+                        unsigned char *st, uint32_t *actions)
 {
 	const sd_plugin *pl = searchd_plugin();
-	sd_instance inst;
-	open_level(text, &inst);
-	const sok_level *lv = &((sok *)inst.self)->lv;
+	const sok_level *lv = &((sok *)inst->self)->lv;
 	push plan[MAX_PUSHES];
-	size_t n = 0, ss = inst.state_size;
+	size_t n = 0, ss = inst->state_size;
 	plan[n++] = (push){ 3, 1, 3 };
 	for (int x = 8; x < 33; x++)
 		plan[n++] = (push){ x, 3, 3 };
@@ -188,15 +195,29 @@ static void regroup_case(const char *text, int with_c, size_t built,
 		plan[n++] = (push){ 30, 1, 3 };
 		plan[n++] = (push){ 31, 1, 3 };
 	}
-	unsigned char *st = calloc(n + 1, ss);
-	uint32_t actions[MAX_PUSHES], again[MAX_PUSHES];
-	assert_non_null(st);
-	pl->initial(inst.self, st);
+	pl->initial(inst->self, st);
 	for (size_t k = 0; k < n; k++) {
 		actions[k] = push_action(lv, plan[k]);
-		follow(&inst, st + k * ss, actions[k], st + (k + 1) * ss);
+		follow(inst, st + k * ss, actions[k], st + (k + 1) * ss);
 	}
-	assert_true(pl->is_goal(inst.self, st + n * ss));
+	assert_true(pl->is_goal(inst->self, st + n * ss));
+	return n;
+}
+
+/* The hand-made plan on `text` (hand_plan) and what improve_plan()
+ * makes of it: `built` moves before, `regrouped` after. */
+static void regroup_case(const char *text, int with_c, size_t built,
+                         size_t regrouped)
+{
+	const sd_plugin *pl = searchd_plugin();
+	sd_instance inst;
+	open_level(text, &inst);
+	const sok_level *lv = &((sok *)inst.self)->lv;
+	size_t ss = inst.state_size;
+	unsigned char *st = calloc(MAX_PUSHES + 1, ss);
+	uint32_t actions[MAX_PUSHES], again[MAX_PUSHES];
+	assert_non_null(st);
+	size_t n = hand_plan(&inst, with_c, st, actions);
 	assert_int_equal(plan_moves(&inst, st, actions, n), built);
 
 	const void *out = NULL;
@@ -235,11 +256,43 @@ static void steps_after_walk_again(void **unused)
 	regroup_case(three_boxes, 1, 94, 40);
 }
 
+/* improve_plan()'s checks of a found way call expand() outside the
+ * search: under `learn` they must not count as positions at a new
+ * lowest bound, whose whole position would be searched
+ * (sok_learn_low).  After a search whose lowest bound was 1000 (set
+ * here, and what its whole searches tried forgotten, so that any check
+ * taken for a new low would search), improve_plan() spends nothing of
+ * the whole positions' budget. */
+static void checks_learn_nothing(void **unused)
+{
+	(void)unused;
+	const sd_plugin *pl = searchd_plugin();
+	sd_instance inst;
+	open_level_rules(two_rows, "all learn", &inst);
+	size_t ss = inst.state_size;
+	unsigned char *st = calloc(MAX_PUSHES + 1, ss);
+	uint32_t actions[MAX_PUSHES];
+	assert_non_null(st);
+	size_t n = hand_plan(&inst, 0, st, actions);
+	struct sok_learn *l = ((sok *)inst.self)->wk.learn;
+	assert_non_null(l); /* made by hand_plan()'s expansions */
+	l->low = 1000;
+	memset(l->tried, 0, sizeof *l->tried * SOK_LRN_TRIED);
+	long before = l->spent_low;
+	const void *out = NULL;
+	assert_int_equal(pl->improve_plan(inst.self, st, actions, n, 10.0,
+	                                  &out), n);
+	assert_int_equal(l->spent_low, before);
+	free(st);
+	pl->destroy(inst.self);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pushes_regrouped),
 		cmocka_unit_test(steps_after_walk_again),
+		cmocka_unit_test(checks_learn_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
