@@ -546,8 +546,8 @@ struct sok_learn {
 	long spent;            /* small-search positions spent */
 	int *whole;            /* a position's boxes (sok_learn_low) */
 	long spent_low;        /* positions spent by its searches */
-	sd_cost low;           /* the lowest bound expanded so far */
-	int has_low;           /* 0 until a bound was expanded */
+	sd_cost low;           /* the lowest bound expanded so far;
+	                          SD_DEAD_END (above any) before the first */
 };
 
 /* sok_learn.c: deadlock patterns learned during the search, in

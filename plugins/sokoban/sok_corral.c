@@ -150,10 +150,8 @@ int sok_pi_corral(const sok_level *lv, sok_work *wk, const sok_reach *r,
 /* Work space of the small searches, allocated on first use. */
 struct sok_rx {
 	unsigned char *pos;   /* SOK_LRN_WHOLE packed positions */
-	int slot[SOK_RX_SLOTS]; /* index into pos + 1, 0 = empty */
-	uint32_t mask;        /* slots in use - 1: SOK_CORRAL_SLOTS - 1 for
-	                         a search of up to SOK_CORRAL_NODES (fewer
-	                         to clear), else SOK_RX_SLOTS - 1 */
+	int slot[SOK_RX_SLOTS]; /* index into pos + 1, 0 = empty; the
+	                         first sok_rx_mask() + 1 in use */
 	int n;                /* positions stored */
 	int cap;              /* positions the search in progress may
 	                         store (SOK_LRN_WHOLE at most): set
@@ -229,14 +227,22 @@ void sok_corral_forget(const sok_level *lv, sok_work *wk)
 	memset(wk->rx->quick, 0, SOK_CORRAL_CACHE * (lv->state_size + 3));
 }
 
+/* The slots in use - 1: SOK_CORRAL_SLOTS - 1 for a search of up to
+ * SOK_CORRAL_NODES positions (fewer to clear), else SOK_RX_SLOTS - 1. */
+static uint32_t sok_rx_mask(const struct sok_rx *rx)
+{
+	return rx->cap <= SOK_CORRAL_NODES ? SOK_CORRAL_SLOTS - 1
+	                                   : SOK_RX_SLOTS - 1;
+}
+
 /* Store position p unless already seen.  1 if new, 0 if seen, -1 if
  * the store is full. */
 static int sok_rx_add(const sok_level *lv, struct sok_rx *rx,
                       const unsigned char *p)
 {
 	size_t n = lv->state_size;
-	uint32_t i = sok_fnv1a(p, n) & rx->mask;
-	for (; rx->slot[i]; i = (i + 1) & rx->mask)
+	uint32_t mask = sok_rx_mask(rx), i = sok_fnv1a(p, n) & mask;
+	for (; rx->slot[i]; i = (i + 1) & mask)
 		if (!memcmp(rx->pos + (size_t)(rx->slot[i] - 1) * n, p, n))
 			return 0;
 	if (rx->n == rx->cap)
@@ -326,9 +332,7 @@ static int sok_rx_run(const sok_level *lv, unsigned rules, sok_work *wk,
                       int k, int mode, unsigned char *buf)
 {
 	struct sok_rx *rx = wk->rx;
-	rx->mask = rx->cap <= SOK_CORRAL_NODES ? SOK_CORRAL_SLOTS - 1
-	                                       : SOK_RX_SLOTS - 1;
-	memset(rx->slot, 0, sizeof *rx->slot * (rx->mask + 1));
+	memset(rx->slot, 0, sizeof *rx->slot * (sok_rx_mask(rx) + 1));
 	rx->n = 0;
 	sok_rx_add(lv, rx, buf);
 	for (int i = 0; i < rx->n; i++) {

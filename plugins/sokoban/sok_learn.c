@@ -85,6 +85,7 @@ static int sok_learn_alloc(const sok_level *lv, sok_work *wk)
 	l->cand = malloc(sizeof(int) * nb);
 	l->cwalk = malloc(sizeof(int) * nb);
 	l->whole = malloc(sizeof(int) * nb);
+	l->low = SD_DEAD_END;
 	if (l->at && l->tried && l->save && l->cand &&
 	    l->cwalk && l->whole)
 		return 0;
@@ -353,10 +354,9 @@ void sok_learn_knot(const sok_level *lv, unsigned rules, sok_work *wk,
  * becomes the lowest. */
 static int sok_lrn_lower(struct sok_learn *l, sd_cost h)
 {
-	if (l->has_low && h >= l->low)
+	if (h >= l->low)
 		return 0;
 	l->low = h;
-	l->has_low = 1;
 	return 1;
 }
 

@@ -883,7 +883,7 @@ static void check_low(sok *s, const unsigned char *st, const sd_succ *succ,
 	int player, stored;
 	sok_decode(lv, wk->occ, st, &player);
 	if (wk->learn) {
-		wk->learn->has_low = 0;
+		wk->learn->low = SD_DEAD_END;
 		wk->learn->spent_low = 0;
 	}
 	int dead = sok_learn_low(lv, rules, wk, player, 1);
