@@ -32,9 +32,12 @@ static const char *volatile litter;  /* sd_guard_litter: removed at an
 static struct timespec first_stop;    /* when the first interrupt came */
 #define SD_AGAIN_GAP 0.5              /* seconds: a repeat within is one */
 static double grace_seconds;          /* after the alarm, for a hang */
+#define SD_GRACE_MIN 2.0              /* seconds: the shortest grace */
 static volatile sig_atomic_t alarm_phase;
 static volatile sig_atomic_t armed;   /* an alarm is wanted */
 static unsigned long calls_at_alarm;  /* sd_guard_calls at the last alarm */
+static volatile sig_atomic_t watching; /* since the first interrupt: the
+                                         alarm looks for a hung call */
 static uintptr_t stack_top;           /* the top of the main thread's
                                          stack (find_stack_top()) */
 static rlim_t stack_limit;            /* its size limit (ulimit -s) */
@@ -120,6 +123,53 @@ static void end_now(const char *m)
 	_exit(limit_status);
 }
 
+/* The seconds a plugin call may run on after a stop (the time limit,
+ * or an interrupt) before it is taken for one that never returns. */
+static double grace(void)
+{
+	return grace_seconds > SD_GRACE_MIN ? grace_seconds : SD_GRACE_MIN;
+}
+
+/* Set the real-time timer to go off once, `seconds` from now. */
+static void set_timer(double seconds);
+
+/* From a handler: a plugin call is still running a grace period after
+ * the last alarm, with no call made since (work after the search, such
+ * as rebuilding the plan, makes many short calls): name it and end the
+ * program with the limit's exit status.  `after` says after what. */
+static void end_if_stuck(const char *after)
+{
+	const char *call = sd_guard_call;
+	if (!call || sd_guard_calls != calls_at_alarm) {
+		calls_at_alarm = sd_guard_calls;
+		return;
+	}
+	char tail[160];
+	size_t n = 0;
+	put(tail, sizeof tail, &n, " has not returned ");
+	put_uint(tail, sizeof tail, &n, (unsigned long)grace());
+	put(tail, sizeof tail, &n, " s after ");
+	put(tail, sizeof tail, &n, after);
+	put(tail, sizeof tail, &n, "; giving up without statistics");
+	say_plugin(": ", call, tail);
+	drop_litter();
+	_exit(limit_status);
+}
+
+/* From the first interrupt on, the alarm goes off every grace period to
+ * look for a plugin call that does not return, which would otherwise
+ * keep the process from ever ending (the search reads the stop flag
+ * only between calls); it replaces the time limit's alarm, which has
+ * nothing left to stop. */
+static void watch_calls(void)
+{
+	if (watching)
+		return;
+	watching = 1;
+	calls_at_alarm = sd_guard_calls;
+	set_timer(grace());
+}
+
 /* SIGINT, SIGTERM, SIGXCPU: ask the search to stop (it prints its
  * statistics).
  * A second one ends the process at once, unless it comes within
@@ -148,6 +198,7 @@ static void on_stop_signal(int sig)
 	if (!sd_guard_interrupted)
 		first_stop = now;
 	sd_guard_interrupt();
+	watch_calls();
 }
 
 /* The top of the main thread's stack, whose size ulimit -s bounds: the
@@ -286,24 +337,19 @@ static void set_timer(double seconds)
 static void on_alarm(int sig)
 {
 	(void)sig;
+	if (watching) {
+		end_if_stuck("the interrupt");
+		set_timer(grace());
+		return;
+	}
 	if (!armed)
 		return;  /* an alarm pending when it was disarmed */
 	sd_guard_time_up = 1;
 	sd_guard_stopping = 1;
-	int stuck = alarm_phase++ && sd_guard_call &&
-	            sd_guard_calls == calls_at_alarm;
+	if (alarm_phase++)
+		end_if_stuck("the time limit");
 	calls_at_alarm = sd_guard_calls;
-	if (stuck) {
-		char tail[160];
-		size_t n = 0;
-		put(tail, sizeof tail, &n, " has not returned ");
-		put_uint(tail, sizeof tail, &n, (unsigned long)grace_seconds);
-		put(tail, sizeof tail, &n, " s after the time limit; "
-		    "giving up without statistics");
-		say_plugin(": ", sd_guard_call, tail);
-		_exit(limit_status);
-	}
-	set_timer(grace_seconds);
+	set_timer(grace());
 }
 
 /* ---- the interface -------------------------------------------------- */
@@ -343,6 +389,9 @@ void sd_guard_install(int status)
 	/* the soft CPU time limit (ulimit -t) stops the search as SIGTERM
 	 * does: the statistics, not a death without a word */
 	handle(SIGXCPU, on_stop_signal, NULL, SA_RESTART);
+	/* the time limit's, and the watch for a hung call after an
+	 * interrupt (watch_calls) */
+	handle(SIGALRM, on_alarm, NULL, SA_RESTART);
 	/* a file over the size limit (ulimit -f) is a write error, said
 	 * and cleaned up, not a death without a word */
 	signal(SIGXFSZ, SIG_IGN);
@@ -427,11 +476,12 @@ void sd_guard_arm(double seconds)
 	set_flags(-1, 0);
 	if (seconds <= 0)
 		return;
-	grace_seconds = seconds / 10 > 2 ? seconds / 10 : 2;
+	grace_seconds = seconds / 10;
 	alarm_phase = 0;
 	armed = 1;
 	handle(SIGALRM, on_alarm, NULL, SA_RESTART);
-	set_timer(seconds);
+	if (!watching)  /* an interrupt came: its watch goes on */
+		set_timer(seconds);
 }
 
 double sd_guard_time_left(void)
@@ -439,7 +489,8 @@ double sd_guard_time_left(void)
 	struct itimerval t;
 	if (!armed)
 		return -1;
-	if (alarm_phase || sd_guard_time_up || getitimer(ITIMER_REAL, &t))
+	if (alarm_phase || sd_guard_time_up || watching ||
+	    getitimer(ITIMER_REAL, &t))
 		return 0;
 	return (double)t.it_value.tv_sec + t.it_value.tv_usec / 1e6;
 }
@@ -447,7 +498,8 @@ double sd_guard_time_left(void)
 void sd_guard_disarm(void)
 {
 	armed = 0;
-	set_timer(0);
+	if (!watching)
+		set_timer(0);
 }
 
 /* ---- guarded buffers ------------------------------------------------ */

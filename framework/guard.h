@@ -7,7 +7,9 @@
  *     of the run: the search in progress ends cleanly with its
  *     statistics, and a batch or comparison stops after it.  A second
  *     signal while the first is still unanswered (a plugin call that
- *     does not return) exits at once.
+ *     does not return) exits at once; without one, a plugin call still
+ *     running a grace period after the first (no call made since) is
+ *     named and the program exits with the limit status.
  *   - The time limit is an alarm (SIGALRM) that sets a second flag, so
  *     the loop reads a flag per expansion instead of the clock; a plugin
  *     call still running a grace period after the alarm is named and the
@@ -91,8 +93,8 @@ void sd_guard_again_ends(int on);
 void sd_guard_setup(const char *doing);
 
 /* While path is not NULL, it names a file being made that is not to be
- * left behind: a second interrupt or a crash (the ends that skip the
- * program's own clean-up) removes it.  path must stay valid until it is
+ * left behind: a second interrupt, a hung plugin call or a crash (the
+ * ends that skip the program's own clean-up) removes it.  path must stay valid until it is
  * replaced; NULL ends it. */
 void sd_guard_litter(const char *path);
 
@@ -106,8 +108,12 @@ void sd_guard_plugin(const char *name, const char *path);
 const char *sd_guard_plugin_label(const char *name, char *buf, size_t len);
 
 /* Start the time limit: sd_guard_time_up is set `seconds` from now, and
- * a plugin call still running `grace` later ends the program.  seconds
- * <= 0 only clears the flag.  Installs its own SIGALRM handler. */
+ * a plugin call still running a grace period later (the larger of 2 s
+ * and seconds / 10) ends the program.  seconds <= 0 only clears the
+ * flag.  Installs its own SIGALRM handler (sd_guard_install() does
+ * too).  After an interrupt the alarm watches for a hung call instead
+ * (every 2 s, or the grace period of the last time limit if longer),
+ * and neither this nor sd_guard_disarm() changes that. */
 void sd_guard_arm(double seconds);
 
 /* Seconds left before the time limit of sd_guard_arm() (0 once it has

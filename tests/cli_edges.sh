@@ -304,6 +304,34 @@ signal INT slow "searchd: interrupted: 1 of 5 problems run" -s problem.len=60 \
 signal INT slow "interrupted: 1 of 2 combinations run" -s problem.len=60 \
 	--compare algorithm=astar,bfs
 
+# hung SIGS MODE PATTERN: a run with no time limit whose plugin call never
+# returns (MODE), sent the signals SIGS once: it ends within about 2 s
+# naming the call (exit 3, PATTERN). It ran for good before, the search
+# reading the stop flag only between calls (killed here after 15 s).
+hung() {
+	local sigs=$1 mode=$2 pat=$3 sig t0 t
+	"$sd" "${r[@]}" -s problem.mode="$mode" >"$tmp/hung.out" 2>&1 &
+	local pid=$!
+	wait_ready $pid || fail "no sign of life from $mode"
+	sleep 0.3
+	t0=$(now_ms)
+	for sig in $sigs; do kill -"$sig" $pid; done
+	( sleep 15; kill -KILL $pid 2>/dev/null ) &
+	local dog=$!
+	wait $pid
+	local rc=$?
+	t=$(( $(now_ms) - t0 ))
+	kill $dog 2>/dev/null
+	wait $dog 2>/dev/null
+	if [ $rc = 3 ] && [ $t -lt 6000 ] &&
+	   grep -qF -- "$label: $pat" "$tmp/hung.out"; then pass; else
+		fail "$sigs during $mode: exit $rc after $t ms:"
+		cat "$tmp/hung.out"; fi
+}
+hung TERM hang "expand() has not returned 2 s after the interrupt; giving up without statistics"
+hung "TERM TERM" hang "expand() has not returned 2 s after the interrupt"
+hung INT deaftables "select_heuristic() has not returned 2 s after the interrupt"
+
 # ---- a bad batch range from --set is named as the command line's ------
 expect 2 "searchd: <command line>: bad case '2-1': expected all" \
 	"$sd" "${r[@]}" -s problem.case=2-1
