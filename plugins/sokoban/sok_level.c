@@ -92,14 +92,25 @@ static int sok_line_is(sok_line t, const char *name)
 	       strncasecmp(t.p, name, (size_t)t.len) == 0;
 }
 
-/* If line is "Word: value" (a header such as Title: or Author:), return
- * the offset of the value and the key length in *klen; else -1. */
+/* Whether c may stand in the key of a header line after its first
+ * letter: "Date Created:", "Solution/Moves:", "Comment-End:". */
+static int sok_key_char(int c)
+{
+	return isalnum(c) || (c && strchr(" -_/.()'", c));
+}
+
+/* If line is "Key: value" (a header such as Title: or Author:: a key
+ * that begins with a letter, then letters, digits, blanks and - _ / .
+ * ( ) '; no level line holds a ':'), return the offset of the value
+ * and the key length in *klen; else -1. */
 static int sok_header_line(const sok_line *l, int *klen)
 {
 	int i = 0;
-	while (i < l->len && isalpha((unsigned char)l->p[i]))
+	if (l->len == 0 || !isalpha((unsigned char)l->p[0]))
+		return -1;
+	while (i < l->len && sok_key_char((unsigned char)l->p[i]))
 		i++;
-	if (i == 0 || i >= l->len || l->p[i] != ':')
+	if (i >= l->len || l->p[i] != ':')
 		return -1;
 	*klen = i;
 	return i + 1;

@@ -944,6 +944,31 @@ static void collections(void **unused)
 	assert_int_equal(p, 2);
 }
 
+/* A header line whose key holds blanks, '/' or digits ("Date Created:",
+ * "Solution/Moves:") ends a level as "Title:" does: it was read as a
+ * row of the level before ("a count over 1024 in run-length encoding",
+ * "unknown character 'S'"), and the level after it was lost. */
+static void header_keys(void **unused)
+{
+	(void)unused;
+	const char *coll = "#####\n#@$.#\n#####\nDate Created: 2005\n\n"
+	                   "######\n#.$ @#\n######\nSolution/Moves: ll\n"
+	                   "Title: Two\n";
+	char tmp[4096];
+	temp_level(coll, tmp, sizeof tmp);
+	const char *pick[] = { "1", "2", "two" };
+	const int want[] = { 1, 2, 2 };
+	for (int i = 0; i < 3; i++) {
+		char *plan = NULL;
+		sd_cost cost;
+		run r = { .alg = SD_BFS, .level = pick[i] };
+		assert_int_equal(solve_file(tmp, &r, &plan, &cost), SD_SOLVED);
+		assert_int_equal(cost, want[i]);
+		free(plan);
+	}
+	unlink(tmp);
+}
+
 /* Deadlock rules prune without changing optimal lengths. */
 static void deadlock_rules(void **unused)
 {
@@ -1619,6 +1644,7 @@ int main(void)
 		cmocka_unit_test(broken_first_level),
 		cmocka_unit_test(unsolvable),
 		cmocka_unit_test(collections),
+		cmocka_unit_test(header_keys),
 		cmocka_unit_test(deadlock_rules),
 		cmocka_unit_test(pi_corral_prunes),
 		cmocka_unit_test(deadlock_tables),
