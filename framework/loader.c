@@ -294,8 +294,9 @@ int sd_create_instance(const sd_plugin *p, const sd_param *params, size_t n,
 	sd_guard_leave();
 	if (rc) {
 		if (!err[0])
-			snprintf(err, len, "plugin '%s' refused the problem",
-			         p->name);
+			snprintf(err, len, "plugin '%s' refused the problem "
+			         "without saying why (its create() failed and "
+			         "left the message empty)", p->name);
 		return -1;
 	}
 	if (sd_check_instance(p, inst, err, len)) {

@@ -234,6 +234,13 @@ grep -q 'label="39"' "$tmp/fan.dot" && pass ||
 # the time limit covers the tables select_heuristic() builds
 expect 3 "status      limit reached (time)" "$sd" "${r[@]}" \
 	-s problem.mode=tables -s search.time_limit=0.5
+# create() that fails without a message: the run says that much, not
+# just "refused the problem" (a batch too, which makes the problem first
+# to learn the collection's size)
+expect 2 "plugin 'rogue' refused the problem without saying why (its create() failed and left the message empty)" \
+	"$sd" "${r[@]}" -s problem.mode=createnoerr
+expect 2 "refused the problem without saying why" "$sd" "${r[@]}" \
+	-s problem.mode=createnoerr -s problem.case=all
 expect 3 "select_heuristic() has not returned" "$sd" "${r[@]}" \
 	-s problem.mode=deaftables -s search.time_limit=0.5
 # ... with --dot: the run's own status and a note, no file (it said the

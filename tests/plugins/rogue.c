@@ -53,6 +53,7 @@
  *               asked every 10 ms), then offers the plan it was handed
  *   bigstate    states of 64 KiB (the value in the first 4 bytes, the
  *               rest zero)
+ *   createnoerr create() fails and leaves its message empty
  *
  * [problem] case = K picks one of a collection of 5 (batch_key "case");
  * case 1 is broken when [problem] broken_first = yes.
@@ -71,13 +72,13 @@ enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
             FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH,
             SLOWEND, FMTNEG, BIGCOLLECTION, WIDE, BIGSTATE, DEEP,
-            BIGBOARD, SLOWFAN, SLOWIMPROVE };
+            BIGBOARD, SLOWFAN, SLOWIMPROVE, CREATENOERR };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
 	"exit", "fmtshort", "dearer", "randhash", "slowend", "fmtneg",
 	"bigcollection", "wide", "bigstate", "deep", "bigboard", "slowfan",
-	"slowimprove", NULL };
+	"slowimprove", "createnoerr", NULL };
 
 enum { WIDE_FAN = 16000, SLOW_FAN = 40, BIG_STATE = 65536 };
 
@@ -138,6 +139,10 @@ static int create(const sd_param *params, size_t n, sd_instance *inst,
 			free(r);
 			return -1;
 		}
+	if (r->mode == CREATENOERR) {
+		free(r);
+		return -1;
+	}
 	if (pick) {
 		inst->collection_size = r->mode == NOCOLLECTION ? 0
 		                      : r->mode == BIGCOLLECTION ? UINT_MAX : 5;
