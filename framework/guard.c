@@ -130,7 +130,6 @@ static double grace(void)
 	return grace_seconds > SD_GRACE_MIN ? grace_seconds : SD_GRACE_MIN;
 }
 
-/* Set the real-time timer to go off once, `seconds` from now. */
 static void set_timer(double seconds);
 
 /* From a handler: a plugin call is still running a grace period after

@@ -94,8 +94,8 @@ void sd_guard_setup(const char *doing);
 
 /* While path is not NULL, it names a file being made that is not to be
  * left behind: a second interrupt, a hung plugin call or a crash (the
- * ends that skip the program's own clean-up) removes it.  path must stay valid until it is
- * replaced; NULL ends it. */
+ * ends that skip the program's own clean-up) removes it.  path must
+ * stay valid until it is replaced; NULL ends it. */
 void sd_guard_litter(const char *path);
 
 /* Name the plugin the engine is using, for messages: its name and the

@@ -99,10 +99,10 @@ static int sok_key_char(int c)
 	return isalnum(c) || (c && strchr(" -_/.()'", c));
 }
 
-/* If line is "Key: value" (a header such as Title: or Author:: a key
- * that begins with a letter, then letters, digits, blanks and - _ / .
- * ( ) '; no level line holds a ':'), return the offset of the value
- * and the key length in *klen; else -1. */
+/* If line is a header "Key: value" (Title:, Author: ...), whose key
+ * begins with a letter and holds letters, digits, blanks and - _ / . ( )
+ * ' (no level line holds a ':'), return the offset of the value and
+ * the key length in *klen; else -1. */
 static int sok_header_line(const sok_line *l, int *klen)
 {
 	int i = 0;
