@@ -93,6 +93,14 @@ static int sok_learn_alloc(const sok_level *lv, sok_work *wk)
 	return -1;
 }
 
+/* wk->learn, allocated on first use; NULL if out of memory. */
+static struct sok_learn *sok_lrn_of(const sok_level *lv, sok_work *wk)
+{
+	if (!wk->learn)
+		(void)sok_learn_alloc(lv, wk);  /* NULL again if it fails */
+	return wk->learn;
+}
+
 /* Collect into set the box at c and the boxes 8-connected to it,
  * nearest first, at most SOK_LRN_NEAR.  Returns how many. */
 static int sok_lrn_gather(const sok_level *lv, const unsigned char *occ,
@@ -315,9 +323,9 @@ static int sok_lrn_budget(const struct sok_learn *l, int whole)
 int sok_learned_dead(const sok_level *lv, unsigned rules, sok_work *wk, int c,
                      int player, uint64_t fold)
 {
-	if (!wk->learn && sok_learn_alloc(lv, wk))
+	struct sok_learn *l = sok_lrn_of(lv, wk);
+	if (!l)
 		return 0;
-	struct sok_learn *l = wk->learn;
 	l->judged++;
 	if (sok_learn_holds(lv, wk, c, player, fold))
 		return 1;
@@ -342,7 +350,7 @@ void sok_learn_knot(const sok_level *lv, unsigned rules, sok_work *wk,
 {
 	const int *cells;
 	int set[SOK_LRN_MAX], n = sok_corral_knot(wk, &cells);
-	if (!n || n > SOK_LRN_MAX || (!wk->learn && sok_learn_alloc(lv, wk)) ||
+	if (!n || n > SOK_LRN_MAX || !sok_lrn_of(lv, wk) ||
 	    !sok_lrn_budget(wk->learn, 0))
 		return;
 	memcpy(set, cells, sizeof *set * (size_t)n);
@@ -366,10 +374,8 @@ static int sok_lrn_lower(struct sok_learn *l, sd_cost h)
 int sok_learn_low(const sok_level *lv, unsigned rules, sok_work *wk,
                   int player, sd_cost h)
 {
-	if (!wk->learn && sok_learn_alloc(lv, wk))
-		return 0;
-	struct sok_learn *l = wk->learn;
-	if (!sok_lrn_lower(l, h) || !sok_lrn_budget(l, 1))
+	struct sok_learn *l = sok_lrn_of(lv, wk);
+	if (!l || !sok_lrn_lower(l, h) || !sok_lrn_budget(l, 1))
 		return 0;
 	int n = 0;
 	for (int c = 0; c < lv->nfloor; c++)
