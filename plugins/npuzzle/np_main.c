@@ -465,7 +465,8 @@ static int np_check_count(const np_source *S, long w, long h, char *err,
 }
 
 /* Choose the board size: width and height as given (one of them may be
- * derived from the count), else the square of the count.  An instance
+ * derived from the count: a file's lines then hold tiles alone), else
+ * the square of the count.  An instance
  * file's board is set by the config's size, or else by the count of
  * numbers most of its lines have (the largest square it holds: Korf's
  * format has leading numbers, fewer than the tiles); every line must have
@@ -507,19 +508,26 @@ static int np_board_size(np_inst *I, const np_keys *K, const np_source *S,
 		w = h = s;
 	}
 	if (!w || !h) {
+		/* a file's line may hold leading numbers, which one side
+		 * alone cannot tell from tiles: its count is taken as tiles */
 		long side = w ? w : h, other = m / side;
+		const char *what = file ? "numbers" : "tiles";
+		const char *hint = file ? "; for lines with numbers before "
+		                   "the tiles (Korf's format) give both width "
+		                   "and height" : "";
 		if (m % side) {
-			snprintf(err, errlen, "%s: %d tiles do not make a board "
-			         "%ld cells %s", S->where, m, side,
-			         w ? "wide" : "high");
+			snprintf(err, errlen, "%s: %d %s do not make a board "
+			         "%ld cells %s%s", S->where, m, what, side,
+			         w ? "wide" : "high", hint);
 			return -1;
 		}
 		if (other < NP_MIN_SIDE || other > NP_MAX_SIDE) {
-			snprintf(err, errlen, "%s: %d tiles on a board %ld cells "
+			snprintf(err, errlen, "%s: %d %s on a board %ld cells "
 			         "%s make it %ld cell%s %s; a side has %d to %d "
-			         "cells", S->where, m, side, w ? "wide" : "high",
-			         other, other == 1 ? "" : "s", w ? "high" : "wide",
-			         NP_MIN_SIDE, NP_MAX_SIDE);
+			         "cells%s", S->where, m, what, side,
+			         w ? "wide" : "high", other, other == 1 ? "" : "s",
+			         w ? "high" : "wide", NP_MIN_SIDE, NP_MAX_SIDE,
+			         hint);
 			return -1;
 		}
 		*(w ? &h : &w) = other;

@@ -776,6 +776,23 @@ static void test_errors(void **state)
 	set(&F, "index", "101");
 	refused(&F, "test.ini:3: index 101 is out of range");
 
+	/* one side alone: a file's count is taken as tiles, and Korf's 22
+	 * numbers (6 leading) are no board 4 wide: said so, with the way
+	 * out (was "22 tiles do not make a board 4 cells wide") */
+	problem W = { .n = 0 };
+	set(&W, "file", SD_DATA_DIR "/korf100.txt");
+	set(&W, "width", "4");
+	refused(&W, "korf100.txt:2: 22 numbers do not make a board 4 cells "
+	        "wide; for lines with numbers before the tiles (Korf's "
+	        "format) give both width and height");
+	problem H = { .n = 0 };
+	set(&H, "file", SD_DATA_DIR "/korf100.txt");
+	set(&H, "height", "2");
+	refused(&H, "korf100.txt:2: 22 numbers on a board 2 cells high make "
+	        "it 11 cells wide; a side has 2 to 6 cells; for lines with "
+	        "numbers before the tiles (Korf's format) give both width "
+	        "and height");
+
 	problem N = { .n = 0 };
 	refused(&N, "[problem] needs one of tiles, file or random");
 
