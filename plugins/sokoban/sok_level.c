@@ -171,13 +171,17 @@ static int sok_comment_end(const sok_line *lines, int n, int i)
 	return i;
 }
 
-/* Find the level blocks of a collection.  Returns how many (at most
- * max; more are counted but not stored).  The lines of a comment block
- * are not levels, whatever they start with. */
-static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
-                           int max)
+/* One pass of sok_find_blocks().  A "Title:" line names the level
+ * before it (the SOK format's way) unless `before`, when it names the
+ * level after it.  *style gets 1 iff the lines read as titles before
+ * their levels: a "Title:" line comes before the first level and none
+ * after the last. */
+static int sok_scan_blocks(const sok_line *lines, int n, sok_block *b,
+                           int max, int before, int *style)
 {
 	int nb = 0, in = 0, klen;
+	int first = 0, after_last = 0;  /* "Title:" lines before the first
+	                                   level, and since the last began */
 	sok_line pending = { "", 0 };
 	int pending_line = -1;  /* pending's line when a ';' comment */
 	for (int i = 0; i < n; i++) {
@@ -196,8 +200,10 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 				pending_line = i;
 			if (v >= 0 && klen == 5 &&
 			    strncasecmp(l->p, "title", 5) == 0) {
-				sok_block *last = nb && nb <= max ? &b[nb - 1]
-				                                  : NULL;
+				sok_block *last = nb && nb <= max && !before ?
+				                  &b[nb - 1] : NULL;
+				first |= nb == 0;
+				after_last |= nb > 0;
 				if (last && !last->titled_after &&
 				    last->first + last->count <= i) {
 					last->title = sok_trim(l->p + v,
@@ -226,10 +232,27 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 			b[nb].comment = pending_line;
 		}
 		nb++;
+		after_last = 0;
 		pending.len = 0;
 		pending_line = -1;
 	}
+	*style = first && !after_last;
 	return nb;
+}
+
+/* Find the level blocks of a collection.  Returns how many (at most
+ * max; more are counted but not stored).  The lines of a comment block
+ * are not levels, whatever they start with.  "Title:" lines name the
+ * level before them, as in the SOK format, unless the file has them
+ * before its levels (one before the first, none after the last): then
+ * each names the level after it (read after the SOK way, each title
+ * named the level before its own, and the last level had none). */
+static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
+                           int max)
+{
+	int before;
+	int nb = sok_scan_blocks(lines, n, b, max, 0, &before);
+	return before ? sok_scan_blocks(lines, n, b, max, 1, &before) : nb;
 }
 
 /* Whether the ';' comment of block b (see sok_block) reads `name`,

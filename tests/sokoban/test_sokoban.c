@@ -603,6 +603,27 @@ static void kept_file(void **unused)
 	unlink(tmp);
 }
 
+/* "Title:" lines before their levels (one before the first, none
+ * after the last) name the level after them; read the SOK way, as
+ * before, "B" picked level 1 and level 2 had no title.  A file in the
+ * SOK way with a collection's title on top reads as it did. */
+static void titles_before(void **unused)
+{
+	(void)unused;
+	char tmp[4096];
+	temp_level("Title: A\n#####\n#@$.#\n#####\n\nAuthor: me\n"
+	           "Title: B\n#####\n#@ *#\n#####\n", tmp, sizeof tmp);
+	assert_true(start_is_goal(tmp, "B"));
+	assert_false(start_is_goal(tmp, "A"));
+	unlink(tmp);
+	temp_level("Title: All\n\n#####\n#@$.#\n#####\nTitle: A\n\n"
+	           "#####\n#@ *#\n#####\nTitle: B\n", tmp, sizeof tmp);
+	assert_true(start_is_goal(tmp, "B"));
+	assert_false(start_is_goal(tmp, "A"));
+	expect_error_at(tmp, "level", "All", "no level 'All'");
+	unlink(tmp);
+}
+
 /* A level is picked by its whole title or comment, however long (they
  * were cut to 127 characters: a longer title could not be picked, a
  * cut one picked the first level whose title began with it, and of
@@ -1637,6 +1658,7 @@ int main(void)
 		cmocka_unit_test(run_length),
 		cmocka_unit_test(level_errors),
 		cmocka_unit_test(kept_file),
+		cmocka_unit_test(titles_before),
 		cmocka_unit_test(long_titles),
 		cmocka_unit_test(param_places),
 		cmocka_unit_test(odd_files),
