@@ -245,8 +245,8 @@ static int sok_scan_blocks(const sok_line *lines, int n, sok_block *b,
  * are not levels, whatever they start with.  "Title:" lines name the
  * level before them, as in the SOK format, unless the file has them
  * before its levels (one before the first, none after the last): then
- * each names the level after it (read after the SOK way, each title
- * named the level before its own, and the last level had none). */
+ * each names the level after it (read the SOK way, such a file's titles
+ * would each name the level above their own). */
 static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
                            int max)
 {
