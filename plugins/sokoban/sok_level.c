@@ -26,6 +26,8 @@ typedef struct sok_block {
 	int comment;          /* line of the ';' comment just before it, or
 	                         -1: a name too, when a "Title:" line after
 	                         it gave title */
+	int titled_above;     /* title came from a "Title:" line just above
+	                         it (sok_place_title) */
 } sok_block;
 
 /* "NAME:LINE: message" (or "NAME: message" for line 0) into err, and -1:
@@ -171,23 +173,62 @@ static int sok_comment_end(const sok_line *lines, int n, int i)
 	return i;
 }
 
-/* One pass of sok_find_blocks().  A "Title:" line names the level
- * before it (the SOK format's way) unless `before`, when it names the
- * level after it.  *style gets 1 iff the lines read as titles before
- * their levels: a "Title:" line comes before the first level and none
- * after the last. */
-static int sok_scan_blocks(const sok_line *lines, int n, sok_block *b,
-                           int max, int before, int *style)
+/* Does the level whose first row is at or after line i start right
+ * there, header and ';' lines (no blank line, no comment block) before
+ * it? */
+static int sok_level_below(const sok_line *lines, int n, int i)
 {
-	int nb = 0, in = 0, klen;
-	int first = 0, after_last = 0;  /* "Title:" lines before the first
-	                                   level, and since the last began */
-	sok_line pending = { "", 0 };
+	int klen;
+	for (; i < n; i++) {
+		const sok_line *l = &lines[i];
+		if (!l->len || sok_comment_end(lines, n, i) > i)
+			return 0;
+		if (l->p[0] != ';' && sok_header_line(l, &klen) < 0)
+			return sok_opens_level(l);
+	}
+	return 0;
+}
+
+/* The "Title:" line i (its value t) names a level: the one just above
+ * it (last, touching: header lines but no blank line between), as in
+ * the SOK format; else the one just below it (*below gets t); else,
+ * blank lines on both sides, the one above; else the next level
+ * (*pending gets t).  A level "above" qualifies only if it has no
+ * title from a "Title:" line yet, below or just above it (a file that
+ * puts its titles above its levels). */
+static void sok_place_title(const sok_line *lines, int n, int i,
+                            sok_line t, sok_block *last, int touching,
+                            sok_line *below, sok_line *pending)
+{
+	int free_above = last && !last->titled_after && !last->titled_above &&
+	                 last->first + last->count <= i;
+	if (free_above && touching) {
+		last->title = t;
+		last->titled_after = 1;
+	} else if (sok_level_below(lines, n, i + 1)) {
+		*below = t;
+	} else if (free_above) {
+		last->title = t;
+		last->titled_after = 1;
+	} else {
+		*pending = t;
+	}
+}
+
+/* Find the level blocks of a collection.  Returns how many (at most
+ * max; more are counted but not stored).  The lines of a comment block
+ * are not levels, whatever they start with.  A level's title: see
+ * sok_place_title(); a ';' comment just before it is its name too. */
+static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
+                           int max)
+{
+	int nb = 0, in = 0, touching = 0, klen;
+	sok_line pending = { "", 0 }, below = { "", 0 };
 	int pending_line = -1;  /* pending's line when a ';' comment */
 	for (int i = 0; i < n; i++) {
 		int end = sok_comment_end(lines, n, i);
 		if (end > i) {
-			in = 0;
+			in = touching = 0;
 			i = end;
 			continue;
 		}
@@ -195,24 +236,18 @@ static int sok_scan_blocks(const sok_line *lines, int n, sok_block *b,
 		int v = l->len ? sok_header_line(l, &klen) : -1;
 		if (l->len == 0 || l->p[0] == ';' || v >= 0) {
 			in = 0;
+			touching &= l->len > 0;
 			if (l->len && l->p[0] == ';')
 				pending = sok_trim(l->p + 1, l->len - 1),
 				pending_line = i;
 			if (v >= 0 && klen == 5 &&
 			    strncasecmp(l->p, "title", 5) == 0) {
-				sok_block *last = nb && nb <= max && !before ?
-				                  &b[nb - 1] : NULL;
-				first |= nb == 0;
-				after_last |= nb > 0;
-				if (last && !last->titled_after &&
-				    last->first + last->count <= i) {
-					last->title = sok_trim(l->p + v,
-					                       l->len - v);
-					last->titled_after = 1;
-				} else {
-					pending = sok_trim(l->p + v, l->len - v);
+				sok_line t = sok_trim(l->p + v, l->len - v);
+				sok_place_title(lines, n, i, t,
+				                nb && nb <= max ? &b[nb - 1] : NULL,
+				                touching, &below, &pending);
+				if (pending.p == t.p)
 					pending_line = -1;
-				}
 			}
 			continue;
 		}
@@ -223,36 +258,20 @@ static int sok_scan_blocks(const sok_line *lines, int n, sok_block *b,
 		}
 		if (!sok_opens_level(l))
 			continue;
-		in = 1;
+		in = touching = 1;
 		if (nb < max) {
 			b[nb].first = i;
 			b[nb].count = 1;
 			b[nb].titled_after = 0;
-			b[nb].title = pending;
+			b[nb].titled_above = below.len > 0;
+			b[nb].title = below.len ? below : pending;
 			b[nb].comment = pending_line;
 		}
 		nb++;
-		after_last = 0;
-		pending.len = 0;
+		below.len = pending.len = 0;
 		pending_line = -1;
 	}
-	*style = first && !after_last;
 	return nb;
-}
-
-/* Find the level blocks of a collection.  Returns how many (at most
- * max; more are counted but not stored).  The lines of a comment block
- * are not levels, whatever they start with.  "Title:" lines name the
- * level before them, as in the SOK format, unless the file has them
- * before its levels (one before the first, none after the last): then
- * each names the level after it (read the SOK way, such a file's titles
- * would each name the level above their own). */
-static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
-                           int max)
-{
-	int before;
-	int nb = sok_scan_blocks(lines, n, b, max, 0, &before);
-	return before ? sok_scan_blocks(lines, n, b, max, 1, &before) : nb;
 }
 
 /* Whether the ';' comment of block b (see sok_block) reads `name`,

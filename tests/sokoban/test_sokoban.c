@@ -603,26 +603,56 @@ static void kept_file(void **unused)
 	unlink(tmp);
 }
 
-/* "Title:" lines before their levels (one before the first, none
- * after the last) name the level after them; read the SOK way, as
- * before, "B" picked level 1 and level 2 had no title.  A file in the
- * SOK way with a collection's title on top reads as it did. */
-static void titles_before(void **unused)
+/* Title: lines name the level they touch: the one just above (the SOK
+ * format), else the one just below; a level titled from just above
+ * takes no title from below.  Each file's levels take 1, 2, 3 pushes.
+ * Before, a file with its titles above its levels had them name the
+ * level above ("B" picked level 1); and a first take on that (titles
+ * above when one comes before the first level and none after the last)
+ * read a collection's title on top with an untitled last level the
+ * same way, shifting every title of a SOK-style file. */
+#define LV1 "#####\n#@$.#\n#####\n"
+#define LV2 "######\n#@$ .#\n######\n"
+#define LV3 "#######\n#@$  .#\n#######\n"
+static void titles_touching(void **unused)
 {
 	(void)unused;
+	static const struct {
+		const char *text, *level;
+		sd_cost cost;
+	} pick[] = {
+		{ "Title: A\n" LV1 "\nAuthor: me\nTitle: B\n" LV2, "B", 2 },
+		{ "Title: A\n" LV1 "Title: B\n" LV2 "Title: C\n" LV3, "B", 2 },
+		{ "Title: A\n" LV1 "Title: B\n" LV2 "Title: C\n" LV3, "C", 3 },
+		{ LV1 "\nTitle: B\n" LV2, "B", 2 },
+		{ LV1 "Title: A\n" LV2 "Title: B\n" LV3, "B", 2 },
+		{ "Title: All\n\n" LV1 "Title: A\n\n" LV2, "A", 1 },
+		{ "Title: All\n\n" LV1 "Title: A\n\n" LV2 "Title: B\n", "B", 2 },
+		{ "Title: A\n; Alpha\n" LV1 "\nTitle: B\n" LV2, "Alpha", 1 },
+		{ "; Alpha\nTitle: A\n" LV1 "\nTitle: B\n" LV2, "A", 1 },
+	};
+	run r = { .alg = SD_BFS, .cost = "pushes" };
 	char tmp[4096];
-	temp_level("Title: A\n#####\n#@$.#\n#####\n\nAuthor: me\n"
-	           "Title: B\n#####\n#@ *#\n#####\n", tmp, sizeof tmp);
-	assert_true(start_is_goal(tmp, "B"));
-	assert_false(start_is_goal(tmp, "A"));
-	unlink(tmp);
-	temp_level("Title: All\n\n#####\n#@$.#\n#####\nTitle: A\n\n"
-	           "#####\n#@ *#\n#####\nTitle: B\n", tmp, sizeof tmp);
-	assert_true(start_is_goal(tmp, "B"));
-	assert_false(start_is_goal(tmp, "A"));
+	for (size_t i = 0; i < sizeof pick / sizeof pick[0]; i++) {
+		temp_level(pick[i].text, tmp, sizeof tmp);
+		char *plan = NULL;
+		sd_cost cost;
+		r.level = pick[i].level;
+		assert_int_equal(solve_file(tmp, &r, &plan, &cost), SD_SOLVED);
+		if (cost != pick[i].cost)
+			fail_msg("file %zu, level '%s': %u pushes, not %u", i,
+			         pick[i].level, (unsigned)cost,
+			         (unsigned)pick[i].cost);
+		free(plan);
+		unlink(tmp);
+	}
+	temp_level("Title: All\n\n" LV1 "Title: A\n\n" LV2, tmp, sizeof tmp);
 	expect_error_at(tmp, "level", "All", "no level 'All'");
 	unlink(tmp);
 }
+#undef LV1
+#undef LV2
+#undef LV3
 
 /* A level is picked by its whole title or comment, however long (they
  * were cut to 127 characters: a longer title could not be picked, a
@@ -1658,7 +1688,7 @@ int main(void)
 		cmocka_unit_test(run_length),
 		cmocka_unit_test(level_errors),
 		cmocka_unit_test(kept_file),
-		cmocka_unit_test(titles_before),
+		cmocka_unit_test(titles_touching),
 		cmocka_unit_test(long_titles),
 		cmocka_unit_test(param_places),
 		cmocka_unit_test(odd_files),
