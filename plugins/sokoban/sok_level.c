@@ -47,20 +47,37 @@ static const char *sok_show_byte(unsigned char c, char buf[8])
 	return buf;
 }
 
-/* Split text into lines with trailing white space (and '\r') cut.
- * Returns the number of lines; *out is malloc'd (NULL on failure). */
+/* Whether c ends a line: '\n', or a '\r' that no '\n' follows (the
+ * line ends of classic Mac OS files). */
+static int sok_eol(const char *c)
+{
+	return *c == '\n' || (*c == '\r' && c[1] != '\n');
+}
+
+/* The end of the line that starts at p, or NULL if it ends the text. */
+static const char *sok_line_end(const char *p)
+{
+	for (; *p; p++)
+		if (sok_eol(p))
+			return p;
+	return NULL;
+}
+
+/* Split text into lines (ended by "\n", "\r\n" or "\r") with trailing
+ * white space cut.  Returns the number of lines; *out is malloc'd (NULL
+ * on failure). */
 static int sok_split_lines(const char *text, sok_line **out)
 {
 	int n = 1, i = 0;
 	for (const char *c = text; *c; c++)
-		n += *c == '\n';
+		n += sok_eol(c);
 	sok_line *v = malloc(sizeof *v * (size_t)n);
 	*out = v;
 	if (!v)
 		return 0;
 	const char *p = text;
 	while (i < n) {
-		const char *e = strchr(p, '\n');
+		const char *e = sok_line_end(p);
 		int len = e ? (int)(e - p) : (int)strlen(p);
 		while (len > 0 && isspace((unsigned char)p[len - 1]))
 			len--;
@@ -665,7 +682,7 @@ static int sok_nul_line(const char *text, size_t n)
 	if (!z)
 		return 0;
 	for (const char *c = text; c < z; c++)
-		line += *c == '\n';
+		line += sok_eol(c);
 	return line;
 }
 

@@ -650,6 +650,28 @@ static void titles_touching(void **unused)
 	expect_error_at(tmp, "level", "All", "no level 'All'");
 	unlink(tmp);
 }
+
+/* Lines ended by a lone '\r' (classic Mac OS files) are lines: such a
+ * file was one line, "no level in the file".  Errors name the line. */
+static void cr_lines(void **unused)
+{
+	(void)unused;
+	char tmp[4096];
+	temp_level("; one\r" LV1 "\r; two\r" LV2 "\r; three\r" LV3, tmp,
+	           sizeof tmp);
+	run r = { .alg = SD_BFS, .cost = "pushes", .level = "two" };
+	char *plan = NULL;
+	sd_cost cost;
+	assert_int_equal(solve_file(tmp, &r, &plan, &cost), SD_SOLVED);
+	assert_int_equal(cost, 2);
+	free(plan);
+	expect_error_at(tmp, "level", "4", "(the file has 3 levels)");
+	unlink(tmp);
+	temp_level("; one\r\n" LV1 "\r\n; two\r#####\r#@$x#\r#####\r", tmp,
+	           sizeof tmp);
+	expect_error_at(tmp, "level", "2", ":8: unknown character 'x'");
+	unlink(tmp);
+}
 #undef LV1
 #undef LV2
 #undef LV3
@@ -1689,6 +1711,7 @@ int main(void)
 		cmocka_unit_test(level_errors),
 		cmocka_unit_test(kept_file),
 		cmocka_unit_test(titles_touching),
+		cmocka_unit_test(cr_lines),
 		cmocka_unit_test(long_titles),
 		cmocka_unit_test(param_places),
 		cmocka_unit_test(odd_files),
