@@ -208,7 +208,8 @@ static int sok_level_below(const sok_line *lines, int n, int i)
 
 /* The "Title:" line i (its value t) names a level: the one just above
  * it (last, touching: header lines but no blank line between), as in
- * the SOK format; else the one just below it (*below gets t); else,
+ * the SOK format; else the one just below it (*below gets t, an empty
+ * title too); else,
  * blank lines on both sides, the one above; else the next level
  * (*pending gets t).  A level "above" qualifies only if it has no
  * title from a "Title:" line yet, below or just above it (a file that
@@ -240,7 +241,7 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
                            int max)
 {
 	int nb = 0, in = 0, touching = 0, klen;
-	sok_line pending = { "", 0 }, below = { "", 0 };
+	sok_line pending = { "", 0 }, below = { NULL, 0 };
 	int pending_line = -1;  /* pending's line when a ';' comment */
 	for (int i = 0; i < n; i++) {
 		int end = sok_comment_end(lines, n, i);
@@ -280,12 +281,13 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 			b[nb].first = i;
 			b[nb].count = 1;
 			b[nb].titled_after = 0;
-			b[nb].titled_above = below.len > 0;
-			b[nb].title = below.len ? below : pending;
+			b[nb].titled_above = below.p != NULL;
+			b[nb].title = below.p ? below : pending;
 			b[nb].comment = pending_line;
 		}
 		nb++;
-		below.len = pending.len = 0;
+		below.p = NULL;
+		pending.len = 0;
 		pending_line = -1;
 	}
 	return nb;

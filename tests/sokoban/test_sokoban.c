@@ -603,6 +603,18 @@ static void kept_file(void **unused)
 	unlink(tmp);
 }
 
+/* The pushes of the plan bfs finds for level `level` of the file at
+ * path (the fewest), which must be solved. */
+static sd_cost pushes_of(const char *path, const char *level)
+{
+	run r = { .alg = SD_BFS, .cost = "pushes", .level = level };
+	char *plan = NULL;
+	sd_cost cost;
+	assert_int_equal(solve_file(path, &r, &plan, &cost), SD_SOLVED);
+	free(plan);
+	return cost;
+}
+
 /* Title: lines name the level they touch: the one just above (the SOK
  * format), else the one just below; a level titled from just above
  * takes no title from below.  Each file's levels take 1, 2, 3 pushes.
@@ -630,20 +642,16 @@ static void titles_touching(void **unused)
 		{ "Title: All\n\n" LV1 "Title: A\n\n" LV2 "Title: B\n", "B", 2 },
 		{ "Title: A\n; Alpha\n" LV1 "\nTitle: B\n" LV2, "Alpha", 1 },
 		{ "; Alpha\nTitle: A\n" LV1 "\nTitle: B\n" LV2, "A", 1 },
+		{ "Title:\n" LV1 "Title: B\n" LV2, "B", 2 },  /* empty, above */
 	};
-	run r = { .alg = SD_BFS, .cost = "pushes" };
 	char tmp[4096];
 	for (size_t i = 0; i < sizeof pick / sizeof pick[0]; i++) {
 		temp_level(pick[i].text, tmp, sizeof tmp);
-		char *plan = NULL;
-		sd_cost cost;
-		r.level = pick[i].level;
-		assert_int_equal(solve_file(tmp, &r, &plan, &cost), SD_SOLVED);
+		sd_cost cost = pushes_of(tmp, pick[i].level);
 		if (cost != pick[i].cost)
 			fail_msg("file %zu, level '%s': %u pushes, not %u", i,
 			         pick[i].level, (unsigned)cost,
 			         (unsigned)pick[i].cost);
-		free(plan);
 		unlink(tmp);
 	}
 	temp_level("Title: All\n\n" LV1 "Title: A\n\n" LV2, tmp, sizeof tmp);
@@ -659,12 +667,7 @@ static void cr_lines(void **unused)
 	char tmp[4096];
 	temp_level("; one\r" LV1 "\r; two\r" LV2 "\r; three\r" LV3, tmp,
 	           sizeof tmp);
-	run r = { .alg = SD_BFS, .cost = "pushes", .level = "two" };
-	char *plan = NULL;
-	sd_cost cost;
-	assert_int_equal(solve_file(tmp, &r, &plan, &cost), SD_SOLVED);
-	assert_int_equal(cost, 2);
-	free(plan);
+	assert_int_equal(pushes_of(tmp, "two"), 2);
 	expect_error_at(tmp, "level", "4", "(the file has 3 levels)");
 	unlink(tmp);
 	temp_level("; one\r\n" LV1 "\r\n; two\r#####\r#@$x#\r#####\r", tmp,
