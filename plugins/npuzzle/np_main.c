@@ -205,8 +205,8 @@ static int np_common_count(const np_scan *sc, long *at)
 	return best;
 }
 
-/* Take in line lineno of an instance file (len bytes as getline read
- * them): if it is an instance (neither blank nor a '#' comment), count it,
+/* Take in line lineno of an instance file (len bytes as np_getline
+ * read them): if it is an instance (neither blank nor a '#' comment), count it,
  * also under its count of numbers, and keep it if it is the one asked
  * for.  A line too long or with a NUL byte is an instance that cannot be
  * read.  Returns 0, or -1 when out of memory. */
@@ -231,6 +231,40 @@ static int np_scan_line(np_scan *sc, const char *line, size_t len,
 	return why || (sc->text = strdup(s)) ? 0 : -1;
 }
 
+/* Read the next line of f into *line (malloc'd, *cap bytes, grown as
+ * getline() grows it), its end kept and a NUL after it: a line ends at
+ * a '\n', or at a '\r' that no '\n' follows (classic Mac OS files).
+ * Returns the bytes read, -1 at the end of the file (or a read error:
+ * ferror()), or -2 if out of memory. */
+static ssize_t np_getline(char **line, size_t *cap, FILE *f)
+{
+	size_t n = 0;
+	int c = 0;
+	while (c != '\n' && (c = getc_unlocked(f)) != EOF) {
+		if (n + 3 > *cap) {
+			size_t more = *cap ? 2 * *cap : 256;
+			char *p = realloc(*line, more);
+			if (!p)
+				return -2;
+			*line = p;
+			*cap = more;
+		}
+		(*line)[n++] = (char)c;
+		if (c == '\r') {
+			c = getc_unlocked(f);
+			if (c == '\n')
+				(*line)[n++] = '\n';
+			else if (c != EOF)
+				ungetc(c, f);
+			c = '\n';
+		}
+	}
+	if (!n)
+		return -1;
+	(*line)[n] = 0;
+	return (ssize_t)n;
+}
+
 /* Read the open instance file f line by line into sc from line
  * lineno + 1 (at the file's position, byte sc->off), lines of any
  * length, but at most NP_MAX_FILE bytes in all (the file may have grown
@@ -242,12 +276,12 @@ static int np_scan_file(FILE *f, long lineno, const char *what, np_scan *sc,
 {
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t len;
+	ssize_t len = 0;
 	uint64_t total = (uint64_t)sc->off;
 	const char *why = NULL;
 
 	while (!why && !(sc->find_only && sc->at) &&
-	       (len = getline(&line, &cap, f)) >= 0) {
+	       (len = np_getline(&line, &cap, f)) >= 0) {
 		/* a UTF-8 byte order mark before the first line is skipped */
 		size_t bom = !lineno && len >= 3 &&
 		             !memcmp(line, "\xef\xbb\xbf", 3) ? 3 : 0;
@@ -259,6 +293,8 @@ static int np_scan_file(FILE *f, long lineno, const char *what, np_scan *sc,
 			why = "out of memory";
 		sc->off = (long)total;
 	}
+	if (!why && len == -2)
+		why = "out of memory";
 	if (!why && ferror(f))
 		why = "read error";
 	free(line);

@@ -571,6 +571,16 @@ static void test_file_board(void **state)
 	             "from 1 to 1000000000, not 'abc'");
 	unlink(SCRATCH "empty.txt");
 	unlink(SCRATCH "one.txt");
+	/* a line also ends at a '\r' that no '\n' follows (classic Mac OS
+	 * files): such a file was one line, "more than 64 numbers" */
+	f = fopen(SCRATCH "cr.txt", "w");
+	assert_non_null(f);
+	fputs("# three 8-puzzles\r8 7 6 0 4 1 2 5 3\r\r1 2 3 4 5 6 7 8 0\r\n"
+	      "1 1 3 4 0 2 7 6 5\r", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(accepted(SCRATCH "cr.txt", "2"), 3);
+	refused_file(SCRATCH "cr.txt", "3", "cr.txt:5: tile 1 appears twice");
+	unlink(SCRATCH "cr.txt");
 }
 
 /* Write a file of two 8-puzzle instances, the first on a line of more
