@@ -223,10 +223,9 @@ grep -q 'solved: <b>5003</b>.*of 5003' "$tmp/big.html" && [ "$hist" = 5003 ] &&
 tr -d '\n' <"$tmp/lim.html" | grep -q 'id="sd-start"> 8  7  6 \.  4  1 2  5  3' &&
 	ok || bad "a page at a limit: no start board"
 # an interrupted batch's page says how many ran of how many ("1 runs"
-# and nothing of the interrupt before)
-# (sent once the first search holds 64 MiB: a fixed second came before
-# the first problem began on a machine loaded by other builds, under
-# the sanitizers)
+# and nothing of the interrupt before); the interrupt is sent once the
+# first search holds 64 MiB (a fixed second may pass before the first
+# problem begins on a machine loaded by builds, under the sanitizers)
 "$sd" --config "$src/config/15puzzle.ini" -q --set problem.index=1-3 \
 	--set search.algorithm=astar --set search.heuristic=zero \
 	--set search.time_limit=30 --html "$tmp/cut.html" >/dev/null 2>&1 &

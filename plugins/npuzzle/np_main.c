@@ -205,11 +205,11 @@ static int np_common_count(const np_scan *sc, long *at)
 	return best;
 }
 
-/* Take in line lineno of an instance file (len bytes as np_getline
- * read them): if it is an instance (neither blank nor a '#' comment), count it,
- * also under its count of numbers, and keep it if it is the one asked
- * for.  A line too long or with a NUL byte is an instance that cannot be
- * read.  Returns 0, or -1 when out of memory. */
+/* Take in line lineno of an instance file (len bytes as np_getline()
+ * read them): if it is an instance (neither blank nor a '#' comment),
+ * count it, also under its count of numbers, and keep it if it is the
+ * one asked for.  A line too long or with a NUL byte is an instance
+ * that cannot be read.  Returns 0, or -1 when out of memory. */
 static int np_scan_line(np_scan *sc, const char *line, size_t len,
                         long lineno)
 {
@@ -505,8 +505,9 @@ static int np_check_count(const np_source *S, long w, long h, char *err,
  * the square of the count.  An instance
  * file's board is set by the config's size, or else by the count of
  * numbers most of its lines have (the largest square it holds: Korf's
- * format has leading numbers, fewer than the tiles); every line must have
- * that count, so that a typo is an error, not a smaller board.  Returns 0, or -1 with a message. */
+ * format has leading numbers, fewer than the tiles); every line must
+ * have that count, so that a typo is an error, not a smaller board.
+ * Returns 0, or -1 with a message. */
 static int np_board_size(np_inst *I, const np_keys *K, const np_source *S,
                          char *err, size_t errlen)
 {
