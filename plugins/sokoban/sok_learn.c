@@ -350,11 +350,12 @@ void sok_learn_knot(const sok_level *lv, unsigned rules, sok_work *wk,
 {
 	const int *cells;
 	int set[SOK_LRN_MAX], n = sok_corral_knot(wk, &cells);
-	if (!n || n > SOK_LRN_MAX || !sok_lrn_of(lv, wk) ||
-	    !sok_lrn_budget(wk->learn, 0))
+	struct sok_learn *l = n && n <= SOK_LRN_MAX ? sok_lrn_of(lv, wk)
+	                                            : NULL;
+	if (!l || !sok_lrn_budget(l, 0))
 		return;
 	memcpy(set, cells, sizeof *set * (size_t)n);
-	sok_lrn_learn(lv, rules, wk, wk->learn, set, n, player,
+	sok_lrn_learn(lv, rules, wk, l, set, n, player,
 	              (sok_lrn_how){ SOK_RX_GOALS, SOK_CORRAL_NODES, 0 });
 }
 

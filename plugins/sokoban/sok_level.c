@@ -211,12 +211,13 @@ static int sok_level_below(const sok_line *lines, int n, int i)
  * the SOK format; else the one just below it (*below gets t, an empty
  * title too); else,
  * blank lines on both sides, the one above; else the next level
- * (*pending gets t).  A level "above" qualifies only if it has no
+ * (*pending gets t, and *pending_line -1: a title, no ';' comment).  A level "above" qualifies only if it has no
  * title from a "Title:" line yet, below or just above it (a file that
  * puts its titles above its levels). */
 static void sok_place_title(const sok_line *lines, int n, int i,
                             sok_line t, sok_block *last, int touching,
-                            sok_line *below, sok_line *pending)
+                            sok_line *below, sok_line *pending,
+                            int *pending_line)
 {
 	int free_above = last && !last->titled_after && !last->titled_above &&
 	                 last->first + last->count <= i;
@@ -230,6 +231,7 @@ static void sok_place_title(const sok_line *lines, int n, int i,
 		last->titled_after = 1;
 	} else {
 		*pending = t;
+		*pending_line = -1;
 	}
 }
 
@@ -263,9 +265,8 @@ static int sok_find_blocks(const sok_line *lines, int n, sok_block *b,
 				sok_line t = sok_trim(l->p + v, l->len - v);
 				sok_place_title(lines, n, i, t,
 				                nb && nb <= max ? &b[nb - 1] : NULL,
-				                touching, &below, &pending);
-				if (pending.p == t.p)
-					pending_line = -1;
+				                touching, &below, &pending,
+				                &pending_line);
 			}
 			continue;
 		}
