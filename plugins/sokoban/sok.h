@@ -272,8 +272,8 @@ typedef struct sok_work {
 	                          handed back (sok_improve.c), or NULL */
 	struct sok_learn *learn; /* learned deadlock patterns and their
 	                          budget (sok_learn.c), or NULL */
-	struct sok_memo *memo; /* live areas of recent children, by their
-	                          boxes (sok_heur.c), or NULL */
+	struct sok_memo *memo; /* live areas and bounds of recent children,
+	                          by their boxes (sok_heur.c), or NULL */
 	struct sok_symplan *symplan; /* the last plan turned back into the
 	                          level's frame (sok_unfold.c), or NULL */
 	unsigned char *occ2;   /* a position's image, while sok_macro()
@@ -627,13 +627,20 @@ sd_cost sok_player_bound(const sok_level *lv, const unsigned char *occ,
                          int player);
 int sok_live_areas(const sok_level *lv, sok_work *wk);
 void sok_progress(const sok_level *lv, sok_work *wk, int *p);
-/* Remember that the position packed in st has `live` live areas
- * (sok_live_areas), for sok_progress_of(); nothing if out of memory. */
+#define SOK_MEMO_NONE ((sd_cost)SD_DEAD_END - 1) /* no bound remembered */
+/* Remember that the boxes of the position packed in st have `live`
+ * live areas (sok_live_areas), for sok_progress_of(), and the bound
+ * sok_moved_bound() gave them under `packing` (SOK_MEMO_NONE: none
+ * known), for sok_memo_bound(); nothing if out of memory. */
 void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,
-                  int live);
+                  int live, sd_cost bound);
 /* The live areas the memo holds for the boxes of packed state st, or
  * -1 if it holds none. */
 int sok_memo_get(const sok_work *wk, const unsigned char *st);
+/* 1 with *bound and *live if the memo holds the bound of the boxes of
+ * packed state st, else 0. */
+int sok_memo_bound(const sok_work *wk, const unsigned char *st,
+                   sd_cost *bound, int *live);
 /* sok_progress() of the position packed in st, whose boxes wk->occ
  * holds: the live areas from the memo when it has them. */
 void sok_progress_of(const sok_level *lv, sok_work *wk,

@@ -254,63 +254,113 @@ void sok_progress(const sok_level *lv, sok_work *wk, int *p)
 	sok_progress_with(lv, wk->occ, sok_live_areas(lv, wk), p);
 }
 
-/* The memo of live areas: a slot per hash of the boxes, overwritten on
+/* The memo of box sets: a slot per hash of the boxes, overwritten on
  * collision, keyed by the boxes' bytes of the packed state (so a hit is
- * exact).  Children's counts go in when sok_moved_bound() judges them;
- * the features of a stored child, asked for soon after, read them. */
-#define SOK_MEMO_SLOTS 1024 /* a power of 2 */
+ * exact), holding the live areas of the set and, for a set that a push
+ * made, the bound sok_moved_bound() gave it.  Children's entries go in
+ * when sok_judge_push() judges them; the features of a stored child,
+ * asked for soon after, read the live areas, and a push that makes the
+ * same set again (most children of a search are such transpositions)
+ * reads the bound instead of working it out again: under `packing` it
+ * depends on the boxes alone (the matching counts every side of a box).
+ * At most SOK_MEMO_SLOTS slots, fewer where a key is long, so that the
+ * memo stays within SOK_MEMO_BYTES. */
+#define SOK_MEMO_SLOTS 65536           /* a power of 2 */
+#define SOK_MEMO_BYTES (4 << 20)
 struct sok_memo {
 	size_t kb;             /* bytes of a key: state_size - 2 */
-	unsigned char *keys;   /* SOK_MEMO_SLOTS keys */
-	int *live;             /* per slot: the count, or -1 if empty */
+	size_t mask;           /* slots - 1 */
+	size_t esz;            /* bytes of a slot: a sok_memo_slot, then
+	                          the key (so that a lookup reads one
+	                          place), rounded up to 8 */
+	unsigned char *slot;   /* the slots */
 };
+typedef struct sok_memo_slot {
+	int live;              /* the count, or -1 if the slot is empty */
+	sd_cost bound;         /* the bound, or SOK_MEMO_NONE */
+} sok_memo_slot;
 
 void sok_memo_free(sok_work *wk)
 {
 	if (wk->memo) {
-		free(wk->memo->keys);
-		free(wk->memo->live);
+		free(wk->memo->slot);
 		free(wk->memo);
 		wk->memo = NULL;
 	}
 }
 
-/* The slot of the boxes of packed state st (a hash of their bytes). */
-static size_t sok_memo_slot(const struct sok_memo *m, const unsigned char *st)
+/* The slot for the boxes of packed state st (by a hash of their
+ * bytes). */
+static sok_memo_slot *sok_memo_at(const struct sok_memo *m,
+                                  const unsigned char *st)
 {
-	return sok_fnv1a(st + 2, m->kb) & (SOK_MEMO_SLOTS - 1);
+	size_t i = sok_fnv1a(st + 2, m->kb) & m->mask;
+	return (sok_memo_slot *)(void *)(m->slot + i * m->esz);
+}
+
+/* wk->memo, made empty on first use; NULL if out of memory. */
+static struct sok_memo *sok_memo_of(const sok_level *lv, sok_work *wk)
+{
+	struct sok_memo *m = wk->memo;
+	if (m)
+		return m;
+	m = wk->memo = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->kb = lv->state_size - 2;
+	m->esz = (sizeof(sok_memo_slot) + m->kb + 7) & ~(size_t)7;
+	size_t slots = SOK_MEMO_SLOTS;
+	while (slots > 64 && slots * m->esz > SOK_MEMO_BYTES)
+		slots /= 2;
+	m->mask = slots - 1;
+	m->slot = malloc(m->esz * slots);
+	if (!m->slot) {
+		sok_memo_free(wk);
+		return NULL;
+	}
+	for (size_t i = 0; i < slots; i++)
+		((sok_memo_slot *)(void *)(m->slot + i * m->esz))->live = -1;
+	return m;
 }
 
 void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,
-                  int live)
+                  int live, sd_cost bound)
 {
-	struct sok_memo *m = wk->memo;
-	if (!m) {
-		m = wk->memo = calloc(1, sizeof *m);
-		if (!m)
-			return;
-		m->kb = lv->state_size - 2;
-		m->keys = malloc(m->kb * SOK_MEMO_SLOTS);
-		m->live = malloc(sizeof *m->live * SOK_MEMO_SLOTS);
-		if (!m->keys || !m->live) {
-			sok_memo_free(wk);
-			return;
-		}
-		for (size_t i = 0; i < SOK_MEMO_SLOTS; i++)
-			m->live[i] = -1;
-	}
-	size_t i = sok_memo_slot(m, st);
-	memcpy(m->keys + i * m->kb, st + 2, m->kb);
-	m->live[i] = live;
+	struct sok_memo *m = sok_memo_of(lv, wk);
+	if (!m)
+		return;
+	sok_memo_slot *e = sok_memo_at(m, st);
+	memcpy(e + 1, st + 2, m->kb);
+	e->live = live;
+	e->bound = bound;
+}
+
+/* The slot that holds the boxes of packed state st, or NULL. */
+static const sok_memo_slot *sok_memo_find(const sok_work *wk,
+                                          const unsigned char *st)
+{
+	const struct sok_memo *m = wk->memo;
+	const sok_memo_slot *e = m ? sok_memo_at(m, st) : NULL;
+	if (!e || e->live < 0 || memcmp(e + 1, st + 2, m->kb))
+		return NULL;
+	return e;
 }
 
 int sok_memo_get(const sok_work *wk, const unsigned char *st)
 {
-	const struct sok_memo *m = wk->memo;
-	size_t i = m ? sok_memo_slot(m, st) : 0;
-	if (!m || m->live[i] < 0 || memcmp(m->keys + i * m->kb, st + 2, m->kb))
-		return -1;
-	return m->live[i];
+	const sok_memo_slot *e = sok_memo_find(wk, st);
+	return e ? e->live : -1;
+}
+
+int sok_memo_bound(const sok_work *wk, const unsigned char *st,
+                   sd_cost *bound, int *live)
+{
+	const sok_memo_slot *e = sok_memo_find(wk, st);
+	if (!e || e->bound == SOK_MEMO_NONE)
+		return 0;
+	*bound = e->bound;
+	*live = e->live;
+	return 1;
 }
 
 void sok_progress_of(const sok_level *lv, sok_work *wk,

@@ -395,24 +395,34 @@ static uint64_t sok_expand_fold(const sok_level *lv, const sok_config *cf,
  * any of its area): fills the successor's h and goal fields.  off =
  * boxes off goal before the push; sok_box_bound() must have been run
  * on the position before the push, whose fill is parent (NULL in the
- * step model); fold is sok_expand_fold() of it.  *live
- * (live may be NULL) gets the child's live areas when the bound counted
- * them (sok_moved_bound); it is left as it was otherwise (a dead push,
+ * step model); fold is sok_expand_fold() of it.  kid: the successor
+ * packed (its boxes are what count), or NULL (the step model): then
+ * under `packing` the bound of its boxes is taken from the memo when it
+ * is there, and put there when worked out.  *live (live may be NULL)
+ * gets the child's live areas when the bound counted them
+ * (sok_moved_bound); it is left as it was otherwise (a dead push,
  * another heuristic). */
 static void sok_judge_push(const sok_level *lv, const sok_config *cf,
                            sok_work *wk, const sok_reach *parent, int b,
                            int t, int player, int off, uint64_t fold,
-                           sd_succ *o, int *live)
+                           const unsigned char *kid, sd_succ *o, int *live)
 {
 	wk->occ[b] = 0;
 	wk->occ[t] = 1;
 	o->goal = off - !lv->goal[b] + !lv->goal[t] == 0;
 	if (sok_push_dead(lv, cf->deadlocks, wk, t, player, fold))
 		o->h = SD_DEAD_END;
-	else
-		o->h = cf->heur == SD_NO_HEURISTIC ? 0
-		       : sok_moved_bound(lv, cf->heur, wk, parent, b, t,
-		                          player, live);
+	else if (cf->heur == SD_NO_HEURISTIC)
+		o->h = 0;
+	else if (!kid || cf->heur != SOK_H_PACKING)
+		o->h = sok_moved_bound(lv, cf->heur, wk, parent, b, t, player,
+		                       live);
+	else if (!sok_memo_bound(wk, kid, &o->h, live)) {
+		o->h = sok_moved_bound(lv, cf->heur, wk, parent, b, t, player,
+		                       live);
+		if (live && *live >= 0 && o->h != SD_DEAD_END)
+			sok_memo_put(lv, wk, kid, *live, o->h);
+	}
 	if (o->goal && o->h != SD_DEAD_END)
 		o->h = 0;
 }
@@ -438,8 +448,8 @@ static unsigned sok_expand_steps(const sok_level *lv, const sok_config *cf,
 			t = lv->nb[n * 4 + d];
 			if (t < 0 || wk->occ[t])
 				continue;
-			sok_judge_push(lv, cf, wk, NULL, n, t, n, off, fold, o,
-			               NULL);
+			sok_judge_push(lv, cf, wk, NULL, n, t, n, off, fold,
+			               NULL, o, NULL);
 		} else {
 			o->h = hb;
 			o->goal = off == 0;
@@ -492,16 +502,16 @@ static void sok_push_child(const sok_level *lv, const sok_config *cf,
                            sd_succ *o, unsigned char *out)
 {
 	int live = -1;
-	sok_judge_push(lv, cf, wk, &wk->parent, b, t, p, off, fold, o, &live);
+	sok_moved_state(lv, st, b, t, p, out);
+	sok_judge_push(lv, cf, wk, &wk->parent, b, t, p, off, fold, out, o,
+	               &live);
 	if (cf->model == SOK_PUSHES && o->h != SD_DEAD_END)
 		p = d < 0 ? sok_min_reached(lv, wk, p)
 		          : sok_pushed_player(lv, wk, &wk->parent, b, t,
 		                              d);
 	wk->occ[t] = 0;
 	wk->occ[b] = 1;
-	sok_moved_state(lv, st, b, t, p, out);
-	if (live >= 0 && o->h != SD_DEAD_END)
-		sok_memo_put(lv, wk, out, live);
+	sok_moved_state(lv, out, -1, -1, p, out);
 }
 
 /* 1 iff the push wk->cand[i] takes its box onto a goal. */
@@ -638,7 +648,7 @@ static void sok_canon_children(sok *s, const sd_succ *succ,
 		int live = sok_memo_get(&s->wk, st);
 		if (sok_sym_canon(&s->lv, s->cf.model, &s->wk, st) &&
 		    live >= 0)
-			sok_memo_put(&s->lv, &s->wk, st, live);
+			sok_memo_put(&s->lv, &s->wk, st, live, SOK_MEMO_NONE);
 	}
 }
 

@@ -9,7 +9,8 @@
  * search that may start just under it), they went on past the first
  * SOK_LRN_BASE as pushes were judged, some patterns were learned, and
  * a second run counts exactly the same (positions, not time).  On the
- * same walks, the live areas the memo keeps for features(), the
+ * same walks, the live areas the memo keeps for features() and the
+ * bounds it keeps for the pushes that make the same boxes again, the
  * boxes the corral search keeps for each corral it proves dead, and
  * the children's matching bounds are checked against the computation
  * from scratch, the corral search's remembered verdicts against none,
@@ -506,11 +507,27 @@ static void corral_verdicts_remembered(void **unused)
 	assert_true(judged_again >= 1);
 }
 
+/* 1 iff the boxes of packed state st are among the n keys of seen
+ * (kb bytes each, the boxes' bytes of a packed state); else they are
+ * added (seen has room). */
+static int seen_before(unsigned char *seen, size_t *n, size_t kb,
+                       const unsigned char *st)
+{
+	for (size_t k = 0; k < *n; k++)
+		if (!memcmp(seen + k * kb, st + 2, kb))
+			return 1;
+	memcpy(seen + (*n)++ * kb, st + 2, kb);
+	return 0;
+}
+
 /* The features of every child of a breadth-first walk through XSokoban
  * 4 under `packing` (the fast mode's heuristic), as features() gives
  * them right after expand() (its live areas from the memo that
- * expand() filled), against sok_progress() afresh.  Some children have
- * more than one live area, so the memo's counts are tested. */
+ * expand() filled), against sok_progress() afresh; and each child's
+ * bound (for the boxes of a child met before, the one the memo kept)
+ * against sok_box_bound() afresh.  Some children have more than one
+ * live area, and many repeat the boxes of an earlier child, so the
+ * memo's counts and bounds are tested. */
 static void live_memo_agrees(void **unused)
 {
 	(void)unused;
@@ -524,8 +541,11 @@ static void live_memo_agrees(void **unused)
 	sd_succ *succ = calloc(inst.max_successors, sizeof *succ);
 	assert_non_null(q);
 	assert_non_null(succ);
+	size_t kb = ss - 2, nseen = 0;
+	unsigned char *seen = malloc(kb * (cap + inst.max_successors));
+	assert_non_null(seen);
 	pl->initial(inst.self, q);
-	int cut = 0;
+	int cut = 0, again = 0;
 	for (int e = 0; e < 400 && head < tail; e++, head++) {
 		size_t first = tail;
 		unsigned n = pl->expand(inst.self, q + head * ss, 0, succ,
@@ -542,14 +562,21 @@ static void live_memo_agrees(void **unused)
 			assert_int_equal(f[0], p[0]);
 			assert_int_equal(f[1], p[1]);
 			cut += p[1] > 0;
+			again += seen_before(seen, &nseen, kb, c);
+			if (!succ[i].goal)
+				assert_int_equal(succ[i].h,
+				                 sok_box_bound(&s->lv, SOK_H_PACKING,
+				                               &s->wk, player));
 		}
 		for (unsigned i = 0; i < n && tail < cap; i++)
 			if (succ[i].h != SD_DEAD_END)
 				memmove(q + tail++ * ss, q + (first + i) * ss, ss);
 	}
 	assert_true(cut > 0);
+	assert_true(again > 1000);
 	assert_non_null(s->wk.memo);
 	pl->destroy(inst.self);
+	free(seen);
 	free(q);
 	free(succ);
 }
