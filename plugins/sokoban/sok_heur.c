@@ -260,9 +260,10 @@ void sok_progress(const sok_level *lv, sok_work *wk, int *p)
  * made, the bound sok_moved_bound() gave it.  Children's entries go in
  * when sok_judge_push() judges them; the features of a stored child,
  * asked for soon after, read the live areas, and a push that makes the
- * same set again (most children of a search are such transpositions)
- * reads the bound instead of working it out again: under `packing` it
- * depends on the boxes alone (the matching counts every side of a box).
+ * same set again (a transposition: about two in five of the live
+ * children on XSokoban) reads the bound instead of working it out
+ * again: under `packing` it depends on the boxes alone (the matching
+ * counts every side of a box).
  * At most SOK_MEMO_SLOTS slots, fewer where a key is long, so that the
  * memo stays within SOK_MEMO_BYTES. */
 #define SOK_MEMO_SLOTS 65536           /* a power of 2 */
