@@ -290,13 +290,18 @@ void sok_memo_free(sok_work *wk)
 	}
 }
 
+/* Slot number i of m. */
+static sok_memo_slot *sok_memo_entry(const struct sok_memo *m, size_t i)
+{
+	return (sok_memo_slot *)(void *)(m->slot + i * m->esz);
+}
+
 /* The slot for the boxes of packed state st (by a hash of their
  * bytes). */
 static sok_memo_slot *sok_memo_at(const struct sok_memo *m,
                                   const unsigned char *st)
 {
-	size_t i = sok_fnv1a(st + 2, m->kb) & m->mask;
-	return (sok_memo_slot *)(void *)(m->slot + i * m->esz);
+	return sok_memo_entry(m, sok_fnv1a(st + 2, m->kb) & m->mask);
 }
 
 /* wk->memo, made empty on first use; NULL if out of memory. */
@@ -320,7 +325,7 @@ static struct sok_memo *sok_memo_of(const sok_level *lv, sok_work *wk)
 		return NULL;
 	}
 	for (size_t i = 0; i < slots; i++)
-		((sok_memo_slot *)(void *)(m->slot + i * m->esz))->live = -1;
+		sok_memo_entry(m, i)->live = -1;
 	return m;
 }
 
