@@ -623,6 +623,13 @@ sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk,
 sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
                         const sok_reach *parent, int b, int t, int player,
                         int *live);
+/* sok_moved_bound() under `packing` for the child packed in kid, taken
+ * from the memo of its boxes when it is there, else worked out and
+ * remembered (live must not be NULL). */
+sd_cost sok_memo_moved_bound(const sok_level *lv, sok_work *wk,
+                             const sok_reach *parent, int b, int t,
+                             int player, const unsigned char *kid,
+                             int *live);
 sd_cost sok_player_bound(const sok_level *lv, const unsigned char *occ,
                          int player);
 int sok_live_areas(const sok_level *lv, sok_work *wk);
@@ -631,16 +638,12 @@ void sok_progress(const sok_level *lv, sok_work *wk, int *p);
 /* Remember that the boxes of the position packed in st have `live`
  * live areas (sok_live_areas), for sok_progress_of(), and the bound
  * sok_moved_bound() gave them under `packing` (SOK_MEMO_NONE: none
- * known), for sok_memo_bound(); nothing if out of memory. */
+ * known), for sok_memo_moved_bound(); nothing if out of memory. */
 void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,
                   int live, sd_cost bound);
 /* The live areas the memo holds for the boxes of packed state st, or
  * -1 if it holds none. */
 int sok_memo_get(const sok_work *wk, const unsigned char *st);
-/* 1 with *bound and *live if the memo holds the bound of the boxes of
- * packed state st, else 0. */
-int sok_memo_bound(const sok_work *wk, const unsigned char *st,
-                   sd_cost *bound, int *live);
 /* sok_progress() of the position packed in st, whose boxes wk->occ
  * holds: the live areas from the memo when it has them. */
 void sok_progress_of(const sok_level *lv, sok_work *wk,

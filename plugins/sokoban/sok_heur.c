@@ -329,44 +329,35 @@ static struct sok_memo *sok_memo_of(const sok_level *lv, sok_work *wk)
 	return m;
 }
 
-void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,
-                  int live, sd_cost bound)
+/* Write the boxes of packed state st, live and bound into slot e. */
+static void sok_memo_fill(const struct sok_memo *m, sok_memo_slot *e,
+                          const unsigned char *st, int live, sd_cost bound)
 {
-	struct sok_memo *m = sok_memo_of(lv, wk);
-	if (!m)
-		return;
-	sok_memo_slot *e = sok_memo_at(m, st);
 	memcpy(e + 1, st + 2, m->kb);
 	e->live = live;
 	e->bound = bound;
 }
 
-/* The slot that holds the boxes of packed state st, or NULL. */
-static const sok_memo_slot *sok_memo_find(const sok_work *wk,
-                                          const unsigned char *st)
+void sok_memo_put(const sok_level *lv, sok_work *wk, const unsigned char *st,
+                  int live, sd_cost bound)
 {
-	const struct sok_memo *m = wk->memo;
-	const sok_memo_slot *e = m ? sok_memo_at(m, st) : NULL;
-	if (!e || e->live < 0 || memcmp(e + 1, st + 2, m->kb))
-		return NULL;
-	return e;
+	struct sok_memo *m = sok_memo_of(lv, wk);
+	if (m)
+		sok_memo_fill(m, sok_memo_at(m, st), st, live, bound);
+}
+
+/* True iff slot e of m holds the boxes of packed state st. */
+static int sok_memo_holds(const struct sok_memo *m, const sok_memo_slot *e,
+                          const unsigned char *st)
+{
+	return e->live >= 0 && !memcmp(e + 1, st + 2, m->kb);
 }
 
 int sok_memo_get(const sok_work *wk, const unsigned char *st)
 {
-	const sok_memo_slot *e = sok_memo_find(wk, st);
-	return e ? e->live : -1;
-}
-
-int sok_memo_bound(const sok_work *wk, const unsigned char *st,
-                   sd_cost *bound, int *live)
-{
-	const sok_memo_slot *e = sok_memo_find(wk, st);
-	if (!e || e->bound == SOK_MEMO_NONE)
-		return 0;
-	*bound = e->bound;
-	*live = e->live;
-	return 1;
+	const struct sok_memo *m = wk->memo;
+	const sok_memo_slot *e = m ? sok_memo_at(m, st) : NULL;
+	return e && sok_memo_holds(m, e, st) ? e->live : -1;
 }
 
 void sok_progress_of(const sok_level *lv, sok_work *wk,
@@ -457,6 +448,28 @@ sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
 		return SD_DEAD_END;
 	return wk->base_h - (sd_cost)lv->mindist[b] +
 	       (sd_cost)lv->mindist[t];
+}
+
+/* sok_moved_bound() under `packing` of the push of the box at b to t,
+ * whose child is packed in kid, through the memo: the bound the memo
+ * holds for kid's boxes, else the bound worked out and put there (in
+ * the slot the lookup found: one hash a child).  *live as there. */
+sd_cost sok_memo_moved_bound(const sok_level *lv, sok_work *wk,
+                             const sok_reach *parent, int b, int t,
+                             int player, const unsigned char *kid,
+                             int *live)
+{
+	struct sok_memo *m = sok_memo_of(lv, wk);
+	sok_memo_slot *e = m ? sok_memo_at(m, kid) : NULL;
+	if (e && e->bound != SOK_MEMO_NONE && sok_memo_holds(m, e, kid)) {
+		*live = e->live;
+		return e->bound;
+	}
+	sd_cost h = sok_moved_bound(lv, SOK_H_PACKING, wk, parent, b, t,
+	                            player, live);
+	if (e && *live >= 0 && h != SD_DEAD_END)
+		sok_memo_fill(m, e, kid, *live, h);
+	return h;
 }
 
 /* Lower bound on the steps the player at `player` walks before its next

@@ -209,11 +209,11 @@ static int sok_level_below(const sok_line *lines, int n, int i)
 /* The "Title:" line i (its value t) names a level: the one just above
  * it (last, touching: header lines but no blank line between), as in
  * the SOK format; else the one just below it (*below gets t, an empty
- * title too); else,
- * blank lines on both sides, the one above; else the next level
- * (*pending gets t, and *pending_line -1: a title, no ';' comment).  A level "above" qualifies only if it has no
- * title from a "Title:" line yet, below or just above it (a file that
- * puts its titles above its levels). */
+ * title too); else, blank lines on both sides, the one above; else the
+ * next level (*pending gets t, and *pending_line -1: a title, no ';'
+ * comment).  A level "above" qualifies only if it has no title from a
+ * "Title:" line yet, below or just above it (a file that puts its
+ * titles above its levels). */
 static void sok_place_title(const sok_line *lines, int n, int i,
                             sok_line t, sok_block *last, int touching,
                             sok_line *below, sok_line *pending,

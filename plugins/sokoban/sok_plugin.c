@@ -398,7 +398,8 @@ static uint64_t sok_expand_fold(const sok_level *lv, const sok_config *cf,
  * step model); fold is sok_expand_fold() of it.  kid: the successor
  * packed (its boxes are what count), or NULL (the step model): then
  * under `packing` the bound of its boxes is taken from the memo when it
- * is there, and put there when worked out.  *live (live may be NULL)
+ * is there, and put there when worked out (sok_memo_moved_bound; live
+ * is not NULL then).  *live (live may be NULL)
  * gets the child's live areas when the bound counted them
  * (sok_moved_bound); it is left as it was otherwise (a dead push,
  * another heuristic). */
@@ -417,12 +418,9 @@ static void sok_judge_push(const sok_level *lv, const sok_config *cf,
 	else if (!kid || cf->heur != SOK_H_PACKING)
 		o->h = sok_moved_bound(lv, cf->heur, wk, parent, b, t, player,
 		                       live);
-	else if (!sok_memo_bound(wk, kid, &o->h, live)) {
-		o->h = sok_moved_bound(lv, cf->heur, wk, parent, b, t, player,
-		                       live);
-		if (live && *live >= 0 && o->h != SD_DEAD_END)
-			sok_memo_put(lv, wk, kid, *live, o->h);
-	}
+	else
+		o->h = sok_memo_moved_bound(lv, wk, parent, b, t, player, kid,
+		                            live);
 	if (o->goal && o->h != SD_DEAD_END)
 		o->h = 0;
 }
