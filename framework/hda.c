@@ -344,6 +344,15 @@ static void stop_all(hda *h, sd_limit limit)
 	post_all(h, TAG_STOP, &l, sizeof l);
 }
 
+/* This rank reached limit itself: stop_all(), and its figures name it
+ * (the first it reached; a STOP heard before leaves them naming none). */
+static void stop_here(hda *h, sd_limit limit)
+{
+	if (!h->stopped)
+		h->st.limit = limit;
+	stop_all(h, limit);
+}
+
 /* ---- storing and expanding --------------------------------------------- */
 
 /* Make room for node id's parent rank.  0, or -1 if out of memory. */
@@ -554,7 +563,7 @@ static search_rc take_batch(hda *h, int src, size_t n)
 	/* a rank waiting for the others' floors expands nothing, so its
 	 * memory limit is checked here too, once a batch */
 	if (s->o->memory_limit && search_engine_bytes(s) >= s->o->memory_limit)
-		stop_all(h, SD_LIMIT_MEMORY);
+		stop_here(h, SD_LIMIT_MEMORY);
 	return SEARCH_GO;
 }
 
@@ -593,7 +602,7 @@ static void handle(hda *h, const MPI_Status *st, int len)
 		memcpy(&c, h->in, sizeof c);
 		heard_floor(h, src, c);
 	} else if (take_batch(h, src, (size_t)len / h->rec) != SEARCH_GO) {
-		stop_all(h, SD_LIMIT_MEMORY);
+		stop_here(h, SD_LIMIT_MEMORY);
 	}
 }
 
@@ -683,7 +692,7 @@ static int limit_here(hda *h, int idle)
 	if (idle ? !(sd_guard_stop() && search_limits_hit(s))
 	         : !search_limit_reached(s))
 		return 0;
-	stop_all(h, s->res->limit);
+	stop_here(h, s->res->limit);
 	return 1;
 }
 
@@ -708,7 +717,7 @@ static search_rc expand_held(hda *h)
 	h->held = 0;
 	search_rc rc = expand(h, h->held_id, h->held_k1);
 	if (rc == SEARCH_STOP)
-		stop_all(h, SD_LIMIT_MEMORY);
+		stop_here(h, SD_LIMIT_MEMORY);
 	return rc == SEARCH_ERROR ? SEARCH_ERROR : SEARCH_GO;
 }
 
@@ -719,7 +728,7 @@ static search_rc expand_held(hda *h)
 static void wait_for_work(hda *h)
 {
 	if (flush_all(h) || tell_floor(h))
-		stop_all(h, SD_LIMIT_MEMORY);
+		stop_here(h, SD_LIMIT_MEMORY);
 	if (!h->held || h->stopped)
 		passive(h);
 	if (receive(h) || h->ended) {
@@ -742,7 +751,7 @@ static int hda_loop(hda *h)
 			receive(h);
 			reap(h);
 			if (flush_all(h) || tell_floor(h))
-				stop_all(h, SD_LIMIT_MEMORY);
+				stop_here(h, SD_LIMIT_MEMORY);
 			since = 0;
 		}
 		search_rc rc = h->stopped ? SEARCH_STOP : expand_held(h);
@@ -885,20 +894,46 @@ static int join(int ok, int failed, sd_limit *limit)
 	return !all[0];
 }
 
+/* The lowest rank whose problem is not rank 0's, or -1 (a collective).
+ * A rank whose host holds another file under the same path (another
+ * level, another board) would search with states of its own problem and
+ * could end with a plan of neither: so each rank folds its start state,
+ * the start's hash, h and goal test into one number, and compares it with
+ * rank 0's.  The rank that differs says so in s->err. */
+static int other_problem(search *s, const unsigned char *start, sd_cost h0)
+{
+	uint64_t facts[3] = { sd_registry_hash(&s->reg, start), h0,
+	                      (uint64_t)search_is_goal(s, start) };
+	uint64_t mine = sd_hash_bytes(start, s->reg.state_size) ^
+	                sd_hash_bytes(facts, sizeof facts), first = mine;
+	int rank, odd, lowest;
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Bcast(&first, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	odd = first == mine ? INT_MAX : rank;
+	MPI_Allreduce(&odd, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (lowest == INT_MAX)
+		return -1;
+	if (rank == lowest)
+		sd_fail(s->err, s->errlen, "its problem is not rank 0's (the "
+		        "start state, its h or its goal test differ): every "
+		        "rank must search the same problem; are the problem "
+		        "files the same on every host?");
+	return lowest;
+}
+
 /* The start state's owner stores it and opens it (or makes it the
  * incumbent, if it is a goal).  0, or 1 if the start is a dead end (the
  * same on every rank: no solution). */
-static int open_start(hda *h, const unsigned char *start)
+static int open_start(hda *h, const unsigned char *start, sd_cost h0)
 {
 	search *s = h->s;
-	sd_cost h0 = search_initial_h(s, start);
 	if (h0 == SD_DEAD_END)
 		return 1;
 	uint64_t x = sd_registry_hash(&s->reg, start);
 	uint16_t via = search_is_goal(s, start) ? SD_NODE_GOAL : 0;
 	if (owner(h, x) == h->rank &&
 	    relax(h, start, x, 0, h0, h->rank, SD_NO_ID, via) != SEARCH_GO)
-		stop_all(h, SD_LIMIT_MEMORY);
+		stop_here(h, SD_LIMIT_MEMORY);
 	return 0;
 }
 
@@ -961,14 +996,19 @@ static int hda_run(search *s, const unsigned char *start)
 	hda h;
 	int ok = !hda_init(&h, s), rc = 0;
 	sd_limit limit = ok ? SD_LIMIT_NONE : SD_LIMIT_MEMORY;
+	if (!ok)
+		h.st.limit = SD_LIMIT_MEMORY;
 	int ready = join(ok, 0, &limit);
+	sd_cost h0 = ready ? search_initial_h(s, start) : 0;
 	restart_clocks(s);
+	if (failed_rank < 0 && ready)
+		failed_rank = other_problem(s, start, h0);
 	if (failed_rank >= 0) {
 		rc = -1;     /* sd_hda_search() says it */
 	} else if (!ready) {
 		s->res->status = SD_LIMIT;
 		s->res->limit = limit;
-	} else if (open_start(&h, start)) {
+	} else if (open_start(&h, start, h0)) {
 		s->res->status = SD_UNSOLVABLE;
 	} else {
 		rc = hda_loop(&h);

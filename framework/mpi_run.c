@@ -120,10 +120,10 @@ static int is_tcp(int fd)
  * (TCP_NODELAY), after MPI_Init opened them.  The PMIx connection of
  * each rank to mpirun is TCP over loopback without it, and
  * MPI_Finalize writes two small messages to it in a row: Nagle's
- * algorithm holds the second until the first is acknowledged, which
- * mpirun, waiting for the other ranks, delays by 40 ms, so every run
- * under mpirun ended 40 ms late (Open MPI 4.1, PMIx 4.2).  Open MPI's
- * own TCP links set it already.  The open descriptors are read from
+ * algorithm would hold the second until the first is acknowledged,
+ * which mpirun, waiting for the other ranks, delays by 40 ms: every run
+ * under mpirun would end 40 ms late (Open MPI 4.1, PMIx 4.2).  Open
+ * MPI's own TCP links set it already.  The open descriptors are read from
  * /proc/self/fd (where there is none, nothing changes). */
 static void tcp_nodelay(void)
 {

@@ -220,7 +220,7 @@ static void text_ranks(FILE *out, const sd_result *r)
 		const sd_rank_stats *q = &r->ranks[k];
 		fprintf(out, "rank %-6zu expanded %llu, generated %llu, stored "
 		        "%llu, sent %llu, received %llu, messages %llu, %.1f MiB "
-		        "sent, %.1f MiB engine, %.1f MiB peak RSS, %.3f s CPU\n",
+		        "sent, %.1f MiB engine, %.1f MiB peak RSS, %.3f s CPU",
 		        k, (unsigned long long)q->expanded,
 		        (unsigned long long)q->generated,
 		        (unsigned long long)q->stored, (unsigned long long)q->sent,
@@ -228,6 +228,10 @@ static void text_ranks(FILE *out, const sd_result *r)
 		        (unsigned long long)q->messages, q->bytes_sent / 1048576.0,
 		        q->engine_bytes / 1048576.0, q->peak_rss / 1048576.0,
 		        q->cpu_seconds);
+		if (sd_limit_name(q->limit))
+			fprintf(out, ", stopped by its own limit (%s)",
+			        sd_limit_name(q->limit));
+		fputc('\n', out);
 	}
 }
 
@@ -311,7 +315,8 @@ static cJSON *stats_json(const sd_stats *s)
 	return numbers_json(f, sizeof f / sizeof *f);
 }
 
-/* One rank's figures as a JSON object, or NULL if out of memory. */
+/* One rank's figures as a JSON object (with "limit", the word of the
+ * limit it reached itself, if any), or NULL if out of memory. */
 static cJSON *rank_json(const sd_rank_stats *q)
 {
 	const json_number f[] = {
@@ -326,7 +331,13 @@ static cJSON *rank_json(const sd_rank_stats *q)
 		{ "peak_rss", (double)q->peak_rss },
 		{ "cpu_seconds", q->cpu_seconds },
 	};
-	return numbers_json(f, sizeof f / sizeof *f);
+	cJSON *o = numbers_json(f, sizeof f / sizeof *f);
+	const char *limit = sd_limit_name(q->limit);
+	if (o && limit && !cJSON_AddStringToObject(o, "limit", limit)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
 }
 
 /* Add a distributed search's "load_balance" and "ranks" (an object per

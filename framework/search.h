@@ -201,6 +201,9 @@ typedef struct sd_rank_stats {
 	uint64_t engine_bytes;   /* its peak bytes of engine storage */
 	uint64_t peak_rss;       /* its peak resident memory, bytes */
 	double cpu_seconds;      /* its processor time */
+	sd_limit limit;          /* the limit it reached itself, if any (a
+	                            rank told of another's stops with
+	                            SD_LIMIT_NONE here) */
 } sd_rank_stats;
 
 typedef struct sd_result {

@@ -139,6 +139,26 @@ expect 2 "expand() is not deterministic (the plan found at cost 10 costs" \
 no_abort 2 "rank $((np - 1)) of $np could not make the problem" \
 	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${k3[@]}" : \
 	-np 1 "$sd" "${k3[@]}" --set problem.index=101
+# ... and one whose problem is not rank 0's (a host with another file
+#    under the same path): named, with its cause, and no search (the
+#    ranks searched the two problems as one: Korf 3 with Korf 5 on one
+#    rank gave "solved", cost 56, where Korf 3 needs 59)
+no_abort 2 "its problem is not rank 0's (the start state, its h or its goal test differ)" \
+	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${k3[@]}" : \
+	-np 1 "$sd" "${k3[@]}" --set problem.index=5
+no_abort 2 "rank $((np - 1)) of $np could not set up the search (its own message says why)" \
+	"$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${k3[@]}" : \
+	-np 1 "$sd" "${k3[@]}" --set problem.index=5
+# ... and one that reaches its own memory limit (the others have none):
+#    every rank stops (exit 3), and its line of figures names the limit
+#    (no line said which rank had run out)
+out=$("$mpirun" --oversubscribe -np $((np - 1)) "$sd" "${k3[@]}" : \
+	-np 1 "$sd" "${k3[@]}" --set search.memory_limit=30M 2>&1)
+rc=$?
+[ "$rc" = 3 ] && grep -q "^status *limit reached (memory)" <<<"$out" &&
+	grep -q "^rank $((np - 1)) .*, stopped by its own limit (memory)$" \
+		<<<"$out" && ! grep -q "^rank 0 .*stopped by" <<<"$out" && pass ||
+	fail "one rank's memory limit: exit $rc, $(grep '^rank\|^status' <<<"$out")"
 # 6b. A rank that cannot start (its plugin is missing) before one search
 #    over the ranks: rank 0 names it, every rank ends through
 #    MPI_Finalize (no MPI_Abort), exit 2.

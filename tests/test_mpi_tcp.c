@@ -1,8 +1,9 @@
 /*
  * test_mpi_tcp.c -- run under mpirun: after sd_mpi_start() every TCP
  * connection of the rank sends its small writes at once (TCP_NODELAY).
- * Open MPI's PMIx connection to mpirun has Nagle's algorithm on, which
- * held MPI_Finalize 40 ms in every run (framework/mpi_run.c).  Each rank
+ * Open MPI opens the PMIx connection to mpirun with Nagle's algorithm
+ * on, which holds MPI_Finalize 40 ms unless it is turned off
+ * (framework/mpi_run.c).  Each rank
  * prints what it found; the exit status is 1 if a rank saw a connection
  * with Nagle's algorithm on, or none at all (nothing checked).
  */
