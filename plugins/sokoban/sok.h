@@ -517,6 +517,7 @@ int sok_resize(void *pp, size_t size, size_t n);
 /* The learned patterns and the learning's state (wk->learn): written by
  * sok_learn.c, looked up by sok_lpat.c. */
 #define SOK_LRN_TRIED 65536      /* fingerprints kept, a power of 2 */
+#define SOK_LRN_PMIN 65536       /* players' smallest cells kept, likewise */
 /* One learned pattern as listed under one of its cells: its number and
  * its other cells. */
 struct sok_lrec {
@@ -548,6 +549,8 @@ struct sok_learn {
 	long spent_low;        /* positions spent by its searches */
 	sd_cost low;           /* the lowest bound expanded so far;
 	                          SD_DEAD_END (above any) before the first */
+	uint64_t *pmin;        /* the player's smallest cell among a set's
+	                          boxes, by set and cell (sok_lrn_pmin) */
 };
 
 /* sok_learn.c: deadlock patterns learned during the search, in
