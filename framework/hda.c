@@ -1000,9 +1000,9 @@ static int hda_run(search *s, const unsigned char *start)
 		h.st.limit = SD_LIMIT_MEMORY;
 	int ready = join(ok, 0, &limit);
 	sd_cost h0 = ready ? search_initial_h(s, start) : 0;
-	restart_clocks(s);
 	if (failed_rank < 0 && ready)
 		failed_rank = other_problem(s, start, h0);
+	restart_clocks(s);
 	if (failed_rank >= 0) {
 		rc = -1;     /* sd_hda_search() says it */
 	} else if (!ready) {

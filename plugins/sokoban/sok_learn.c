@@ -145,7 +145,7 @@ static void sok_lrn_place(const sok_level *lv, sok_work *wk, const int *set,
  * (wk->occ holding them), the player at `player`; hset: the hash of the
  * set's cells.  A pure function of the two, kept in l->pmin by their
  * hash: the same set comes back with the player on the same cell most
- * of the time (98 % of the calls on XSokoban 13 and 35), and the fill
+ * of the time (97-98 % of the calls on XSokoban 13 and 35), and the fill
  * (sok_min_reached) walks much of the level.  An entry is the hash's top
  * 48 bits and the cell + 1 (at most SOK_MAX_FLOOR); a hash that matches
  * another set's (1 in 2^48) gives a wrong cell, which only goes into
