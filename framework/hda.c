@@ -996,8 +996,7 @@ static int hda_run(search *s, const unsigned char *start)
 	hda h;
 	int ok = !hda_init(&h, s), rc = 0;
 	sd_limit limit = ok ? SD_LIMIT_NONE : SD_LIMIT_MEMORY;
-	if (!ok)
-		h.st.limit = SD_LIMIT_MEMORY;
+	h.st.limit = limit;   /* this rank's own, if any */
 	int ready = join(ok, 0, &limit);
 	sd_cost h0 = ready ? search_initial_h(s, start) : 0;
 	if (failed_rank < 0 && ready)

@@ -141,6 +141,13 @@ static void sok_lrn_place(const sok_level *lv, sok_work *wk, const int *set,
 		wk->occ[set[i]] = 1;
 }
 
+/* One step of the 64-bit FNV-1a hash of the learning's fingerprints:
+ * h with the value v folded in. */
+static uint64_t sok_lrn_mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211u;
+}
+
 /* The smallest cell of the player's area among the set's boxes alone
  * (wk->occ holding them), the player at `player`; hset: the hash of the
  * set's cells.  A pure function of the two, kept in l->pmin by their
@@ -153,7 +160,7 @@ static void sok_lrn_place(const sok_level *lv, sok_work *wk, const int *set,
 static int sok_lrn_pmin(const sok_level *lv, sok_work *wk,
                         struct sok_learn *l, uint64_t hset, int player)
 {
-	uint64_t h = (hset ^ (uint64_t)player) * 1099511628211u;
+	uint64_t h = sok_lrn_mix(hset, (uint64_t)player);
 	uint64_t *e = &l->pmin[(h >> 20) & (SOK_LRN_PMIN - 1)];
 	if (*e && *e >> 16 == h >> 16)
 		return (int)(*e & 0xffff) - 1;
@@ -173,11 +180,11 @@ static int sok_lrn_fresh(const sok_level *lv, sok_work *wk,
 {
 	uint64_t h = 14695981039346656037u;
 	for (int i = 0; i < n; i++)
-		h = (h ^ (uint64_t)set[i]) * 1099511628211u;
+		h = sok_lrn_mix(h, (uint64_t)set[i]);
 	int pmin = sok_lrn_pmin(lv, wk, l, h, player);
-	h = (h ^ (uint64_t)(pmin + 65536)) * 1099511628211u;
+	h = sok_lrn_mix(h, (uint64_t)(pmin + 65536));
 	if (whole)
-		h = (h ^ 1) * 1099511628211u;
+		h = sok_lrn_mix(h, 1);
 	h |= 1;
 	uint64_t *e = &l->tried[(h >> 20) & (SOK_LRN_TRIED - 1)];
 	if (*e == h)
