@@ -281,6 +281,9 @@ typedef struct sok_work {
 	int *wcol;             /* per floor cell, the goal (1-based) the
 	                          last box there was matched to by
 	                          sok_match(), or 0: where it starts */
+	int (*stop)(void);     /* the engine's stop_requested() (set_host),
+	                          or NULL: the small searches give up once
+	                          it says the run is to end */
 } sok_work;
 
 /* One instance, in three parts. */
@@ -428,6 +431,8 @@ int sok_corral_knot(const sok_work *wk, const int **cells);
 #define SOK_LRN_WHOLE 1024   /* positions of a search of a whole position
                                 (sok_learn_low); the most any small search
                                 may visit */
+#define SOK_RX_POLL 64       /* positions a small search takes between two
+                                looks at wk->stop */
 
 /* Which positions the corral search tests under `corral-gate`: all
  * while the proofs are many, a sample while they are few (sok_corral.c,

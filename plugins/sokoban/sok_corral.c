@@ -327,7 +327,11 @@ static int sok_rx_open(const sok_level *lv, const sok_work *wk,
  * ones) from the packed position in buf (which it reuses), of at most
  * rx->cap positions.  1 iff it exhausts every position without meeting
  * one that sok_rx_open() says would let a solution through (k: the
- * corral, for SOK_RX_ENTER); 0 if it meets one; -1 if it gives up. */
+ * corral, for SOK_RX_ENTER); 0 if it meets one; -1 if it gives up: at
+ * the cap, or once wk->stop says the run is to end (asked before the
+ * first position and every SOK_RX_POLL after it: on a level of a
+ * thousand boxes one expansion runs thousands of these searches, each
+ * position costly, and a proof not made only prunes less). */
 static int sok_rx_run(const sok_level *lv, unsigned rules, sok_work *wk,
                       int k, int mode, unsigned char *buf)
 {
@@ -336,6 +340,8 @@ static int sok_rx_run(const sok_level *lv, unsigned rules, sok_work *wk,
 	rx->n = 0;
 	sok_rx_add(lv, rx, buf);
 	for (int i = 0; i < rx->n; i++) {
+		if (i % SOK_RX_POLL == 0 && wk->stop && wk->stop())
+			return -1;
 		int pl;
 		const unsigned char *at = rx->pos + (size_t)i * lv->state_size;
 		sok_decode(lv, wk->occ, at, &pl);

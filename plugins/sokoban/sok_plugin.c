@@ -277,8 +277,8 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 }
 
 /* Keep what the engine offers: the host for improve_plan(), and its
- * stop_requested(), polled while the deadlock tables are made (a host
- * without it is as none). */
+ * stop_requested(), polled while the deadlock tables are made and by
+ * the small searches (a host without it is as none). */
 static void sok_set_host(void *self, const sd_host *host)
 {
 	sok *s = self;
@@ -286,6 +286,7 @@ static void sok_set_host(void *self, const sd_host *host)
 	size_t need = offsetof(sd_host, stop_requested) +
 	              sizeof host->stop_requested;
 	s->stop = host && host->size >= need ? host->stop_requested : NULL;
+	s->wk.stop = s->stop;
 }
 
 /* Judge the start position by the deadlock tables too (lv->start_dead;

@@ -237,7 +237,11 @@ typedef struct sd_host {
 	 * long work outside expand() -- building tables in
 	 * select_heuristic() -- should call it every few thousand steps
 	 * and, when it says so, stop and return -1.  The engine then
-	 * reports the limit, not an error. */
+	 * reports the limit, not an error.  Inside expand() it may cut
+	 * short work that only prunes (Sokoban's deadlock proofs), but
+	 * expand() must still give every successor it gives otherwise:
+	 * the engine may rebuild a plan's steps by expand() after the
+	 * limit has passed. */
 	int (*stop_requested)(void);
 	/* ABI 1.5 (present when size reaches past it): nonzero when the
 	 * user asked for quiet (-q): write no progress lines or bars to
