@@ -442,7 +442,8 @@ static void sok_rx_settle(const sok_level *lv, unsigned rules, sok_work *wk,
  * overwritten makes the search run again, with the patterns learned
  * since (the second table, which keeps entries longer, would change
  * which positions the learning runs prune).  A search that gave up
- * leaves no verdict, only its count of tries (sok_rx_settle).  Entries
+ * leaves its count of tries (sok_rx_settle), or "a way" once it had
+ * the largest cap or under SOK_DL_LEARN: never "dead".  Entries
  * are overwritten on collision.  wk->occ is left as rx->save holds
  * it. */
 static int sok_rx_search(const sok_level *lv, unsigned rules, sok_work *wk,
