@@ -261,11 +261,15 @@ static void say_signal(int sig, const char *tail)
 	(void)w;
 }
 
+static int on_guard_page(const void *addr);
+
 static void on_fatal(int sig, siginfo_t *si, void *context)
 {
 	const char *call = sd_guard_call;
 	int deep = sig == SIGSEGV && si && si->si_code > 0 &&
 	           stack_ran_out(si->si_addr);
+	int past = sig == SIGSEGV && si && si->si_code > 0 &&
+	           on_guard_page(si->si_addr);
 	char tail[256];
 	size_t n = 0;
 	(void)context;
@@ -278,8 +282,8 @@ static void on_fatal(int sig, siginfo_t *si, void *context)
 		put(tail, sizeof tail, &n, signal_name(sig));
 		if (deep)
 			put_stack(tail, sizeof tail, &n);
-		else if (sig == SIGSEGV && (!strcmp(call, "expand") ||
-		                            !strcmp(call, "predecessors")))
+		else if (past && (!strcmp(call, "expand") ||
+		                  !strcmp(call, "predecessors")))
 			put(tail, sizeof tail, &n, " (its successor buffers "
 			    "end at a guard page: more successors than "
 			    "max_successors, or states longer than "
@@ -516,6 +520,37 @@ static size_t mapping_bytes(size_t n, size_t page)
 	return (n + page - 1) / page * page + page;
 }
 
+/* The guard pages of the buffers sd_guard_alloc() gave and
+ * sd_guard_free() has not taken back (0: a free slot), and their size,
+ * so that on_fatal() can tell a fault on one (a write past a buffer)
+ * from any other.  A buffer beyond SD_GUARD_PAGES is guarded as well;
+ * only a fault on its page is not told apart. */
+#define SD_GUARD_PAGES 64
+static volatile uintptr_t guard_pages[SD_GUARD_PAGES];
+static volatile size_t guard_page_bytes;
+
+/* Put `to` in the slot of guard_pages that holds `from` (0 to take a
+ * free slot, or to free one), if there is such a slot. */
+static void note_guard_page(uintptr_t from, uintptr_t to)
+{
+	for (int i = 0; i < SD_GUARD_PAGES; i++)
+		if (guard_pages[i] == from) {
+			guard_pages[i] = to;
+			return;
+		}
+}
+
+/* True iff addr lies on a guard page of guard_pages (safe in a signal
+ * handler: it only reads). */
+static int on_guard_page(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+	for (int i = 0; i < SD_GUARD_PAGES; i++)
+		if (guard_pages[i] && a - guard_pages[i] < guard_page_bytes)
+			return 1;
+	return 0;
+}
+
 void *sd_guard_alloc(size_t n)
 {
 	size_t page = page_size(), total = mapping_bytes(n, page);
@@ -529,6 +564,8 @@ void *sd_guard_alloc(size_t n)
 		munmap(base, total);
 		return NULL;
 	}
+	guard_page_bytes = page;
+	note_guard_page(0, (uintptr_t)guard);
 	return guard - used;
 }
 
@@ -536,7 +573,8 @@ void sd_guard_free(void *p, size_t n)
 {
 	if (!p)
 		return;
-	size_t page = page_size();
+	size_t page = page_size(), total = mapping_bytes(n, page);
 	uintptr_t base = (uintptr_t)p & ~(uintptr_t)(page - 1);
-	munmap((void *)base, mapping_bytes(n, page));
+	note_guard_page(base + total - page, 0);
+	munmap((void *)base, total);
 }

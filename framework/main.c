@@ -39,7 +39,7 @@ static const char usage[] =
 "                          --compare algorithm=astar,idastar\n"
 "                          --compare heuristic=manhattan,linear-conflict\n"
 "                          (K without a section is in [search]; not a\n"
-"                          key also given by --set)\n"
+"                          key also given by --set; not with a batch)\n"
 "      --trace             print every expansion (and IDA* iteration); on\n"
 "                          stderr under -f csv; not bidirectional\n"
 "      --trace-limit N     stop tracing after N lines (default 1000)\n"

@@ -144,8 +144,9 @@ int sd_run_config(const sd_cli *cli, const char *const *extra,
 }
 
 /* The index of the heuristic a run with config c uses, and its name in
- * *hname: the configured one, or the plugin's first when none is; bfs
- * and ucs search blind whatever is configured (SD_NO_HEURISTIC,
+ * *hname: the configured one, or the plugin's first when none is; the
+ * algorithms that use no h (bfs, ucs, the depth-first ones,
+ * bidirectional) search blind whatever is configured (SD_NO_HEURISTIC,
  * "zero").  SD_HEURISTIC_UNKNOWN if the plugin has none of that name.
  * Prints nothing. */
 static int resolve_heuristic(const sd_config *c, const sd_plugin *p,

@@ -10,6 +10,9 @@
  *   toomany     expand() returns more successors than max_successors
  *   overflow    expand() writes successors far past the buffer
  *   crash       expand() gets SIGSEGV at the 5th expansion
+ *   wild        expand() writes to a page of its own that it made
+ *               inaccessible, at the 5th expansion (a SIGSEGV that is
+ *               no write past the successor buffers)
  *   abort       expand() calls abort() at the 5th expansion
  *   hang        expand() never returns (sleeps)
  *   slow        every expand() takes 50 ms
@@ -59,6 +62,7 @@
  * case 1 is broken when [problem] broken_first = yes.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <searchd/plugin.h>
 
 #include <limits.h>
@@ -66,19 +70,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
             FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH,
             SLOWEND, FMTNEG, BIGCOLLECTION, WIDE, BIGSTATE, DEEP,
-            BIGBOARD, SLOWFAN, SLOWIMPROVE, CREATENOERR };
+            BIGBOARD, SLOWFAN, SLOWIMPROVE, CREATENOERR, WILD };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
 	"exit", "fmtshort", "dearer", "randhash", "slowend", "fmtneg",
 	"bigcollection", "wide", "bigstate", "deep", "bigboard", "slowfan",
-	"slowimprove", "createnoerr", NULL };
+	"slowimprove", "createnoerr", "wild", NULL };
 
 enum { WIDE_FAN = 16000, SLOW_FAN = 40, BIG_STATE = 65536 };
 
@@ -236,6 +241,12 @@ static unsigned misbehave(rogue *r, sd_succ *succ)
 		                    a sanitizer would report a NULL load first */
 	if (r->mode == ABORT && r->expansions == 5)
 		abort();
+	if (r->mode == WILD && r->expansions == 5) {
+		volatile char *page = mmap(NULL, 4096, PROT_NONE,
+		                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (page != MAP_FAILED)
+			page[0] = 1;
+	}
 	if (r->mode == EXIT && r->expansions == 5)
 		exit(0);
 	if (r->mode == DEEP && r->expansions == 5)

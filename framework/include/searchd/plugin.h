@@ -21,8 +21,12 @@
  *     select_heuristic()  before the search (index, or SD_NO_HEURISTIC);
  *                         may build tables
  *     initial()           write the start state
- *     heuristic()         h of the start state, from scratch
- *     is_goal()           goal test of the start state
+ *     heuristic()         h of the start state, from scratch; after
+ *                         the search also of each state expand() is
+ *                         called on again (the plan's, a trace's)
+ *     is_goal()           goal test of the start state; after the
+ *                         search also of the plan's last state (and,
+ *                         in bidirectional search, of goal_state()'s)
  *     features()          (fess only) of the start, then of each state
  *                         stored
  *     expand()            many times: all successors of one state at
@@ -160,7 +164,8 @@ typedef uint32_t sd_cost;
 #define SD_DEAD_END UINT32_MAX
 
 /* Passed to select_heuristic() when the search runs blind (heuristic
- * "zero", or bfs/ucs): the plugin may then leave h at 0 in expand(). */
+ * "zero", or an algorithm that uses no h: bfs, ucs, dfs, dfs-tree, dls,
+ * iddfs, bidirectional): the plugin may then leave h at 0 in expand(). */
 #define SD_NO_HEURISTIC (-1)
 
 /* Largest number of successors one expand() may return (the engine
