@@ -539,6 +539,14 @@ expect 0 '"algorithm":"bidirectional","heuristic":"zero","status":"solved","cost
 	"$sd" -c "$src/config/npuzzle.ini" -s search.algorithm=bidirectional -f json
 expect 0 '"cost":11' "$sd" -c "$src/config/pancake.ini" \
 	-s search.algorithm=bidirectional -f json
+# ... and on a board of more than 16 cells whose blank's goal is not
+# cell 0 (the goal state lacked the blank's cell: the search ran until
+# a limit stopped it)
+expect 0 '"algorithm":"bidirectional","heuristic":"zero","status":"solved","cost":2' \
+	"$sd" -c "$src/config/npuzzle.ini" -s search.algorithm=bidirectional \
+	-s problem.width=6 -s problem.height=3 -s problem.goal=blank-last \
+	-s "problem.tiles=1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 16 17" \
+	-s search.time_limit=10 -f json
 # a predecessors() that expand() does not agree with is named (the
 # message blamed expand() alone)
 expect 2 "or predecessors() gave a state that expand() does not lead from" \

@@ -206,10 +206,11 @@ static int np_common_count(const np_scan *sc, long *at)
 }
 
 /* Take in line lineno of an instance file (len bytes as np_getline()
- * read them): if it is an instance (neither blank nor a '#' comment),
- * count it, also under its count of numbers, and keep it if it is the
- * one asked for.  A line too long or with a NUL byte is an instance
- * that cannot be read.  Returns 0, or -1 when out of memory. */
+ * read them, its ending too): if it is an instance (neither blank nor a
+ * '#' comment), count it, also under its count of numbers, and keep it
+ * if it is the one asked for.  A line too long (its ending not counted:
+ * "\n", "\r\n" or "\r") or with a NUL byte is an instance that cannot
+ * be read.  Returns 0, or -1 when out of memory. */
 static int np_scan_line(np_scan *sc, const char *line, size_t len,
                         long lineno)
 {
@@ -217,8 +218,11 @@ static int np_scan_line(np_scan *sc, const char *line, size_t len,
 	int nul = strlen(line) != len;
 	if (*s == '#' || (!*s && !nul))
 		return 0;
+	size_t body = len;
+	while (body && (line[body - 1] == '\n' || line[body - 1] == '\r'))
+		body--;
 	const char *why = nul ? "a NUL byte in the line" :
-	                  len > NP_MAX_LINE ? "line longer than 1 MiB "
+	                  body > NP_MAX_LINE ? "line longer than 1 MiB "
 	                  "(1048576 bytes)" : NULL;
 	np_scan_mark(sc, lineno);
 	sc->seen++;
@@ -619,6 +623,24 @@ static int np_read_goal(np_inst *I, const np_keys *K, char *err,
 	return 0;
 }
 
+/* Write into err that the tiles of S are no board: msg says why, and
+ * when the board was guessed from a file's lines (the largest square
+ * their count of numbers holds, the numbers before it taken as leading
+ * ones), how, since a rectangular board's lines read that way too. */
+static void np_bad_start(const np_inst *I, const np_keys *K,
+                         const np_source *S, const char *msg, char *err,
+                         size_t errlen)
+{
+	if (!K->file || K->width || K->height || S->count <= I->n) {
+		snprintf(err, errlen, "%s: %s", S->where, msg);
+		return;
+	}
+	snprintf(err, errlen, "%s: %s; its %d numbers were read as %d "
+	         "leading ones and a %dx%d board: for a board of %d cells "
+	         "that is not square give width and height", S->where, msg,
+	         S->count, S->count - I->n, I->w, I->h, S->count);
+}
+
 /* Set I->start from S (the last n numbers), or a random solvable board
  * from the seed key.  Returns 0, or -1 with a message. */
 static int np_read_start(np_inst *I, const np_keys *K, const np_source *S,
@@ -640,16 +662,16 @@ static int np_read_start(np_inst *I, const np_keys *K, const np_source *S,
 	}
 	const int *v = S->v + S->count - I->n;
 	if (np_check_perm(v, I->n, msg, sizeof msg)) {
-		snprintf(err, errlen, "%s: %s", S->where, msg);
+		np_bad_start(I, K, S, msg, err, errlen);
 		return -1;
 	}
 	for (int c = 0; c < I->n; c++)
 		I->start[c] = (uint8_t)v[c];
 	if (!np_solvable(I)) {
-		snprintf(err, errlen, "%s: unsolvable instance: the tiles' "
-		         "permutation parity does not match the blank's distance "
-		         "to its goal cell (swap two tiles to make it "
-		         "solvable)", S->where);
+		np_bad_start(I, K, S, "unsolvable instance: the tiles' "
+		             "permutation parity does not match the blank's "
+		             "distance to its goal cell (swap two tiles to make "
+		             "it solvable)", err, errlen);
 		return -1;
 	}
 	return 0;
@@ -868,11 +890,13 @@ static int np_is_goal(void *self, const void *state)
 	return memcmp(state, I->goal_state, I->nibble ? 8 : (size_t)I->n) == 0;
 }
 
-/* Write the goal state (bidirectional search); there is one. */
+/* Write the goal state (bidirectional search); there is one.  All of
+ * it: on a board of more than 16 cells the blank's cell too, in the
+ * byte after the tiles. */
 static int np_goal_state(void *self, void *state)
 {
 	np_inst *I = self;
-	memcpy(state, I->goal_state, I->nibble ? 8 : (size_t)I->n);
+	memcpy(state, I->goal_state, I->state_size);
 	return 1;
 }
 

@@ -596,6 +596,57 @@ static void write_huge_line(const char *path)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* A file of 3x4 boards given without width and height is read as 3x3
+ * boards after three leading numbers (Korf's format); when their tiles
+ * are then no board, the message says how the line was read and what
+ * to give (it said only "tile 1 is missing"). */
+static void test_rect_without_size(void **state)
+{
+	(void)state;
+	FILE *f = fopen(SCRATCH "rect.txt", "w");
+	assert_non_null(f);
+	fputs("1 2 3 4 5 6 7 8 9 10 11 0\n", f);
+	assert_int_equal(fclose(f), 0);
+	refused_file(SCRATCH "rect.txt", "1", "rect.txt:1: tile 1 is missing "
+	             "(tile 11 is out of range 0..8); its 12 numbers were read "
+	             "as 3 leading ones and a 3x3 board: for a board of 12 "
+	             "cells that is not square give width and height");
+	remove(SCRATCH "rect.txt");
+}
+
+/* Write a file of two 8-puzzle instances, the first padded with blanks
+ * to exactly len bytes and ended by eol. */
+static void write_line_of(const char *path, size_t len, const char *eol)
+{
+	const char *first = "8 7 6 0 4 1 2 5 3";
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(first, f);
+	for (size_t i = strlen(first); i < len; i++)
+		fputc(' ', f);
+	fputs(eol, f);
+	fputs("3 1 2 0 4 5 6 7 8\n", f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A line of 1 MiB is read whatever ends it; one byte more is refused
+ * (the line's ending counted, so that 1 MiB and a line feed was
+ * refused, and 1 MiB less one byte and "\r\n" too). */
+static void test_line_of_1mib(void **state)
+{
+	(void)state;
+	const char *eols[] = { "\n", "\r\n", "\r" };
+	for (int i = 0; i < 3; i++) {
+		write_line_of(SCRATCH "mib.txt", (size_t)1 << 20, eols[i]);
+		assert_int_equal(accepted(SCRATCH "mib.txt", "1"), 2);
+		write_line_of(SCRATCH "mib.txt", ((size_t)1 << 20) + 1,
+		              eols[i]);
+		refused_file(SCRATCH "mib.txt", "1",
+		             "mib.txt:1: line longer than 1 MiB");
+	}
+	remove(SCRATCH "mib.txt");
+}
+
 /* Lines of any length are one instance each; past 1 MiB a line is
  * refused, naming it, and the others are still read. */
 static void test_long_lines(void **state)
@@ -1787,6 +1838,8 @@ int main(void)
 		cmocka_unit_test(test_file_board),
 		cmocka_unit_test(test_kept_file),
 		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_line_of_1mib),
+		cmocka_unit_test(test_rect_without_size),
 		cmocka_unit_test(test_file_kinds),
 		cmocka_unit_test(test_broken_entry),
 		cmocka_unit_test(test_pdb_corrupt),
