@@ -583,19 +583,6 @@ static void test_file_board(void **state)
 	unlink(SCRATCH "cr.txt");
 }
 
-/* Write a file of two 8-puzzle instances, the first on a line of more
- * than 1 MiB. */
-static void write_huge_line(const char *path)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("8 7 6 0 4 1 2 5 3", f);
-	for (int i = 0; i < (1 << 20); i++)
-		fputc(' ', f);
-	fputs("\n3 1 2 0 4 5 6 7 8\n", f);
-	assert_int_equal(fclose(f), 0);
-}
-
 /* A file of 3x4 boards given without width and height is read as 3x3
  * boards after three leading numbers (Korf's format); when their tiles
  * are then no board, the message says how the line was read and what
@@ -661,7 +648,7 @@ static void test_long_lines(void **state)
 	refused_file(HERE "np_long_line.txt", "4", "index 4 is out of range: "
 	             SD_SOURCE_DIR "/tests/npuzzle/np_long_line.txt has 3 "
 	             "instances");
-	write_huge_line(SCRATCH "huge_line.txt");
+	write_line_of(SCRATCH "huge_line.txt", 17 + ((size_t)1 << 20), "\n");
 	assert_int_equal(refused_file(SCRATCH "huge_line.txt", "1",
 	                 "huge_line.txt:1: line longer than 1 MiB"), 2);
 	assert_int_equal(accepted(SCRATCH "huge_line.txt", "2"), 2);
