@@ -218,6 +218,7 @@ static void text_ranks(FILE *out, const sd_result *r)
 	        (unsigned long long)sent, bytes / 1048576.0);
 	for (size_t k = 0; k < r->n_ranks; k++) {
 		const sd_rank_stats *q = &r->ranks[k];
+		const char *limit = sd_limit_name(q->limit);
 		fprintf(out, "rank %-6zu expanded %llu, generated %llu, stored "
 		        "%llu, sent %llu, received %llu, messages %llu, %.1f MiB "
 		        "sent, %.1f MiB engine, %.1f MiB peak RSS, %.3f s CPU",
@@ -228,9 +229,8 @@ static void text_ranks(FILE *out, const sd_result *r)
 		        (unsigned long long)q->messages, q->bytes_sent / 1048576.0,
 		        q->engine_bytes / 1048576.0, q->peak_rss / 1048576.0,
 		        q->cpu_seconds);
-		if (sd_limit_name(q->limit))
-			fprintf(out, ", stopped by its own limit (%s)",
-			        sd_limit_name(q->limit));
+		if (limit)
+			fprintf(out, ", stopped by its own limit (%s)", limit);
 		fputc('\n', out);
 	}
 }

@@ -601,15 +601,17 @@ static void test_rect_without_size(void **state)
 	remove(SCRATCH "rect.txt");
 }
 
-/* Write a file of two 8-puzzle instances, the first padded with blanks
- * to exactly len bytes and ended by eol. */
+/* The first instance of write_line_of()'s files. */
+#define LONG_FIRST "8 7 6 0 4 1 2 5 3"
+
+/* Write a file of two 8-puzzle instances, the first (LONG_FIRST) padded
+ * with blanks to exactly len bytes and ended by eol. */
 static void write_line_of(const char *path, size_t len, const char *eol)
 {
-	const char *first = "8 7 6 0 4 1 2 5 3";
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
-	fputs(first, f);
-	for (size_t i = strlen(first); i < len; i++)
+	fputs(LONG_FIRST, f);
+	for (size_t i = strlen(LONG_FIRST); i < len; i++)
 		fputc(' ', f);
 	fputs(eol, f);
 	fputs("3 1 2 0 4 5 6 7 8\n", f);
@@ -648,7 +650,8 @@ static void test_long_lines(void **state)
 	refused_file(HERE "np_long_line.txt", "4", "index 4 is out of range: "
 	             SD_SOURCE_DIR "/tests/npuzzle/np_long_line.txt has 3 "
 	             "instances");
-	write_line_of(SCRATCH "huge_line.txt", 17 + ((size_t)1 << 20), "\n");
+	write_line_of(SCRATCH "huge_line.txt",
+	              strlen(LONG_FIRST) + ((size_t)1 << 20), "\n");
 	assert_int_equal(refused_file(SCRATCH "huge_line.txt", "1",
 	                 "huge_line.txt:1: line longer than 1 MiB"), 2);
 	assert_int_equal(accepted(SCRATCH "huge_line.txt", "2"), 2);
