@@ -317,6 +317,34 @@ static void unsolvable(void **unused)
 	graph.plugin->destroy(inst.self);
 }
 
+/* A start that heuristic() marks SD_DEAD_END (h = 4294967295): every
+ * search that asks for h ends at once with no solution, nothing
+ * expanded and nothing pruned (the counter is of successors: plugin.h,
+ * algorithms.md); the blind ones never ask and find the edge. */
+static void dead_start(void **unused)
+{
+	(void)unused;
+	static const char *const kv[] = {
+		"edges", "S>G:1", "start", "S", "goal", "G",
+		"h", "S:4294967295", NULL
+	};
+	sd_instance inst = make(kv);
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		int blind = sd_algorithm_about(all[i]).blind;
+		sd_result r = solve(&inst, all[i], 0);
+		if (blind) {
+			assert_int_equal(r.status, SD_SOLVED);
+		} else {
+			if (r.status != SD_UNSOLVABLE)
+				fail_msg("%s: status %d", names[all[i]], r.status);
+			assert_int_equal(r.stats.expanded, 0);
+		}
+		assert_int_equal(r.stats.pruned, 0);
+		sd_result_free(&r);
+	}
+	graph.plugin->destroy(inst.self);
+}
+
 static void start_is_goal(void **unused)
 {
 	(void)unused;
@@ -984,6 +1012,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cheapest_is_not_shortest),
 		cmocka_unit_test(unsolvable),
+		cmocka_unit_test(dead_start),
 		cmocka_unit_test(start_is_goal),
 		cmocka_unit_test(reopening),
 		cmocka_unit_test(idastar_counts),

@@ -159,8 +159,10 @@ typedef uint32_t sd_cost;
 #define SD_MAX_COST (UINT32_MAX - 1)
 
 /* Returned as h by heuristic() or expand() for a state that provably
- * cannot reach a goal (a deadlock): the engine drops it and counts it as
- * pruned, whatever the heuristic (also when searching blind). */
+ * cannot reach a goal (a deadlock): the engine drops it, whatever the
+ * heuristic (also when searching blind).  A successor so marked counts
+ * as pruned; a start state so marked (by heuristic()) ends the search
+ * with no solution, nothing pruned. */
 #define SD_DEAD_END UINT32_MAX
 
 /* Passed to select_heuristic() when the search runs blind (heuristic
