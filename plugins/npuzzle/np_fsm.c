@@ -14,15 +14,19 @@
  * could be replaced by its B, giving a shorter or an earlier one.  So
  * IDA* keeps every optimal cost; only the number of paths falls.
  *
- * The machine is made once per instance for the sequences of up to `len`
- * moves (the duplicates do not depend on the board, the rectangle rule
- * takes care of its edges): the sequences without a duplicate inside are
+ * The machine is made for the sequences of up to `len` moves (the
+ * duplicates do not depend on the board, the rectangle rule takes care
+ * of its edges): the sequences without a duplicate inside are
  * enumerated length by length, each new one replayed on a grid of its own
  * and compared with the earlier ones of the same effect (by a hash, then
  * move by move); the duplicates found this way, none containing another,
  * become an Aho-Corasick automaton.  len = 2 finds the four moves back
- * alone: the pruning of the parent every IDA* does.
+ * alone: the pruning of the parent every IDA* does.  The last machine
+ * made is kept for the next instance that asks for the same len (a
+ * batch makes an instance per problem; the 14-move machine takes
+ * seconds).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "np_internal.h"
@@ -301,11 +305,82 @@ fail:
 	return NULL;
 }
 
+/* The machine kept between instances: the last one made, shared by the
+ * instances that ask for its len (they only read it); freed when no
+ * instance uses it and another len is asked for, and when the plugin is
+ * unloaded. */
+static struct {
+	uint32_t *next;      /* NULL: none kept */
+	uint32_t states;
+	size_t dups;
+	int len, users;
+} np_fsm_kept;
+static pthread_mutex_t np_fsm_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Give I the kept machine if it is of len (1), else 0; a kept machine
+ * of another len that no instance uses is freed. */
+static int np_fsm_take(np_inst *I, int len)
+{
+	int got = 0;
+	pthread_mutex_lock(&np_fsm_lock);
+	if (np_fsm_kept.next && np_fsm_kept.len == len) {
+		np_fsm_kept.users++;
+		I->fsm = np_fsm_kept.next;
+		I->fsm_states = np_fsm_kept.states;
+		I->fsm_dups = np_fsm_kept.dups;
+		got = 1;
+	} else if (np_fsm_kept.next && !np_fsm_kept.users) {
+		free(np_fsm_kept.next);
+		np_fsm_kept.next = NULL;
+	}
+	pthread_mutex_unlock(&np_fsm_lock);
+	return got;
+}
+
+/* Keep I's machine, just made (of len), unless one is kept already. */
+static void np_fsm_keep(const np_inst *I, int len)
+{
+	pthread_mutex_lock(&np_fsm_lock);
+	if (!np_fsm_kept.next) {
+		np_fsm_kept.next = I->fsm;
+		np_fsm_kept.states = I->fsm_states;
+		np_fsm_kept.dups = I->fsm_dups;
+		np_fsm_kept.len = len;
+		np_fsm_kept.users = 1;
+	}
+	pthread_mutex_unlock(&np_fsm_lock);
+}
+
+void np_fsm_release(uint32_t *fsm)
+{
+	int kept = 0;
+	if (!fsm)
+		return;
+	pthread_mutex_lock(&np_fsm_lock);
+	if (fsm == np_fsm_kept.next) {
+		np_fsm_kept.users--;
+		kept = 1;
+	}
+	pthread_mutex_unlock(&np_fsm_lock);
+	if (!kept)
+		free(fsm);
+}
+
+/* The plugin is unloaded: free the kept machine. */
+__attribute__((destructor)) static void np_fsm_unload(void)
+{
+	free(np_fsm_kept.next);
+	np_fsm_kept.next = NULL;
+}
+
 /* Make I->fsm, the machine of the duplicates of up to len moves
- * (2..NP_FSM_MAX_LEN); see the top of this file.  Returns 0, -1 out of
- * memory, or 1 if the host (I->host) asked to stop. */
+ * (2..NP_FSM_MAX_LEN), or take the kept one; see the top of this file.
+ * Returns 0, -1 out of memory, or 1 if the host (I->host) asked to
+ * stop.  Give it back with np_fsm_release(). */
 int np_fsm_build(np_inst *I, int len)
 {
+	if (np_fsm_take(I, len))
+		return 0;
 	fsm_work W = { .side = 2 * len + 1, .nbucket = 1024, .capdup = 1024,
 	               .host = I->host };
 	int rc = -1;
@@ -326,6 +401,7 @@ int np_fsm_build(np_inst *I, int len)
 	}
 	if (I->fsm) {
 		I->fsm_dups = W.ndup;
+		np_fsm_keep(I, len);
 		rc = 0;
 	} else if (W.stopped) {
 		rc = 1;

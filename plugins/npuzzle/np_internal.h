@@ -151,6 +151,9 @@ void np_random_tiles(int n, uint64_t seed, uint8_t *cells);
 #define NP_FSM_DEFAULT 12
 #define NP_FSM_MAX_LEN 14
 int np_fsm_build(np_inst *I, int len);
+/* An instance is done with machine fsm: one user fewer if it is the one
+ * kept between instances, else it is freed (NULL is fine). */
+void np_fsm_release(uint32_t *fsm);
 
 /* np_heur.c */
 int np_init_linear(np_inst *I);

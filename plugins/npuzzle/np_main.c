@@ -808,7 +808,7 @@ static void np_destroy(void *self)
 	if (!I)
 		return;
 	np_pdb_free(I);
-	free(I->fsm);
+	np_fsm_release(I->fsm);
 	free(I->lc_row);
 	free(I->lc_col);
 	free(I);

@@ -294,7 +294,7 @@ static void test_machine_is_the_definition(void **state)
 		}
 	assert_true(refused > 0);
 	free(dup);
-	free(I.fsm);
+	np_fsm_release(I.fsm);
 }
 
 /* The machines of 2 and 6 moves refuse exactly the duplicates known by
@@ -313,13 +313,42 @@ static void test_small_machines(void **state)
 	assert_int_equal(I.fsm[up * 4 + NP_DOWN], NP_FSM_DEAD);
 	assert_int_not_equal(I.fsm[up * 4 + NP_UP], NP_FSM_DEAD);
 	assert_int_not_equal(I.fsm[up * 4 + NP_LEFT], NP_FSM_DEAD);
-	free(I.fsm);
+	np_fsm_release(I.fsm);
 	build(&I, 4);
 	assert_int_equal(I.fsm_dups, 4);
-	free(I.fsm);
+	np_fsm_release(I.fsm);
 	build(&I, 6);
 	assert_int_equal(I.fsm_dups, 8);
-	free(I.fsm);
+	np_fsm_release(I.fsm);
+}
+
+/* A batch makes an instance per problem: the second instance that asks
+ * for the machine of the same length gets the one made for the first
+ * (the same table, the same counts), also after the first is gone; one
+ * of another length is made afresh and equal to a machine made alone. */
+static void test_machine_kept(void **state)
+{
+	np_inst a, b, c, d;
+	(void)state;
+	build(&a, 10);
+	build(&b, 10);
+	assert_ptr_equal(a.fsm, b.fsm);
+	assert_int_equal(a.fsm_states, b.fsm_states);
+	assert_int_equal(a.fsm_dups, b.fsm_dups);
+	np_fsm_release(a.fsm);
+	build(&c, 10);
+	assert_ptr_equal(c.fsm, b.fsm);
+	np_fsm_release(b.fsm);
+	np_fsm_release(c.fsm);
+	build(&a, 8);  /* the machine of 10 moves, unused, is dropped */
+	build(&b, 10);
+	assert_ptr_not_equal(a.fsm, b.fsm);
+	build(&d, 8);  /* the machine of 8 kept: 10 was made, not kept */
+	assert_ptr_equal(d.fsm, a.fsm);
+	assert_int_equal(b.fsm_dups, c.fsm_dups);
+	np_fsm_release(a.fsm);
+	np_fsm_release(b.fsm);
+	np_fsm_release(d.fsm);
 }
 
 /* Every board's distance kept, on boards whose edges are everywhere
@@ -346,15 +375,16 @@ static void test_distances_kept(void **state)
 	print_message("4x4 to 14 moves: %llu sequences walked against %llu "
 	              "refusing only the move back\n", (unsigned long long)w14,
 	              (unsigned long long)w2);
-	free(m2.fsm);
-	free(m12.fsm);
-	free(m14.fsm);
+	np_fsm_release(m2.fsm);
+	np_fsm_release(m12.fsm);
+	np_fsm_release(m14.fsm);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_machines),
+		cmocka_unit_test(test_machine_kept),
 		cmocka_unit_test(test_machine_is_the_definition),
 		cmocka_unit_test(test_distances_kept),
 	};
