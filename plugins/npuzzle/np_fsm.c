@@ -21,10 +21,10 @@
  * and compared with the earlier ones of the same effect (by a hash, then
  * move by move); the duplicates found this way, none containing another,
  * become an Aho-Corasick automaton.  len = 2 finds the four moves back
- * alone: the pruning of the parent every IDA* does.  The last machine
- * made is kept for the next instance that asks for the same len (a
- * batch makes an instance per problem; the 14-move machine takes
- * seconds).
+ * alone: the pruning of the parent every IDA* does.  A machine made
+ * while none is kept is kept for the next instances that ask for the
+ * same len (a batch makes an instance per problem, one at a time; the
+ * 14-move machine takes seconds).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -305,10 +305,10 @@ fail:
 	return NULL;
 }
 
-/* The machine kept between instances: the last one made, shared by the
- * instances that ask for its len (they only read it); freed when no
- * instance uses it and another len is asked for, and when the plugin is
- * unloaded. */
+/* The machine kept between instances: one made while none was kept,
+ * shared by the instances that ask for its len (they only read it);
+ * freed when no instance uses it and another len is asked for, and when
+ * the plugin is unloaded. */
 static struct {
 	uint32_t *next;      /* NULL: none kept */
 	uint32_t states;

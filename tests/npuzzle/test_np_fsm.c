@@ -324,8 +324,10 @@ static void test_small_machines(void **state)
 
 /* A batch makes an instance per problem: the second instance that asks
  * for the machine of the same length gets the one made for the first
- * (the same table, the same counts), also after the first is gone; one
- * of another length is made afresh and equal to a machine made alone. */
+ * (the same table), also after the first is gone.  An unused machine
+ * gives way to one of another length, which is then the one shared
+ * (so the slot holds one machine); one made while the slot holds a
+ * machine in use is the instance's own, equal to the one kept before. */
 static void test_machine_kept(void **state)
 {
 	np_inst a, b, c, d;
@@ -338,14 +340,21 @@ static void test_machine_kept(void **state)
 	np_fsm_release(a.fsm);
 	build(&c, 10);
 	assert_ptr_equal(c.fsm, b.fsm);
+	size_t bytes = (size_t)c.fsm_states * 4 * sizeof *c.fsm;
+	uint32_t *copy = malloc(bytes);
+	assert_non_null(copy);
+	memcpy(copy, c.fsm, bytes);
 	np_fsm_release(b.fsm);
 	np_fsm_release(c.fsm);
-	build(&a, 8);  /* the machine of 10 moves, unused, is dropped */
-	build(&b, 10);
-	assert_ptr_not_equal(a.fsm, b.fsm);
-	build(&d, 8);  /* the machine of 8 kept: 10 was made, not kept */
+	build(&a, 8);  /* the 10-move machine, unused, gives way */
+	build(&d, 8);
 	assert_ptr_equal(d.fsm, a.fsm);
+	build(&b, 10); /* made afresh, not kept: 8 is in use */
+	assert_ptr_not_equal(a.fsm, b.fsm);
+	assert_int_equal(b.fsm_states, c.fsm_states);
 	assert_int_equal(b.fsm_dups, c.fsm_dups);
+	assert_memory_equal(b.fsm, copy, bytes);
+	free(copy);
 	np_fsm_release(a.fsm);
 	np_fsm_release(b.fsm);
 	np_fsm_release(d.fsm);

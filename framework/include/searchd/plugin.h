@@ -159,10 +159,11 @@ typedef uint32_t sd_cost;
 #define SD_MAX_COST (UINT32_MAX - 1)
 
 /* Returned as h by heuristic() or expand() for a state that provably
- * cannot reach a goal (a deadlock): the engine drops it, whatever the
- * heuristic (also when searching blind).  A successor so marked counts
- * as pruned; a start state so marked (by heuristic()) ends the search
- * with no solution, nothing pruned. */
+ * cannot reach a goal (a deadlock).  A successor so marked is dropped
+ * and counted as pruned, whatever the heuristic (also when searching
+ * blind).  A start state (not a goal) that heuristic() so marks ends
+ * the search with no solution, nothing pruned; a blind search never
+ * asks heuristic() about the start. */
 #define SD_DEAD_END UINT32_MAX
 
 /* Passed to select_heuristic() when the search runs blind (heuristic
