@@ -334,6 +334,7 @@ static void dead_start(void **unused)
 		sd_result r = solve(&inst, all[i], 0);
 		if (blind) {
 			assert_int_equal(r.status, SD_SOLVED);
+			assert_int_equal(r.cost, 1);
 		} else {
 			if (r.status != SD_UNSOLVABLE)
 				fail_msg("%s: status %d", names[all[i]], r.status);

@@ -351,6 +351,8 @@ static void np_fsm_keep(const np_inst *I, int len)
 	pthread_mutex_unlock(&np_fsm_lock);
 }
 
+/* An instance is done with machine fsm: one user fewer if it is the
+ * kept one (which stays kept), else it is freed. */
 void np_fsm_release(uint32_t *fsm)
 {
 	int kept = 0;
