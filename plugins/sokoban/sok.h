@@ -283,7 +283,8 @@ typedef struct sok_work {
 	                          sok_match(), or 0: where it starts */
 	int (*stop)(void);     /* the engine's stop_requested() (set_host),
 	                          or NULL: the small searches give up once
-	                          it says the run is to end */
+	                          it says the run is to end, and the making
+	                          of the deadlock tables */
 } sok_work;
 
 /* One instance, in three parts. */
@@ -291,9 +292,8 @@ typedef struct sok {
 	sok_level lv;          /* the compiled level */
 	sok_config cf;         /* the configuration */
 	sok_work wk;           /* the work space */
-	const sd_host *host;   /* the engine's, from set_host(), or NULL */
-	int (*stop)(void);     /* the engine's stop_requested(), or NULL
-	                          (set_host) */
+	const sd_host *host;   /* the engine's, from set_host(), or NULL
+	                          (its stop_requested(): wk.stop) */
 	unsigned long expansions; /* expand() calls so far: the search's
 	                             effort, improve_plan()'s budget */
 } sok;
@@ -502,11 +502,10 @@ long sok_improve_budget(unsigned long expansions, size_t actions);
  * unchanged is not searched again.  0 and 0 when there is none. */
 void sok_improve_windows(const sok_work *wk, long *asked, long *searched);
 /* sok_dltab.c: deadlock patterns of a few boxes, made once, in the
- * first select_heuristic() (sok_dltab_make, polling stop if not NULL),
+ * first select_heuristic() (sok_dltab_make, polling wk->stop if set),
  * and looked up after each push: the box just pushed to c, the player
  * at `player` (any cell of its area), the position in occ. */
-int sok_dltab_make(sok_level *lv, unsigned rules, sok_work *wk,
-                   int (*stop)(void));
+int sok_dltab_make(sok_level *lv, unsigned rules, sok_work *wk);
 int sok_dltab_dead(const sok_level *lv, const unsigned char *occ, int c,
                    int player);
 void sok_dltab_free(sok_level *lv);

@@ -316,15 +316,15 @@ static int sok_dlt_index(const sok_level *lv, struct sok_dltab *t)
 }
 
 /* Judge every set of `size` boxes from every anchor while the budget
- * lasts.  0, -1 if out of memory, 1 if stop() said so. */
+ * lasts.  0, -1 if out of memory, 1 if wk->stop said so. */
 static int sok_dlt_size(const sok_level *lv, unsigned rules, sok_work *wk,
-                        struct sok_dltab *t, int size, int (*stop)(void))
+                        struct sok_dltab *t, int size)
 {
 	for (int a = 0; a < lv->nfloor; a++) {
 		sok_dlset s;
 		if (lv->dead[a] || t->positions >= SOK_DLT_BUDGET)
 			continue;
-		if (stop && stop())
+		if (wk->stop && wk->stop())
 			return 1;
 		sok_dlt_window(lv, a, &s);
 		if (sok_dlt_grow_sets(lv, rules, wk, t, &s, 0, size))
@@ -334,11 +334,10 @@ static int sok_dlt_size(const sok_level *lv, unsigned rules, sok_work *wk,
 }
 
 /* Make lv->dlt for the level: patterns judged by small searches under
- * `rules` (the SOK_DL_* bits the push tests use), stop() (if not NULL)
- * polled once per anchor cell.  wk->occ is saved and restored.  0, -1
- * if out of memory, 1 if stopped (lv->dlt is then NULL). */
-int sok_dltab_make(sok_level *lv, unsigned rules, sok_work *wk,
-                   int (*stop)(void))
+ * `rules` (the SOK_DL_* bits the push tests use), wk->stop (if not
+ * NULL) polled once per anchor cell.  wk->occ is saved and restored.
+ * 0, -1 if out of memory, 1 if stopped (lv->dlt is then NULL). */
+int sok_dltab_make(sok_level *lv, unsigned rules, sok_work *wk)
 {
 	struct sok_dltab *t = calloc(1, sizeof *t);
 	unsigned char *save = malloc((size_t)lv->nfloor);
@@ -353,7 +352,7 @@ int sok_dltab_make(sok_level *lv, unsigned rules, sok_work *wk,
 	         SOK_DL_SEALED;
 	for (int size = 2; size <= SOK_DLT_MAX && size <= lv->nboxes && !rc;
 	     size++)
-		rc = sok_dlt_size(lv, rules, wk, t, size, stop);
+		rc = sok_dlt_size(lv, rules, wk, t, size);
 	if (!rc)
 		rc = sok_dlt_index(lv, t);
 	if (save && t)

@@ -285,8 +285,7 @@ static void sok_set_host(void *self, const sd_host *host)
 	s->host = host;
 	size_t need = offsetof(sd_host, stop_requested) +
 	              sizeof host->stop_requested;
-	s->stop = host && host->size >= need ? host->stop_requested : NULL;
-	s->wk.stop = s->stop;
+	s->wk.stop = host && host->size >= need ? host->stop_requested : NULL;
 }
 
 /* Judge the start position by the deadlock tables too (lv->start_dead;
@@ -315,7 +314,7 @@ static int sok_select_heuristic(void *self, int index, char *err,
 	s->cf.heur = index;
 	if (!(s->cf.deadlocks & SOK_DL_TABLES) || s->lv.dlt)
 		return 0;
-	int rc = sok_dltab_make(&s->lv, s->cf.deadlocks, &s->wk, s->stop);
+	int rc = sok_dltab_make(&s->lv, s->cf.deadlocks, &s->wk);
 	if (rc < 0)
 		snprintf(err, len, "sokoban: out of memory");
 	if (!rc)
