@@ -18,6 +18,8 @@
 #include "searchd/plugin.h"
 
 #define SOK_MAX_FLOOR 4096   /* largest level the encoding accepts */
+#define SOK_ANYWHERE 0xffff /* a state's player cell: in any area (the
+                               pull model's start, sok_back.c) */
 #define SOK_MAX_SIDE 1024    /* widest / tallest grid accepted */
 #define SOK_MAX_FILE (64u << 20) /* largest level file read, in bytes */
 #define SOK_INF 0x3fffffff   /* "unreachable" distance */
@@ -212,6 +214,12 @@ typedef struct sok_level {
 	                          by side e (sok_box_dist) */
 	int *nbs;              /* nfloor * 4: as nb, but a wall is nfloor, a
 	                          cell no fill enters (sok_fill) */
+	int *side;             /* nfloor * 4: a label of side e of cell c
+	                          (nb[c][e] a floor cell), the same for two
+	                          sides iff the player walks from one to the
+	                          other round a lone box on c */
+	struct sok_back *back; /* the pull model's tables (sok_back.c), or
+	                          NULL: the search goes forward */
 } sok_level;
 
 /* Offsets of the cells of sok_level.ring: above, above right, right,
@@ -656,6 +664,23 @@ int sok_memo_get(const sok_work *wk, const unsigned char *st);
 void sok_progress_of(const sok_level *lv, sok_work *wk,
                      const unsigned char *st, int *p);
 void sok_memo_free(sok_work *wk);
+/* The matching of the cost rows in wk->hcost (row i: the costs of the
+ * box on cell wk->boxes[i], wk->box_at its inverse), started from the
+ * last matching's potentials and the columns wk->wcol last gave each
+ * cell: wk->base_h (returned: the bound, or SD_DEAD_END), and the
+ * optimal duals and matching (bu, bv, bp) sok_match_repair() starts
+ * from.  The bound is the same from any start; the work is less. */
+sd_cost sok_match_solve(const sok_level *lv, sok_work *wk);
+/* After sok_match_solve() (base_h not SD_DEAD_END), the bound with the
+ * row of the box on cell b rewritten (its old costs in wk->hsave; the
+ * caller puts them back), in O(n^2): if the column the box was matched
+ * to is still among its cheapest by the duals, the matching stays
+ * optimal and only the box's own cost changes; otherwise the row is
+ * dropped and re-added by one Hungarian phase. */
+sd_cost sok_match_repair(const sok_level *lv, sok_work *wk, int b);
+/* A matching's matrix entry for "no way there": a matching that
+ * costs this much or more is no matching. */
+#define SOK_UNREACH (1 << 28)
 /* Least cost of a perfect matching of the n x n matrix cost, started
  * from the column potentials v and the preferred columns hint (see
  * sok_heur.c); on return p, u, v hold an optimal matching and duals. */
@@ -734,5 +759,51 @@ int sok_unfold(const sok_level *lv, sok_model model, unsigned macros,
                sok_work *wk, const unsigned char *states,
                const uint32_t *actions, size_t n, sok_real *out);
 void sok_unfold_free(sok_work *wk);
+
+
+/* sok_back.c: searching backward (direction = backward), the pull
+ * model.  sok_back_init() makes lv->back at create(), after the start
+ * state and lv->side, where: the "FILE:LINE" of the direction setting;
+ * sok_back_free() frees it (NULL is fine).  The
+ * others stand for the plugin's entry points in that model. */
+int sok_back_init(sok_level *lv, const char *where);
+void sok_back_free(sok_level *lv);
+/* 0 if the search may use heuristic heur (SOK_H_*) backward, else -1
+ * with a message naming where (sok_back_init's "FILE:LINE") the
+ * direction was set. */
+int sok_back_heuristic_ok(const sok_level *lv, int heur, char *err,
+                          size_t len);
+/* The start state: a box on every goal, the player SOK_ANYWHERE. */
+void sok_back_initial(const sok_level *lv, unsigned char *state);
+/* True iff st is the level's start state, or its boxes and the player
+ * anywhere. */
+int sok_back_is_goal(const sok_level *lv, const unsigned char *st);
+/* The bound of the boxes of wk->occ under heur (SOK_H_MATCHING or
+ * SOK_H_NEAREST; 0 for others), or SD_DEAD_END. */
+sd_cost sok_back_bound(const sok_level *lv, int heur, sok_work *wk);
+/* Every pull from state st, as expand(): action box cell * 4 + the
+ * direction the box moves, cost 1. */
+unsigned sok_back_expand(const sok_level *lv, int heur, sok_work *wk,
+                         const unsigned char *st, sd_succ *succ,
+                         unsigned char *states, size_t stride);
+/* Two features: boxes off the start's box cells, boxes on goals. */
+unsigned sok_back_features(const sok_level *lv, const unsigned char *st,
+                           uint32_t *f);
+/* A pull's text for traces: "(column,row)d", the box's cell before the
+ * pull (from 0) and the direction it moves, in lower case. */
+int sok_back_format_action(const sok_level *lv, uint32_t action, char *buf,
+                           size_t len);
+/* The text of push k of the plan read forwards (its walk, then the
+ * push; snprintf-like): the plan's n + 1 states and n pulls as the
+ * engine hands them over. */
+int sok_back_format_plan(const sok_level *lv, sok_work *wk,
+                         const unsigned char *states,
+                         const uint32_t *actions, size_t n, size_t k,
+                         char *buf, size_t len);
+/* The position after k pushes of the plan read forwards: its boxes into
+ * wk->occ, where the player stands returned. */
+int sok_back_plan_position(const sok_level *lv, sok_work *wk,
+                           const unsigned char *states,
+                           const uint32_t *actions, size_t n, size_t k);
 
 #endif

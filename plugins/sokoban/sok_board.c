@@ -173,7 +173,8 @@ static void sok_cut_distances(sok_level *lv, const int *side,
 
 /* Compute pdist (pushes from each cell to each goal for a lone box, the
  * player walking around it), mindist and dead; and for the cut cells
- * the same per area of the player (cut, cut_side, cut_dist).  0 or -1
+ * the same per area of the player (cut, cut_side, cut_dist).  The
+ * sides' labels stay in lv->side (the pull model reads them).  0 or -1
  * (no memory). */
 static int sok_push_distances(sok_level *lv, unsigned *mark, int ngoal)
 {
@@ -206,6 +207,8 @@ static int sok_push_distances(sok_level *lv, unsigned *mark, int ngoal)
 	for (int c = 0; c < n; c++)
 		lv->dead[c] = lv->mindist[c] == SOK_INF;
 	memset(mark, 0, sizeof(unsigned) * (size_t)n);
+	lv->side = side;
+	side = NULL;
 	rc = 0;
 out:
 	free(side);
@@ -457,7 +460,7 @@ void sok_board_free(sok *s)
 	              wk->cand, wk->cwalk, wk->path, lv->goalbits,
 	              wk->bu, wk->bv, wk->bp, wk->hsave, wk->box_at,
 	              wk->clab, wk->cq, wk->cinfo, lv->ring, lv->cut,
-	              lv->cut_side, lv->cut_dist, lv->nbs, wk->wcol };
+	              lv->cut_side, lv->cut_dist, lv->nbs, wk->wcol, lv->side };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 }

@@ -7,7 +7,6 @@
 #include "sok.h"
 
 #define SOK_BIG ((int64_t)1 << 40)
-#define SOK_UNREACH (1 << 28) /* matrix entry for "no way there" */
 
 /* One phase of the Hungarian algorithm with potentials: add row i to
  * the matching (p[j] = row of column j, 0 = free) along a shortest
@@ -156,26 +155,11 @@ static void sok_warm_potentials(const sok_level *lv, sok_work *wk)
 		wk->bv[j] = keep ? wk->bv[j] - lo : 0;
 }
 
-/* Minimum-cost matching of the boxes of wk->occ to the goals on push
- * distances, or SD_DEAD_END if no matching with finite cost exists.
- * Leaves the box list, cost matrix and optimal duals and matching in
- * wk (boxes, hcost, bu, bv, bp) for sok_match_moved().  Starts from
- * the potentials of the last matching solved (sok_warm_potentials) and
- * the goal each box's cell was last matched to (wk->wcol): the bound is
- * the same from any start, the work is less. */
-static sd_cost sok_match(const sok_level *lv, sok_work *wk, int player)
+sd_cost sok_match_solve(const sok_level *lv, sok_work *wk)
 {
-	int n = 0, N = lv->nboxes;
-	for (int c = 0; c < lv->nfloor && n < N; c++) {
-		if (!wk->occ[c])
-			continue;
-		wk->box_at[c] = n;
-		wk->boxes[n++] = c;
-	}
-	for (int i = 0; i < N; i++) {
-		sok_cost_row(lv, wk->hcost, i, wk->boxes[i], player);
+	int N = lv->nboxes;
+	for (int i = 0; i < N; i++)
 		wk->hsave[i] = wk->wcol[wk->boxes[i]];
-	}
 	sok_warm_potentials(lv, wk);
 	int64_t m = sok_matching_from(N, wk->hcost, wk->hsave, wk->bu, wk->bv,
 	                              wk->bp, wk->hway, wk->hminv, wk->hused);
@@ -185,23 +169,28 @@ static sd_cost sok_match(const sok_level *lv, sok_work *wk, int player)
 	return wk->base_h;
 }
 
-/* After sok_box_bound() on a position, the matching bound of the same
- * position with the box at cell b moved to cell t, in O(n^2): row b's
- * costs change and its potential is made feasible again (the least
- * cost less the column's potential).  If the goal the box was matched
- * to still gives that least, the parent's matching is still optimal
- * (every matched pair is tight and no potential is broken), and only
- * the box's own cost changes; otherwise the row is dropped from the
- * matching and re-added by one Hungarian phase. */
-static sd_cost sok_match_moved(const sok_level *lv, sok_work *wk, int b,
-                              int t, int player)
+/* Minimum-cost matching of the boxes of wk->occ to the goals on push
+ * distances, or SD_DEAD_END if no matching with finite cost exists:
+ * the box list and cost rows, then sok_match_solve(), which leaves what
+ * sok_match_moved() starts from. */
+static sd_cost sok_match(const sok_level *lv, sok_work *wk, int player)
+{
+	int n = 0, N = lv->nboxes;
+	for (int c = 0; c < lv->nfloor && n < N; c++) {
+		if (!wk->occ[c])
+			continue;
+		wk->box_at[c] = n;
+		wk->boxes[n++] = c;
+	}
+	for (int i = 0; i < N; i++)
+		sok_cost_row(lv, wk->hcost, i, wk->boxes[i], player);
+	return sok_match_solve(lv, wk);
+}
+
+sd_cost sok_match_repair(const sok_level *lv, sok_work *wk, int b)
 {
 	int N = lv->nboxes, i = wk->box_at[b] + 1, own = 0;
-	if (wk->base_h == SD_DEAD_END)
-		return SD_DEAD_END;
-	int *row = wk->hcost + (size_t)(i - 1) * N;
-	memcpy(wk->hsave, row, sizeof(int) * (size_t)N);
-	sok_cost_row(lv, wk->hcost, i - 1, t, player);
+	const int *row = wk->hcost + (size_t)(i - 1) * N;
 	int64_t best = SOK_BIG * 4, m;
 	for (int j = 1; j <= N; j++) {
 		own = wk->bp[j] == i ? j : own;
@@ -222,8 +211,24 @@ static sd_cost sok_match_moved(const sok_level *lv, sok_work *wk, int b,
 		          wk->hminv, wk->hused);
 		m = sok_assignment_cost(N, wk->hcost, wk->hp);
 	}
-	memcpy(row, wk->hsave, sizeof(int) * (size_t)N);
 	return m >= SOK_UNREACH ? SD_DEAD_END : (sd_cost)m;
+}
+
+/* After sok_box_bound() on a position, the matching bound of the same
+ * position with the box at cell b moved to cell t: row b's costs
+ * replaced for sok_match_repair(), then put back. */
+static sd_cost sok_match_moved(const sok_level *lv, sok_work *wk, int b,
+                              int t, int player)
+{
+	int N = lv->nboxes, i = wk->box_at[b];
+	if (wk->base_h == SD_DEAD_END)
+		return SD_DEAD_END;
+	int *row = wk->hcost + (size_t)i * N;
+	memcpy(wk->hsave, row, sizeof(int) * (size_t)N);
+	sok_cost_row(lv, wk->hcost, i, t, player);
+	sd_cost m = sok_match_repair(lv, wk, b);
+	memcpy(row, wk->hsave, sizeof(int) * (size_t)N);
+	return m;
 }
 
 /* Number of connected areas of free cells in wk->occ that still matter:

@@ -1,6 +1,7 @@
 /*
  * sok_plugin.c -- the Sokoban plugin: [problem] keys, the three action
- * models, successor generation and LURD plan text.
+ * models (and the pull model's entry points, sok_back.c), successor
+ * generation and LURD plan text.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -12,10 +13,11 @@
 /* The [problem] settings before the level is read. */
 typedef struct sok_conf {
 	const sd_param *file, *level, *format, *cost, *actions, *deadlocks;
-	const sd_param *macros, *symmetry;
+	const sd_param *macros, *symmetry, *direction;
 	sok_model model;
 	unsigned dl, macro;
 	int sym;               /* store mirror images as one (sok_sym.c) */
+	int back;              /* direction = backward (sok_back.c) */
 } sok_conf;
 
 
@@ -95,12 +97,13 @@ static int sok_read_params(const sd_param *ps, size_t n, sok_conf *c,
 			!strcmp(p->key, "actions") ? &c->actions :
 			!strcmp(p->key, "deadlocks") ? &c->deadlocks :
 			!strcmp(p->key, "macros") ? &c->macros :
-			!strcmp(p->key, "symmetry") ? &c->symmetry : NULL;
+			!strcmp(p->key, "symmetry") ? &c->symmetry :
+			!strcmp(p->key, "direction") ? &c->direction : NULL;
 		if (!slot)
 			return sok_param_err(p, err, len, "unknown key in "
 			                     "[problem] (file, level, format, "
 			                     "cost, actions, deadlocks, macros, "
-			                     "symmetry):", p->key);
+			                     "symmetry, direction):", p->key);
 		*slot = p;
 	}
 	if (!c->file) {
@@ -120,6 +123,31 @@ static int sok_pick_symmetry(sok_conf *c, char *err, size_t len)
 		return sok_param_err(c->symmetry, err, len, "symmetry must be "
 		                     "yes or no, not", v);
 	c->sym = !strcmp(v, "yes");
+	return 0;
+}
+
+/* The direction of the search (direction = forward, the default, or
+ * backward: pulls from the goals, sok_back.c), which takes the push
+ * model (cost = pushes) without macros; mirror images are then not
+ * stored as one.  0 or -1 with a message. */
+static int sok_pick_direction(sok_conf *c, char *err, size_t len)
+{
+	const char *v = c->direction ? c->direction->value : "forward";
+	if (strcmp(v, "forward") && strcmp(v, "backward"))
+		return sok_param_err(c->direction, err, len, "direction must "
+		                     "be forward or backward, not", v);
+	c->back = !strcmp(v, "backward");
+	if (!c->back)
+		return 0;
+	if (c->model != SOK_PUSHES)
+		return sd_param_error(c->direction, err, len, "direction = "
+		                      "backward needs cost = pushes (a pull "
+		                      "undoes a push)");
+	if (c->macro)
+		return sok_param_err(c->macros, err, len, "macros need "
+		                     "direction = forward, not backward:",
+		                     c->macros->value);
+	c->sym = 0;
 	return 0;
 }
 
@@ -159,7 +187,8 @@ static int sok_pick_model(sok_conf *c, char *err, size_t len)
 		return sok_param_err(c->macros, err, len, "macros need actions "
 		                     "= pushes (or cost = pushes), not steps:",
 		                     c->macros->value);
-	return sok_pick_symmetry(c, err, len);
+	return sok_pick_symmetry(c, err, len) ||
+	       sok_pick_direction(c, err, len) ? -1 : 0;
 }
 
 /* Build the initial packed state (s->wk.occ holds the start boxes). */
@@ -176,6 +205,15 @@ static int sok_make_start(sok *s)
 	return 0;
 }
 
+/* The pull model's tables (sok_back.c), told where the direction was
+ * set.  0 or -1. */
+static int sok_back_start(sok *s, const sok_conf *c)
+{
+	char at[4200];
+	sd_param_where(c->direction, at, sizeof at);
+	return sok_back_init(&s->lv, at);
+}
+
 /* Free an instance and everything it owns (NULL is fine): what each
  * module made, then the board. */
 static void sok_destroy(void *self)
@@ -183,6 +221,7 @@ static void sok_destroy(void *self)
 	sok *s = self;
 	if (!s)
 		return;
+	sok_back_free(&s->lv);
 	sok_corral_free(&s->wk);
 	sok_improve_free(&s->wk);
 	sok_learn_free(&s->wk);
@@ -260,7 +299,8 @@ static int sok_create(const sd_param *params, size_t n, sd_instance *inst,
 		s->cf.deadlocks = c.dl;
 		s->cf.macros = c.macro;
 		s->cf.heur = SD_NO_HEURISTIC;
-		rc = sok_make_start(s) || sok_packing_order(&s->lv) ||
+		rc = sok_make_start(s) || (c.back && sok_back_start(s, &c)) ||
+		     sok_packing_order(&s->lv) ||
 		     sok_feat_init(&s->lv) || sok_macro_init(s) ||
 		     (c.sym && sok_sym_init(&s->lv)) ? -1 : 0;
 	}
@@ -311,8 +351,10 @@ static int sok_select_heuristic(void *self, int index, char *err,
 		snprintf(err, len, "sokoban: no heuristic %d", index);
 		return -1;
 	}
+	if (s->lv.back && sok_back_heuristic_ok(&s->lv, index, err, len))
+		return -1;
 	s->cf.heur = index;
-	if (!(s->cf.deadlocks & SOK_DL_TABLES) || s->lv.dlt)
+	if (!(s->cf.deadlocks & SOK_DL_TABLES) || s->lv.dlt || s->lv.back)
 		return 0;
 	int rc = sok_dltab_make(&s->lv, s->cf.deadlocks, &s->wk);
 	if (rc < 0)
@@ -322,11 +364,15 @@ static int sok_select_heuristic(void *self, int index, char *err,
 	return rc ? -1 : 0;
 }
 
-/* The start position (player normalised in the push model). */
+/* The start position (player normalised in the push model); searching
+ * backward, the goals with the player anywhere (sok_back.c). */
 static void sok_initial(void *self, void *state)
 {
 	const sok *s = self;
-	memcpy(state, s->lv.start, s->lv.state_size);
+	if (s->lv.back)
+		sok_back_initial(&s->lv, state);
+	else
+		memcpy(state, s->lv.start, s->lv.state_size);
 }
 
 /* True iff the boxes of state equal those of the start. */
@@ -341,6 +387,8 @@ static int sok_is_goal(void *self, const void *state)
 {
 	const sok_level *lv = &((const sok *)self)->lv;
 	const unsigned char *st = state;
+	if (lv->back)
+		return sok_back_is_goal(lv, st);
 	for (size_t i = 2; i < lv->state_size; i++)
 		if (st[i] & ~lv->goalbits[i])
 			return 0;
@@ -358,6 +406,8 @@ static sd_cost sok_heuristic(void *self, const void *state)
 	if (lv->start_dead && sok_start_boxes(lv, state))
 		return SD_DEAD_END;
 	sok_decode(lv, wk->occ, state, &player);
+	if (lv->back)
+		return sok_back_bound(lv, cf->heur, wk);
 	sd_cost h = sok_box_bound(lv, cf->heur, wk, player);
 	if (h != SD_DEAD_END && h > 0 && cf->model == SOK_STEPS)
 		h += sok_player_bound(lv, wk->occ, player);
@@ -479,6 +529,8 @@ static unsigned sok_features(void *self, const void *state, uint32_t *f)
 	const sok_level *lv = &s->lv;
 	sok_work *wk = &s->wk;
 	int player, p[2];
+	if (lv->back)
+		return sok_back_features(lv, state, f);
 	sok_decode(lv, wk->occ, state, &player);
 	sok_progress_of(lv, wk, state, p);
 	f[0] = (uint32_t)p[0];
@@ -622,6 +674,9 @@ static unsigned sok_expand_real(void *self, const void *state, sd_cost h,
 	sok_work *wk = &s->wk;
 	s->expansions++;
 	wk->parent_live = -1;
+	if (lv->back)
+		return sok_back_expand(lv, cf->heur, wk, state, succ, states,
+		                       stride);
 	if (lv->start_dead && sok_start_boxes(lv, state))
 		return 0;
 	if (cf->model == SOK_STEPS)
@@ -726,6 +781,8 @@ static int sok_format_action(void *self, const void *from, uint32_t action,
 	const sok_config *cf = &s->cf;
 	sok_work *wk = &s->wk;
 	int player;
+	if (lv->back)
+		return sok_back_format_action(lv, action, buf, len);
 	sok_decode(lv, wk->occ, from, &player);
 	player = sok_known_player(lv, cf->model, from, player);
 	if (cf->model == SOK_STEPS)
@@ -807,6 +864,9 @@ static int sok_format_plan(void *self, const void *states,
 	const sok_level *lv = &s->lv;
 	const sok_config *cf = &s->cf;
 	sok_work *wk = &s->wk;
+	if (lv->back)
+		return sok_back_format_plan(lv, wk, states, actions, n, k, buf,
+		                            len);
 	int frame, player = sok_plan_frame(s, states, actions, n, k, &frame);
 	if (frame == -2)
 		return snprintf(buf, len, "?");
@@ -880,7 +940,10 @@ static void sok_print_plan(void *self, const void *states,
 	sok *s = self;
 	sok_real r;
 	int player;
-	if (!s->lv.sym) {
+	if (s->lv.back) {
+		player = sok_back_plan_position(&s->lv, &s->wk, states, actions,
+		                                n, k);
+	} else if (!s->lv.sym) {
 		player = sok_plan_position(s, states, actions, k);
 	} else if (!sok_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk,
 	                       states, actions, n, &r)) {
@@ -933,6 +996,8 @@ static size_t sok_improve(void *self, const void *states,
 	sok *s = self;
 	const void *stored = states;
 	sok_real r;
+	if (s->lv.back)
+		return 0;  /* sok_improve_plan() knows pushes, not pulls */
 	if (s->lv.sym) {
 		if (sok_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk,
 		               states, actions, n, &r))

@@ -45,6 +45,23 @@ out=$("$searchd" --config config/sokoban.ini --replay \
 grep -q '^# @\$\.#$' <<<"$out" || fail "replay start board: $out"
 grep -q '^#  @\*#$' <<<"$out" || fail "replay board after the push: $out"
 
+# searching backward, the replay goes forwards: from the start, each
+# push after a walk from where the push before left the player; the
+# trace shows the pulls ("(column,row)d", the box's cell before it)
+printf '######\n#    #\n#@$ .#\n#    #\n######\n' >"$tmp/back.xsb"
+out=$("$searchd" --config config/sokoban.ini --replay \
+      --set problem.file="$tmp/back.xsb" --set problem.cost=pushes \
+      --set problem.direction=backward --set search.algorithm=astar \
+      --set search.heuristic=matching 2>&1) || fail "backward: exit $?: $out"
+grep -q '^cost        2$' <<<"$out" || fail "backward: not 2 pushes: $out"
+grep -q '^#@\$ \.#$' <<<"$out" || fail "backward replay start: $out"
+grep -q '^#  @\*#$' <<<"$out" || fail "backward replay end: $out"
+out=$("$searchd" --config config/sokoban.ini --trace --trace-limit 2 \
+      --set problem.file="$tmp/back.xsb" --set problem.cost=pushes \
+      --set problem.direction=backward --set search.algorithm=astar \
+      --set search.heuristic=matching 2>&1) || fail "backward trace: $out"
+grep -q 'via ([0-9],[0-9])[udlr] ' <<<"$out" || fail "backward trace: $out"
+
 # a tunnel macro is one step of the replay, spelled out in full, after
 # which the player stands behind the box; the step model has no macros
 printf '#######\n#@$  .#\n#######\n' >"$tmp/tunnel.xsb"

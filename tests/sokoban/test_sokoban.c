@@ -178,7 +178,7 @@ static void temp_level(const char *text, char *path, size_t len)
 /* Options of one run: NULL fields keep the plugin's defaults. */
 typedef struct run {
 	const char *cost, *actions, *deadlocks, *level, *format, *macros;
-	const char *symmetry;
+	const char *symmetry, *direction;
 	sd_algorithm alg;
 	const char *heur;    /* NULL: zero */
 	double weight;
@@ -192,11 +192,12 @@ static size_t run_params(const run *r, const char *path, sd_param *ps)
 {
 	size_t n = 0;
 	const char *keys[] = { "cost", "actions", "deadlocks", "level",
-	                       "format", "macros", "symmetry" };
+	                       "format", "macros", "symmetry", "direction" };
 	const char *vals[] = { r->cost, r->actions, r->deadlocks, r->level,
-	                       r->format, r->macros, r->symmetry };
+	                       r->format, r->macros, r->symmetry,
+	                       r->direction };
 	ps[n++] = (sd_param){ "file", path, "test.ini", 1, "." };
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 8; i++)
 		if (vals[i])
 			ps[n++] = (sd_param){ keys[i], vals[i], "test.ini", i + 2,
 			                      "." };
@@ -256,7 +257,7 @@ static char *plan_text(const sd_instance *inst, const sd_result *res,
 static sd_status solve_file(const char *path, const run *r, char **plan,
                             sd_cost *cost)
 {
-	sd_param ps[8];
+	sd_param ps[9];
 	size_t n = run_params(r, path, ps);
 	sd_instance inst;
 	char err[512] = "";
@@ -836,7 +837,7 @@ static void level_errors(void **unused)
 	free(big);
 	expect_error(tiny, "colour", "red", "t.ini:4: unknown key in "
 	             "[problem] (file, level, format, cost, actions, "
-	             "deadlocks, macros, symmetry): 'colour'");
+	             "deadlocks, macros, symmetry, direction): 'colour'");
 	expect_error(tiny, "cost", "walks", "t.ini:4: unknown cost");
 	expect_error(tiny, "deadlocks", "corner,bogus", "'bogus'");
 	expect_error(tiny, "macros", "tunnel rooms", "t.ini:4: unknown macro "
@@ -985,6 +986,92 @@ static void unsolvable(void **unused)
 	sd_cost cost;
 	run r = { .alg = SD_BFS };
 	solve_check(room2, NULL, &r, &m, &p, &cost);
+}
+
+/* Searching backward (direction = backward): push-optimal A* over the
+ * pulls, with either bound, gives the shipped optimal lengths and, read
+ * forwards, plans that replay; greedy, weighted A* and fess give plans
+ * that replay; a solved start is a plan of no pushes; unsolvable
+ * levels end with no solution. */
+static void backward_search(void **unused)
+{
+	(void)unused;
+	static const int want[][2] = { { 1, 8 }, { 2, 3 }, { 3, 13 },
+	                               { 12, 11 }, { 96, 37 } };
+	int m, p;
+	sd_cost cost;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char *lv = level_from(MICROBAN, want[i][0]);
+		const char *heurs[] = { "matching", "nearest-goal" };
+		for (int h = 0; h < 2; h++) {
+			run r = { .alg = SD_ASTAR, .cost = "pushes",
+			          .heur = heurs[h], .direction = "backward" };
+			solve_check(lv, NULL, &r, &m, &p, &cost);
+			assert_int_equal(p, want[i][1]);
+			assert_int_equal(cost, want[i][1]);
+		}
+		run fast[] = {
+			{ .alg = SD_GREEDY, .heur = "matching" },
+			{ .alg = SD_WASTAR, .heur = "matching", .weight = 3 },
+			{ .alg = SD_FESS, .heur = "matching" },
+		};
+		for (size_t k = 0; k < sizeof fast / sizeof fast[0]; k++) {
+			fast[k].cost = "pushes";
+			fast[k].direction = "backward";
+			solve_check(lv, NULL, &fast[k], &m, &p, &cost);
+			assert_int_equal(p, (int)cost);
+		}
+		free(lv);
+	}
+	run b = { .alg = SD_BFS, .cost = "pushes", .direction = "backward" };
+	solve_check(tiny, NULL, &b, &m, &p, &cost);
+	assert_int_equal(p, 1);
+	solve_check("####\n#@*#\n####\n", NULL, &b, &m, &p, &cost);
+	assert_int_equal(m, 0);
+	const char *corner = "#####\n#$  #\n# @.#\n#####\n";
+	const char *pair = "######\n#.$$ #\n#@  .#\n######\n";
+	const char *levels[] = { corner, pair };
+	for (int i = 0; i < 2; i++) {
+		char tmp[4096];
+		temp_level(levels[i], tmp, sizeof tmp);
+		run r = { .alg = SD_ASTAR, .cost = "pushes", .heur = "matching",
+		          .direction = "backward", .deadlocks = "none" };
+		expect_unsolvable(tmp, &r);
+		unlink(tmp);
+	}
+}
+
+/* direction: its values, what backward needs (cost = pushes, no
+ * macros, a bound other than packing), each refused with the line that
+ * set it. */
+static void backward_settings(void **unused)
+{
+	(void)unused;
+	expect_error(tiny, "direction", "sideways", "t.ini:4: direction "
+	             "must be forward or backward, not 'sideways'");
+	expect_error(tiny, "direction", "backward", "t.ini:4: direction = "
+	             "backward needs cost = pushes");
+	char tmp[4096], err[512];
+	temp_level(tiny, tmp, sizeof tmp);
+	sd_param ps[] = { { "file", tmp, "t.ini", 3, "." },
+	                  { "cost", "pushes", "t.ini", 4, "." },
+	                  { "direction", "backward", "t.ini", 5, "." },
+	                  { "macros", "all", "t.ini", 6, "." } };
+	sd_instance inst;
+	assert_int_not_equal(sd_create_instance(plug.plugin, ps, 4, &inst,
+	                                        err, sizeof err), 0);
+	assert_non_null(strstr(err, "t.ini:6: macros need direction = "
+	                       "forward, not backward: 'all'"));
+	assert_int_equal(sd_create_instance(plug.plugin, ps, 3, &inst, err,
+	                                    sizeof err), 0);
+	int packing = sd_heuristic_index(plug.plugin, "packing");
+	assert_int_equal(plug.plugin->select_heuristic(inst.self, packing, err,
+	                                                sizeof err), -1);
+	assert_non_null(strstr(err, "t.ini:5: direction = backward takes the "
+	                       "heuristic matching, nearest-goal or zero, "
+	                       "not 'packing'"));
+	plug.plugin->destroy(inst.self);
+	unlink(tmp);
 }
 
 /* Picking levels of a collection by number and by title. */
@@ -1721,6 +1808,8 @@ int main(void)
 		cmocka_unit_test(odd_bytes),
 		cmocka_unit_test(broken_first_level),
 		cmocka_unit_test(unsolvable),
+		cmocka_unit_test(backward_search),
+		cmocka_unit_test(backward_settings),
 		cmocka_unit_test(collections),
 		cmocka_unit_test(header_keys),
 		cmocka_unit_test(deadlock_rules),
