@@ -760,12 +760,11 @@ int sok_unfold(const sok_level *lv, sok_model model, unsigned macros,
                const uint32_t *actions, size_t n, sok_real *out);
 void sok_unfold_free(sok_work *wk);
 
-
 /* sok_back.c: searching backward (direction = backward), the pull
  * model.  sok_back_init() makes lv->back at create(), after the start
  * state and lv->side, where: the "FILE:LINE" of the direction setting;
- * sok_back_free() frees it (NULL is fine).  The
- * others stand for the plugin's entry points in that model. */
+ * sok_back_free() frees it (NULL is fine).  The others stand for the
+ * plugin's entry points in that model. */
 int sok_back_init(sok_level *lv, const char *where);
 void sok_back_free(sok_level *lv);
 /* 0 if the search may use heuristic heur (SOK_H_*) backward, else -1
