@@ -792,15 +792,13 @@ unsigned sok_back_features(const sok_level *lv, const unsigned char *st,
  * pull (from 0) and the direction it moves, in lower case. */
 int sok_back_format_action(const sok_level *lv, uint32_t action, char *buf,
                            size_t len);
-/* The text of push k of the plan read forwards (its walk, then the
- * push; snprintf-like): the plan's n + 1 states and n pulls as the
- * engine hands them over. */
-int sok_back_format_plan(const sok_level *lv, sok_work *wk,
-                         const unsigned char *states,
-                         const uint32_t *actions, size_t n, size_t k,
-                         char *buf, size_t len);
-/* The position after k pushes of the plan read forwards: its boxes into
- * wk->occ, where the player stands returned. */
+/* Push k of the plan read forwards, as the push models name a push (box
+ * cell * 4 + direction): the undoing of pull n - 1 - k of the plan's n
+ * pulls (actions, as the engine hands them over). */
+uint32_t sok_back_push(const sok_level *lv, const uint32_t *actions,
+                       size_t n, size_t k);
+/* The position after k pushes of the plan read forwards (before push
+ * k): its boxes into wk->occ, where the player stands returned. */
 int sok_back_plan_position(const sok_level *lv, sok_work *wk,
                            const unsigned char *states,
                            const uint32_t *actions, size_t n, size_t k);

@@ -9,9 +9,10 @@
  * player steps there, the box following into the cell the player left.
  * Read backwards, a plan of pulls is a plan of pushes from the level's
  * start: each pull undone is a push of the same box the other way,
- * from the cell beyond the player's.  So the plan's text
- * (sok_back_format_plan) is that of the pushes, walks and all, and the
- * engine's cost of a plan is its pushes.
+ * from the cell beyond the player's.  So the plan's text (the plugin's
+ * own push text of sok_back_push() from sok_back_plan_position()) is
+ * that of the pushes, walks and all, and the engine's cost of a plan is
+ * its pushes.
  *
  * States are the push model's: the boxes, and the player's area named
  * by its smallest cell.  The solved position leaves the player in any
@@ -324,20 +325,12 @@ static int sok_back_player(const sok_level *lv, const uint32_t *actions,
 	return lv->nb[(int)(a >> 2) * 4 + (int)(a & 3)];
 }
 
-int sok_back_format_plan(const sok_level *lv, sok_work *wk,
-                         const unsigned char *states,
-                         const uint32_t *actions, size_t n, size_t k,
-                         char *buf, size_t len)
+uint32_t sok_back_push(const sok_level *lv, const uint32_t *actions,
+                       size_t n, size_t k)
 {
 	uint32_t a = actions[n - 1 - k];
-	int b = (int)(a >> 2), d = (int)(a & 3), unused;
-	int p = lv->nb[b * 4 + d], q = lv->nb[p * 4 + d];
-	sok_decode(lv, wk->occ, states + (n - k) * lv->state_size, &unused);
-	int w = sok_walk(lv, wk, &wk->scratch, sok_back_player(lv, actions, n,
-	                 k), q, wk->path, (size_t)lv->nfloor + 2);
-	if (w < 0)
-		return snprintf(buf, len, "?");
-	return snprintf(buf, len, "%s%c", wk->path, sok_push_char(d ^ 1));
+	int b = (int)(a >> 2), d = (int)(a & 3);
+	return (uint32_t)(lv->nb[b * 4 + d] * 4 + (d ^ 1));
 }
 
 int sok_back_plan_position(const sok_level *lv, sok_work *wk,

@@ -114,15 +114,31 @@ static int sok_read_params(const sd_param *ps, size_t n, sok_conf *c,
 	return 0;
 }
 
+/* A setting of two words, p (NULL: unset, the first word): *is_second
+ * = 1 if it is the second word, 0 if the first.  0, or -1 with a
+ * message naming key and both words. */
+static int sok_pick_word(const sd_param *p, const char *key,
+                         const char *first, const char *second,
+                         int *is_second, char *err, size_t len)
+{
+	const char *v = p ? p->value : first;
+	*is_second = 0;
+	if (strcmp(v, first) && strcmp(v, second))
+		return sd_param_error(p, err, len, "%s must be %s or %s, not "
+		                      "'%s'", key, first, second, v);
+	*is_second = !strcmp(v, second);
+	return 0;
+}
+
 /* Whether mirror images are stored as one (symmetry = yes, the
  * default, or no; sok_sym.c).  0 or -1 with a message. */
 static int sok_pick_symmetry(sok_conf *c, char *err, size_t len)
 {
-	const char *v = c->symmetry ? c->symmetry->value : "yes";
-	if (strcmp(v, "yes") && strcmp(v, "no"))
-		return sok_param_err(c->symmetry, err, len, "symmetry must be "
-		                     "yes or no, not", v);
-	c->sym = !strcmp(v, "yes");
+	int no = 0;
+	if (sok_pick_word(c->symmetry, "symmetry", "yes", "no", &no, err,
+	                  len))
+		return -1;
+	c->sym = !no;
 	return 0;
 }
 
@@ -132,11 +148,9 @@ static int sok_pick_symmetry(sok_conf *c, char *err, size_t len)
  * stored as one.  0 or -1 with a message. */
 static int sok_pick_direction(sok_conf *c, char *err, size_t len)
 {
-	const char *v = c->direction ? c->direction->value : "forward";
-	if (strcmp(v, "forward") && strcmp(v, "backward"))
-		return sok_param_err(c->direction, err, len, "direction must "
-		                     "be forward or backward, not", v);
-	c->back = !strcmp(v, "backward");
+	if (sok_pick_word(c->direction, "direction", "forward", "backward",
+	                  &c->back, err, len))
+		return -1;
 	if (!c->back)
 		return 0;
 	if (c->model != SOK_PUSHES)
@@ -865,8 +879,11 @@ static int sok_format_plan(void *self, const void *states,
 	const sok_config *cf = &s->cf;
 	sok_work *wk = &s->wk;
 	if (lv->back)
-		return sok_back_format_plan(lv, wk, states, actions, n, k, buf,
-		                            len);
+		return sok_format_push(lv, 0, wk,
+		                       sok_back_push(lv, actions, n, k),
+		                       sok_back_plan_position(lv, wk, states,
+		                                              actions, n, k),
+		                       buf, len);
 	int frame, player = sok_plan_frame(s, states, actions, n, k, &frame);
 	if (frame == -2)
 		return snprintf(buf, len, "?");
