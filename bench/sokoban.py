@@ -17,7 +17,9 @@ Options: --searchd PATH (default build/bin/searchd, then build-sok/bin),
 (within the collection: refused otherwise), --set section.key=value
 (repeatable), --quiet (summary only).  Needs only python3.
 
-A level that searchd reports as an error shows its message in the note
+A level solved by the fallback search (the fast mode's backward one)
+says so in the note column, and the summary lists those levels.  A
+level that searchd reports as an error shows its message in the note
 column; such a row, a plan that does not replay (BADPLAN) or an
 optimal length that differs from the .tsv (MISMATCH) make the exit
 status 1.  When searchd fails as a whole (a bad --set, a crash: levels
@@ -29,9 +31,11 @@ The two optimal suites add the deadlock tables (deadlocks = all
 tables): --set problem.deadlocks=all runs them without.
 
 The fast mode: fess (both cell orders: advisors = both) + packing +
-macros + learned deadlock patterns (deadlocks = all learn); --set
-problem.deadlocks=all runs it without them, --set search.advisors=no
-with the cells by h alone.
+macros + learned deadlock patterns (deadlocks = all learn), and for
+the second half of the time limit, if that search has not finished, a
+fallback that pulls backward (fess + matching, cells by h); --set
+problem.deadlocks=all runs it without the patterns, --set
+search.fallback= without the fallback.
 """
 import argparse
 import json
@@ -49,7 +53,9 @@ FAST = ["search.algorithm=greedy", "search.heuristic=matching",
         "problem.cost=pushes"]
 FESS = ["search.algorithm=fess", "search.heuristic=packing",
         "search.advisors=both", "problem.cost=pushes", "problem.macros=all",
-        "problem.deadlocks=all learn"]
+        "problem.deadlocks=all learn",
+        "search.fallback=problem.direction=backward problem.macros=none "
+        "search.heuristic=matching search.advisors=no"]
 SUITES = {
     "microban-opt": ("microban.xsb", 155, 60,
                      ["search.algorithm=astar", "search.heuristic=matching",
@@ -236,13 +242,15 @@ def main():
                    expanded=s.get("expanded", 0), stored=s.get("stored", 0),
                    bps=s.get("bytes_per_state", 0),
                    rss=s.get("peak_rss", 0) / 2**20,
-                   seconds=s.get("seconds", d.get("seconds", 0)), note=note)
+                   seconds=s.get("seconds", d.get("seconds", 0)), note=note,
+                   fallback="fallback" in d)
         rows.append(row)
         if not a.quiet:
             print("%-6d %-8s %6s %6s %6s %10d %10d %7.1f %8.1f %8.2f %s" %
                   (lv, st[:8], pushes, moves, opt, row["expanded"],
                    row["stored"], row["bps"], row["rss"], row["seconds"],
-                   note), flush=True)
+                   note or ("by the fallback" if row["fallback"] else "")),
+                  flush=True)
     wall = time.time() - t_all
     solved = [r for r in rows if r["status"] == "solved"]
     bad = [r for r in rows if r["note"] and r["status"] != "error"]
@@ -255,6 +263,9 @@ def main():
     if bad:
         print("# problems: " + ", ".join("%d (%s)" % (r["level"], r["note"])
                                          for r in bad))
+    by_fallback = [r["level"] for r in solved if r["fallback"]]
+    if by_fallback:
+        print("# solved by the fallback: " + " ".join(map(str, by_fallback)))
     unsolved = [r["level"] for r in rows if r["status"] != "solved"]
     if unsolved:
         print("# not solved: " + " ".join(map(str, unsolved)))

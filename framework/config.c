@@ -20,7 +20,8 @@ const char *const sd_config_keys[] = {
 	"search.algorithm", "search.heuristic", "search.weight",
 	"search.depth_limit", "search.beam_width", "search.improve_plan",
 	"search.time_limit", "search.node_limit", "search.memory_limit",
-	"search.in_place", "search.advisors",
+	"search.in_place", "search.advisors", "search.fallback",
+	"search.fallback_share",
 	"output.format", "output.plan",
 	NULL
 };
@@ -524,19 +525,62 @@ int sd_config_set(sd_config *c, const char *a, char *err, size_t len)
 	return sd_config_set_via(c, a, "--set", err, len);
 }
 
-int sd_config_set_via(sd_config *c, const char *a, const char *via,
-                      char *err, size_t len)
+/* Split assignment a, "section.key=value", into section (64 bytes) and
+ * key (128 bytes) and point *value into a.  0; -1 if a is not of that
+ * form; -2 if the key is longer than SD_MAX_KEY. */
+static int split_assignment(const char *a, char *section, char *key,
+                            const char **value)
 {
 	const char *dot = strchr(a, '.'), *eq = strchr(a, '=');
 	if (!dot || !eq || dot > eq || dot == a || eq == dot + 1)
-		return sd_fail(err, len, "%s '%s': expected section.key=value",
-		               via, a);
-	char section[64], key[128];
+		return -1;
 	if (eq - dot - 1 > SD_MAX_KEY)
+		return -2;
+	snprintf(section, 64, "%.*s", (int)(dot - a), a);
+	snprintf(key, 128, "%.*s", (int)(eq - dot - 1), dot + 1);
+	*value = eq + 1;
+	return 0;
+}
+
+/* Set section.key (an accepted key) to value in c, as given in file at
+ * line (0: on the command line, by option via) with relative paths
+ * against dir: the entry there is replaced, or one added.  0, or -1 if
+ * out of memory (said in err). */
+static int put(sd_config *c, const char *section, const char *key,
+               const char *value, const char *file, int line,
+               const char *dir, const char *via, char *err, size_t len)
+{
+	sd_entry *e = find(c, section, key);
+	char *v = strdup(value), *f = strdup(file), *d = strdup(dir);
+	if (!v || !f || !d) {
+		free(v), free(f), free(d);
+		return sd_fail(err, len, "out of memory");
+	}
+	if (e) {
+		free(e->value), free(e->file), free(e->dir);
+		e->value = v, e->file = f, e->dir = d, e->line = line;
+	} else {
+		e = add(c, section, key, v, f, line, d);
+		free(v), free(f), free(d);
+		if (!e)
+			return sd_fail(err, len, "out of memory");
+	}
+	e->via = via;
+	return 0;
+}
+
+int sd_config_set_via(sd_config *c, const char *a, const char *via,
+                      char *err, size_t len)
+{
+	char section[64], key[128];
+	const char *value;
+	int bad = split_assignment(a, section, key, &value);
+	if (bad == -2)
 		return sd_fail(err, len, "%s '%.60s...': key longer than %d "
 		               "bytes", via, a, SD_MAX_KEY);
-	snprintf(section, sizeof section, "%.*s", (int)(dot - a), a);
-	snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
+	if (bad)
+		return sd_fail(err, len, "%s '%s': expected section.key=value",
+		               via, a);
 	if (!known_section(section))
 		return sd_fail(err, len, "%s '%s': unknown section [%s]", via,
 		               a, section);
@@ -546,23 +590,8 @@ int sd_config_set_via(sd_config *c, const char *a, const char *via,
 	sd_entry *e = find(c, section, key);
 	if (e && overridden_bad(c, e, err, len))
 		return -1;
-	char *v = strdup(eq + 1), *f = strdup("<command line>"),
-	     *d = strdup(".");
-	if (!v || !f || !d) {
-		free(v), free(f), free(d);
-		return sd_fail(err, len, "out of memory");
-	}
-	if (e) {
-		free(e->value), free(e->file), free(e->dir);
-		e->value = v, e->file = f, e->dir = d, e->line = 0;
-	} else {
-		e = add(c, section, key, v, f, 0, d);
-		free(v), free(f), free(d);
-		if (!e)
-			return sd_fail(err, len, "out of memory");
-	}
-	e->via = via;
-	return 0;
+	return put(c, section, key, value, "<command line>", 0, ".", via, err,
+	           len);
 }
 
 /* Parse a non-negative finite decimal number, all of s: digits with
@@ -673,6 +702,95 @@ static const char *one_line(const char *v, char *buf, size_t len)
 	return buf;
 }
 
+/* The next assignment of a fallback's value from *p into buf (len
+ * bytes), *p moved past it: a word "section.key=value" (words end at
+ * white space) and the words after it without '=', which continue its
+ * value, joined by one space ("problem.deadlocks=all learn").  1 if
+ * there is one, 0 at the end of the value, -1 if it is longer than
+ * len - 1 bytes. */
+static int next_assignment(const char **p, char *buf, size_t len)
+{
+	const char *s = *p;
+	size_t n = 0;
+	for (;;) {
+		s += strspn(s, " \t\r\n");
+		size_t w = strcspn(s, " \t\r\n");
+		if (!w || (n && memchr(s, '=', w)))
+			break;
+		if (n + w + 2 > len)
+			return -1;
+		if (n)
+			buf[n++] = ' ';
+		memcpy(buf + n, s, w);
+		n += w;
+		s += w;
+	}
+	buf[n] = 0;
+	*p = s;
+	return n > 0;
+}
+
+/* Why assignment a may not be in a fallback, into msg (len bytes): not
+ * section.key=value, a key no section accepts, a key outside [search]
+ * and [problem] (the fallback runs the same plugin and reports the same
+ * way), or one of the keys that make the fallback itself.  0 if it may
+ * be, else -1. */
+static int fallback_bad(const char *a, char *msg, size_t len)
+{
+	char section[64], key[128];
+	const char *value;
+	if (split_assignment(a, section, key, &value))
+		snprintf(msg, len, "'%.200s' is not section.key=value", a);
+	else if (!known_section(section) || !known_key(section, key))
+		snprintf(msg, len, "unknown key '%s.%s'", section, key);
+	else if (strcmp(section, "search") && strcmp(section, "problem"))
+		snprintf(msg, len, "%s.%s cannot change (the fallback sets "
+		         "[search] and [problem] keys)", section, key);
+	else if (!strcmp(section, "search") &&
+	         (!strcmp(key, "time_limit") || !strcmp(key, "fallback") ||
+	          !strcmp(key, "fallback_share")))
+		snprintf(msg, len, "search.%s cannot change (the fallback has "
+		         "the rest of time_limit: see fallback_share)", key);
+	else
+		return 0;
+	return -1;
+}
+
+/* Check the assignments of [search] fallback, entry e: each one a
+ * fallback may make (none: no fallback, *n = 0).  0 with their number
+ * in *n, or -1 with the message (naming e's line, and the key when the
+ * line is a file's) in err. */
+static int check_fallback(const sd_entry *e, int *n, char *err, size_t len)
+{
+	char a[1024], msg[1400] = "", what[1500];
+	const char *p = e->value;
+	int r;
+	*n = 0;
+	while ((r = next_assignment(&p, a, sizeof a)) > 0 && ++*n)
+		if (fallback_bad(a, msg, sizeof msg))
+			break;
+	if (r < 0)
+		snprintf(msg, sizeof msg, "an assignment longer than 1023 "
+		         "bytes");
+	if (r) {
+		snprintf(what, sizeof what, "%s%s", e->line ? "fallback: " : "",
+		         msg);
+		return sd_entry_error(e, err, len, what);
+	}
+	return 0;
+}
+
+/* The assignments of fallback entry e, one space between them, in a
+ * new string; NULL if out of memory. */
+static char *fallback_words(const sd_entry *e)
+{
+	char a[1024], *s = calloc(strlen(e->value) + 1, 1);
+	const char *p = e->value;
+	while (s && next_assignment(&p, a, sizeof a) > 0)
+		strcat(strcat(s, *s ? " " : ""), a);
+	return s;
+}
+
 /* Interpret one [search] or [output] entry into c. */
 static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 {
@@ -722,6 +840,14 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 		if ((a = strcmp(v, "both") ? yes_no(v) : SD_ADVISORS_BOTH) < 0)
 			goto bad;
 		o->advisors = a;
+	} else if (!strcmp(k, "fallback")) {
+		if (check_fallback(e, &a, err, len))
+			return -1;
+		c->fallback = a ? e : NULL;
+	} else if (!strcmp(k, "fallback_share")) {
+		if (parse_double(v, &c->fallback_share) ||
+		    !(c->fallback_share > 0 && c->fallback_share < 1))
+			goto bad;
 	} else if (!strcmp(k, "format")) {
 		if ((c->format = sd_format_from_name(v)) < 0)
 			goto bad;
@@ -747,6 +873,7 @@ bad:;
 		{ "plan", "yes or no" },
 		{ "in_place", "yes, moves or no" },
 		{ "advisors", "yes, no or both" },
+		{ "fallback_share", "a number between 0 and 1 (not 0 or 1)" },
 	};
 	const char *want = "";
 	char shown[256];
@@ -765,6 +892,10 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 	c->opts.memory_limit = default_memory_limit();
 	c->algorithm_name = "astar";
 	c->print_plan = 1;
+	c->fallback = NULL;
+	c->fallback_share = 0.5;
+	free(c->fallback_words);
+	c->fallback_words = NULL;
 	free(c->params);
 	c->params = calloc(c->n ? c->n : 1, sizeof *c->params);
 	c->n_params = 0;
@@ -782,6 +913,8 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 		else if (apply(c, e, err, len))
 			return -1;
 	}
+	if (c->fallback && !(c->fallback_words = fallback_words(c->fallback)))
+		return sd_fail(err, len, "out of memory");
 	if (c->plugin_name && c->plugin_path)
 		return sd_entry_error(c->plugin_path, err, len,
 		                      "give [plugin] name or path, not both");
@@ -840,6 +973,49 @@ int sd_format_from_name(const char *name)
 	       : !strcmp(name, "csv") ? SD_FMT_CSV : -1;
 }
 
+/* Copy c's entries into out, but [search] fallback and fallback_share,
+ * with c's source.  0, or -1 if out of memory (said in err). */
+static int copy_entries(const sd_config *c, sd_config *out, char *err,
+                        size_t len)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const sd_entry *e = &c->e[i];
+		sd_entry *d;
+		if (!strcmp(e->section, "search") &&
+		    !strncmp(e->key, "fallback", 8))
+			continue;
+		if (!(d = add(out, e->section, e->key, e->value, e->file,
+		              e->line, e->dir)))
+			return sd_fail(err, len, "out of memory");
+		d->via = e->via;
+	}
+	if (c->source && !(out->source = strdup(c->source)))
+		return sd_fail(err, len, "out of memory");
+	return 0;
+}
+
+int sd_config_fallback(const sd_config *c, sd_config *out, char *err,
+                       size_t len)
+{
+	const sd_entry *f = c->fallback;
+	const char *via = f->via && !strcmp(f->via, "--compare")
+	                  ? "--compare search.fallback"
+	                  : "--set search.fallback";
+	const char *p = f->value, *value;
+	char a[1024], section[64], key[128];
+	if (copy_entries(c, out, err, len))
+		return -1;
+	while (next_assignment(&p, a, sizeof a) > 0) {
+		if (split_assignment(a, section, key, &value))  /* checked */
+			return sd_fail(err, len, "fallback: '%s' is not "
+			               "section.key=value", a);
+		if (put(out, section, key, value, f->file, f->line, f->dir,
+		        f->line ? NULL : via, err, len))
+			return -1;
+	}
+	return sd_config_finish(out, err, len);
+}
+
 const char *sd_config_where(const sd_config *c)
 {
 	return c->source ? c->source : "<command line>";
@@ -857,5 +1033,6 @@ void sd_config_free(sd_config *c)
 	free(c->params);
 	free(c->plugin_file);
 	free(c->source);
+	free(c->fallback_words);
 	memset(c, 0, sizeof *c);
 }

@@ -45,6 +45,14 @@ typedef struct sd_config {
 	                                most half full), each an index of e
 	                                + 1, or 0 */
 	size_t nslots;
+	const sd_entry *fallback;    /* [search] fallback, or NULL (none,
+	                                or empty): the overrides of a second
+	                                search, run when the first ends on a
+	                                limit (sd_config_fallback) */
+	double fallback_share;       /* [search] fallback_share: the part
+	                                of time_limit kept for it (0.5) */
+	char *fallback_words;        /* the fallback's assignments, one
+	                                space between them, or NULL */
 } sd_config;
 
 #define SD_CONFIG_INIT { .n = 0 }
@@ -85,6 +93,15 @@ int sd_config_finish(sd_config *c, char *err, size_t len);
  * not use weight (wastar only)"); after sd_config_finish().  1 if there
  * are any, else 0 (buf empty). */
 int sd_config_unused_note(const sd_config *c, char *buf, size_t len);
+
+/* The config of c's fallback search into *out (SD_CONFIG_INIT; freed
+ * with sd_config_free() whatever the outcome): c's entries but fallback
+ * and fallback_share, with the assignments of c's [search] fallback
+ * over them, each as given on the fallback's line (so that a message
+ * about one names that line), then finished.  c is finished and has a
+ * fallback.  0, or -1 with the message in err. */
+int sd_config_fallback(const sd_config *c, sd_config *out, char *err,
+                       size_t len);
 
 /* Where the config came from, for a message about it as a whole: the
  * file read, or "<command line>" when there is none. */

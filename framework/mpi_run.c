@@ -65,6 +65,7 @@ typedef struct row_head {
 	double seconds;
 	int64_t peak_kib;      /* the sender's peak RSS so far, KiB */
 	int32_t skipped;       /* sd_row.skipped */
+	int32_t fell_back;     /* sd_row.fell_back */
 } row_head;
 
 /* This process's peak RSS so far, in KiB. */
@@ -182,7 +183,7 @@ static void send_row(int64_t i, const sd_row *row)
 	char *buf = malloc(sizeof(row_head) + len);
 	row_head h = { i, row->status, sd_guard_interrupted, row->expanded,
 	               row->generated, row->seconds, peak_kib(),
-	               row->skipped };
+	               row->skipped, row->fell_back };
 	if (!buf) {
 		sd_error("out of memory");
 		MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
@@ -306,7 +307,7 @@ static void receive_row(dispatch *d, int src, int len)
 	if (h.i >= 0 && (size_t)h.i < d->n) {
 		sd_row r = { h.status, h.expanded, h.generated, h.seconds,
 		             len > (int)sizeof h ? strdup(buf + sizeof h) : NULL,
-		             h.skipped };
+		             h.skipped, h.fell_back };
 		got_row(d, src, h.i, &r, (long)h.peak_kib);
 	} else if (h.peak_kib > job.per[src].peak_kib) {
 		job.per[src].peak_kib = (long)h.peak_kib;  /* "ready" */

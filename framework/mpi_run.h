@@ -45,6 +45,7 @@ typedef struct sd_row {
 	char *text;              /* the report, NULL if printed already */
 	int skipped;             /* no search ran: a --compare repeat (not
 	                            counted in the rank's rows) */
+	int fell_back;           /* the result is the fallback search's */
 } sd_row;
 
 /* Compute row i (0-based) into *row; called on the rank the row is

@@ -235,6 +235,24 @@ static void text_ranks(FILE *out, const sd_result *r)
 	}
 }
 
+/* What a result of the fallback search says of it: "after the first
+ * search's limit (time): " and the fallback's assignments, malloc'd;
+ * NULL if out of memory or if run's result is not the fallback's
+ * (run->fallback NULL; *lost then 0, else 1). */
+static char *fallback_text(const sd_run_info *run, int *lost)
+{
+	const char *f = run->fallback, *after = run->fallback_after;
+	*lost = 0;
+	if (!f)
+		return NULL;
+	size_t n = strlen(f) + 64;
+	char *s = malloc(n);
+	if (!(*lost = !s))
+		snprintf(s, n, "after the first search's limit (%s): %s",
+		         after ? after : "-", f);
+	return s;
+}
+
 /* The text report: what ran, the outcome, the plan, the statistics (none
  * for a run that failed before it searched). */
 int sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r)
@@ -246,6 +264,12 @@ int sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r)
 	rc |= text_line(out, "plugin", run->plugin);
 	rc |= text_line(out, "algorithm", run->algorithm);
 	rc |= text_line(out, "heuristic", run->heuristic);
+	int lost;
+	char *fb = fallback_text(run, &lost);
+	if (fb)
+		rc |= text_line(out, "fallback", fb);
+	free(fb);
+	rc |= lost;
 	rc |= text_line(out, "status", o.words);
 	if (run->error)
 		return reported(out, rc | text_line(out, "error", run->error));
@@ -368,6 +392,9 @@ static int run_json(cJSON *o, const sd_run_info *run, const sd_result *r)
 	         add_string(o, "plugin", run->plugin) &&
 	         add_string(o, "algorithm", run->algorithm) &&
 	         add_string(o, "heuristic", run->heuristic) &&
+	         (!run->fallback ||
+	          (add_string(o, "fallback", run->fallback) &&
+	           add_string(o, "fallback_after", run->fallback_after))) &&
 	         add_string(o, "status", oc.status) &&
 	         (!oc.limit || add_string(o, "limit", oc.limit));
 	if (ok && run->error)
@@ -434,7 +461,7 @@ int sd_print_csv_header(FILE *out)
 {
 	fputs("instance,algorithm,heuristic,status,length,cost,expanded,"
 	      "generated,stored,engine_bytes,peak_rss,seconds,cpu_seconds,"
-	      "limit,error,setup_seconds\n", out);
+	      "limit,error,setup_seconds,fallback\n", out);
 	return written(out, 0);
 }
 
@@ -463,7 +490,9 @@ int sd_print_csv_row(FILE *out, const sd_run_info *run, const sd_result *r)
 	        (unsigned long long)s->peak_rss, s->seconds, s->cpu_seconds,
 	        o.limit ? o.limit : "");
 	rc |= csv_field(out, run->error);
-	fprintf(out, ",%.3f\n", s->setup_seconds);
+	fprintf(out, ",%.3f,", s->setup_seconds);
+	rc |= csv_field(out, run->fallback);
+	fputc('\n', out);
 	return reported(out, rc);
 }
 
@@ -524,6 +553,15 @@ int sd_print_table_row(FILE *out, const sd_run_info *run,
 	snprintf(num[5], sizeof num[5], "%.1fM", s->engine_bytes / 1048576.0);
 	snprintf(num[6], sizeof num[6], "%.3fs", s->seconds);
 	int rc = table_line(out, run, sd_outcome_of(run, r).words, num);
+	int lost;
+	char *fb = fallback_text(run, &lost);
+	if (fb) {
+		fputs("    fallback ", out);
+		rc |= put_clean(out, fb, "");
+		fputc('\n', out);
+	}
+	free(fb);
+	rc |= lost;
 	if (run->error) {
 		fputs("    error: ", out);
 		rc |= put_clean(out, run->error, "");

@@ -20,6 +20,11 @@ typedef struct sd_run_info {
 	const char *error;      /* the problem could not be made: why */
 	int width;              /* in a table: the instance column's width
 	                           (0: the default, 14) */
+	const char *fallback;   /* the result is the config's fallback
+	                           search's: its assignments ([search]
+	                           fallback); else NULL */
+	const char *fallback_after; /* with fallback: the limit the first
+	                           search reached (sd_limit_name) */
 } sd_run_info;
 
 /* The outcome of a run in its two spellings: the words of the text

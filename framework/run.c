@@ -84,6 +84,9 @@ static const char *not_distributed(const sd_runctx *x)
 		return "keeps its tree in one process: --dot";
 	if (cli->html)
 		return "keeps its page in one process: --html";
+	if (x->fallback)
+		return "has a fallback search, which one process runs: "
+		       "[search] fallback";
 	return cli->trace ? "traces in one process: --trace" : NULL;
 }
 
@@ -161,11 +164,24 @@ static int dispatch(sd_runctx *x)
 	return run_mode(x, b);
 }
 
+/* Dispatch x with the context of its config's fallback search, made
+ * with config *fc, if it has one (a comparison makes each
+ * combination's).  The exit status. */
+static int with_fallback(sd_runctx *x, sd_config *fc)
+{
+	sd_runctx fx;
+	char err[SD_ERR_LEN];
+	if (!x->cli->n_compare && !x->cli->list_heuristics &&
+	    sd_fallback_ctx(x, &fx, fc, err, sizeof err))
+		return refuse(err);
+	return dispatch(x);
+}
+
 /* Read the config, load the plugin, and run the mode with a context
  * made of them. */
 int sd_run(const sd_cli *cli)
 {
-	sd_config c = SD_CONFIG_INIT;
+	sd_config c = SD_CONFIG_INIT, fc = SD_CONFIG_INIT;
 	sd_loaded pl = { 0 };
 	int rc = EXIT_ERROR;
 	sd_loader_quiet(cli->quiet);
@@ -180,12 +196,13 @@ int sd_run(const sd_cli *cli)
 	if (!bad && !load_plugin(cli, &c, &pl)) {
 		sd_runctx x = { .cli = cli, .config = &c, .plugin = pl.plugin,
 		                .format = c.format, .plugin_file = pl.path };
-		rc = dispatch(&x);
+		rc = with_fallback(&x, &fc);
 		if (sd_trace_lost())   /* said, or stderr failed it */
 			rc = EXIT_ERROR;
 	}
 	if (pl.handle)
 		sd_unload_plugin(&pl);
+	sd_config_free(&fc);
 	sd_config_free(&c);
 	return rc;
 }

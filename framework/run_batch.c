@@ -180,6 +180,7 @@ static int pick_problems(const sd_runctx *x, const sd_param *sp,
 typedef struct batch_totals {
 	unsigned count[4];   /* by exit status: solved, none, error, limit */
 	unsigned done, total;
+	unsigned fell_back;  /* solved by the fallback search */
 	uint64_t expanded, generated;
 	double seconds;
 	struct { double s; unsigned k; } slow[5]; /* slowest, descending */
@@ -227,8 +228,10 @@ static int progress_bar(const batch_totals *t)
 static void batch_summary(FILE *out, const batch_totals *t,
                           const char *key)
 {
-	fprintf(out, "\nsolved %u, no solution %u, limit reached %u, errors "
-	        "%u, of %u", t->count[EXIT_SOLVED],
+	fprintf(out, "\nsolved %u", t->count[EXIT_SOLVED]);
+	if (t->fell_back)
+		fprintf(out, " (%u by the fallback)", t->fell_back);
+	fprintf(out, ", no solution %u, limit reached %u, errors %u, of %u",
 	        t->count[EXIT_UNSOLVABLE], t->count[EXIT_LIMIT],
 	        t->count[EXIT_ERROR], t->total);
 	if (t->done < t->total)
@@ -252,6 +255,7 @@ static void batch_summary(FILE *out, const batch_totals *t,
 static void count(batch_totals *t, unsigned k, const sd_row *r)
 {
 	t->count[r->status]++;
+	t->fell_back += r->status == EXIT_SOLVED && r->fell_back;
 	t->expanded += r->expanded;
 	t->generated += r->generated;
 	t->seconds += r->seconds;
@@ -276,6 +280,7 @@ static void batch_one(sd_runctx *x, sd_param *params, size_t which,
 	r->expanded = a.res.stats.expanded;
 	r->generated = a.res.stats.generated;
 	r->seconds = a.res.stats.seconds;
+	r->fell_back = a.by != NULL;
 	sd_attempt_free(&a);
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 int sd_run_config_msg(const sd_cli *cli, const char *const *extra,
                       size_t n_extra, sd_config *c, char *err, size_t len)
@@ -364,9 +365,10 @@ int sd_run_instance(const sd_runctx *x, const sd_param *params, size_t n,
 	return rc;
 }
 
-/* Make the instance from params, search it, format the plan. */
-int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
-             sd_attempt *a)
+/* Make the instance from params, search it with time limit `limit`,
+ * format the plan. */
+static int solve_once(sd_runctx *x, const sd_param *params, size_t n,
+                      double limit, sd_attempt *a)
 {
 	const sd_plugin *p = x->plugin;
 	memset(a, 0, sizeof *a);
@@ -376,6 +378,7 @@ int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
 	if ((x->distributed && !all_ready(a)) || !a->made)
 		return -1;
 	sd_search_opts o = search_opts(x);
+	o.time_limit = limit;
 	x->trace.inst = &a->inst;
 	x->trace.lines = 0;
 	if (search(x, a, &o))
@@ -384,6 +387,112 @@ int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
 	    !(a->plan = sd_plan_text(p, &a->inst, &a->res)))
 		return sd_fail(a->err, sizeof a->err, "out of memory");
 	return 0;
+}
+
+int sd_fallback_ctx(sd_runctx *x, sd_runctx *fx, sd_config *fc, char *err,
+                    size_t len)
+{
+	if (!x->config->fallback)
+		return 0;
+	if (sd_config_fallback(x->config, fc, err, len))
+		return -1;
+	*fx = *x;
+	fx->config = fc;
+	fx->fallback = NULL;
+	if (sd_resolve_heuristic(fx, err, len))
+		return -1;
+	x->fallback = fx;
+	return 0;
+}
+
+/* The problem params of x's fallback search (*fn of them) in a new
+ * array, or NULL if out of memory: its config's, with the values that
+ * the caller replaced in params (those that differ from x's config's)
+ * set over the ones of the same key. */
+static sd_param *fallback_params(const sd_runctx *x, const sd_param *params,
+                                 size_t n, size_t *fn)
+{
+	const sd_config *c = x->config, *fc = x->fallback->config;
+	sd_param *out = calloc(fc->n_params + 1, sizeof *out);
+	if (!out)
+		return NULL;
+	memcpy(out, fc->params, fc->n_params * sizeof *out);
+	for (size_t i = 0; i < n && i < c->n_params; i++)
+		for (size_t j = 0; j < fc->n_params; j++)
+			if (strcmp(params[i].value, c->params[i].value) &&
+			    !strcmp(out[j].key, params[i].key))
+				out[j].value = params[i].value;
+	*fn = fc->n_params;
+	return out;
+}
+
+/* The figures of two searches, the first's (f) added to s, the
+ * second's: counts and times summed, peaks the larger; what is stored
+ * at the end is the second's. */
+static void add_stats(sd_stats *s, const sd_stats *f)
+{
+	s->expanded += f->expanded;
+	s->generated += f->generated;
+	s->duplicates += f->duplicates;
+	s->reopened += f->reopened;
+	s->pruned += f->pruned;
+	s->iterations += f->iterations;
+	s->peak_open = s->peak_open > f->peak_open ? s->peak_open
+	                                           : f->peak_open;
+	s->engine_bytes = s->engine_bytes > f->engine_bytes ? s->engine_bytes
+	                                                    : f->engine_bytes;
+	s->peak_rss = s->peak_rss > f->peak_rss ? s->peak_rss : f->peak_rss;
+	s->seconds += f->seconds;
+	s->cpu_seconds += f->cpu_seconds;
+	s->setup_seconds += f->setup_seconds;
+	s->nodes_per_second = s->seconds > 0 ? s->generated / s->seconds : 0;
+}
+
+/* Wall time since t0, in seconds. */
+static double since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	       (t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Whether the first search of a (res) leaves room for the fallback: it
+ * ended on a limit, not on an interrupt, and left time (of the time
+ * limit t; 0: none) when `used` seconds have passed. */
+static int falls_back(const sd_result *res, double t, double used)
+{
+	return res->status == SD_LIMIT && res->limit != SD_LIMIT_INTERRUPT &&
+	       (!t || used < t);
+}
+
+int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
+             sd_attempt *a)
+{
+	const sd_config *c = x->config;
+	double t = c->opts.time_limit;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = solve_once(x, params, n, x->fallback && t ? t * (1 -
+	                    c->fallback_share) : t, a);
+	if (rc || !x->fallback)
+		return rc;
+	double used = since(&t0);
+	if (!falls_back(&a->res, t, used))
+		return 0;
+	size_t fn;
+	sd_param *fp = fallback_params(x, params, n, &fn);
+	sd_stats first = a->res.stats;
+	sd_limit why = a->res.limit;
+	sd_attempt_free(a);
+	if (!fp)
+		return sd_fail(a->err, sizeof a->err, "out of memory");
+	rc = solve_once(x->fallback, fp, fn, t ? t - used : 0, a);
+	free(fp);
+	a->by = x->fallback;
+	a->first_limit = why;
+	add_stats(&a->res.stats, &first);
+	return rc;
 }
 
 /* The one teardown of an attempt, whatever sd_solve got to. */
@@ -420,17 +529,30 @@ int sd_report(const sd_runctx *x, const sd_attempt *a,
 	return sd_report_to(stdout, x, a, instance, error);
 }
 
+sd_run_info sd_attempt_info(const sd_runctx *x, const sd_attempt *a)
+{
+	const sd_runctx *r = a->by ? a->by : x;
+	const char *alg = r->config->algorithm_name;
+	sd_run_info info = { x->plugin->name, alg ? alg : "-", r->hname,
+	                     r->config->print_plan ? a->plan : NULL, NULL,
+	                     NULL, x->width, NULL, NULL };
+	if (a->by) {
+		info.fallback = x->config->fallback_words;
+		info.fallback_after = sd_limit_name(a->first_limit);
+	}
+	return info;
+}
+
 /* One run's report in the run's format, on out.  A printer fails either
  * on a stream in error or when memory runs out; only the second leaves
  * no trace in the stream (a JSON report lost so exited 0 in silence). */
 int sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
                  const char *instance, const char *error)
 {
-	const sd_config *c = x->config;
-	const char *alg = c->algorithm_name ? c->algorithm_name : "-";
-	sd_run_info info = { x->plugin->name, alg, x->hname,
-	                     c->print_plan ? a->plan : NULL, instance, error,
-	                     x->width };
+	const sd_runctx *r = a->by ? a->by : x;
+	sd_run_info info = sd_attempt_info(x, a);
+	info.instance = instance;
+	info.error = error;
 	int bad = x->format == SD_FMT_JSON ? sd_print_json(out, &info, &a->res)
 	        : x->format == SD_FMT_CSV ? sd_print_csv_row(out, &info, &a->res)
 	        : x->rows ? sd_print_table_row(out, &info, &a->res)
@@ -438,8 +560,13 @@ int sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
 	fflush(out);
 	if (x->page) {
 		char note[512];
-		int has = sd_admissible_note(c, x->plugin, x->heuristic, note,
-		                             sizeof note);
+		int has = sd_admissible_note(r->config, x->plugin, r->heuristic,
+		                             note, sizeof note);
+		if (!has && a->by)
+			has = snprintf(note, sizeof note, "the fallback's search "
+			               "(the first reached its limit: %s)",
+			               info.fallback_after ? info.fallback_after
+			               : "-") > 0;
 		sd_html_table_add(x->page, &info, &a->res, has ? note : NULL);
 	}
 	if (bad && !ferror(out))

@@ -239,8 +239,8 @@ static void run_combo(const compare_rows *cr, size_t k, FILE *out,
 	size_t n = base->cli->n_compare;
 	char sets[16][SD_COMPARE_SET], label[256], err[SD_ERR_LEN];
 	const char *extra[16];
-	sd_config c = SD_CONFIG_INIT;
-	sd_runctx x = *base;
+	sd_config c = SD_CONFIG_INIT, fc = SD_CONFIG_INIT;
+	sd_runctx x = *base, fx;
 	sd_attempt a = { .made = 0 };
 	r->status = EXIT_SOLVED;
 	r->skipped = cr->repeat[k];
@@ -253,8 +253,8 @@ static void run_combo(const compare_rows *cr, size_t k, FILE *out,
 	if (sd_run_config_msg(base->cli, extra, n, &c, err, sizeof err)) {
 		x.heuristic = SD_NO_HEURISTIC;
 		x.hname = "-";
-	} else {
-		sd_resolve_heuristic(&x, err, sizeof err);
+	} else if (!sd_resolve_heuristic(&x, err, sizeof err)) {
+		sd_fallback_ctx(&x, &fx, &fc, err, sizeof err);
 	}
 	other_axes(label, sizeof label, extra, n);
 	if (*err) {
@@ -278,6 +278,7 @@ static void run_combo(const compare_rows *cr, size_t k, FILE *out,
 	r->seconds = a.res.stats.seconds;
 out:
 	sd_attempt_free(&a);
+	sd_config_free(&fc);
 	sd_config_free(&c);
 }
 

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "error.h"
 #include "loader.h"
+#include "output.h"
 #include "run_cli.h"
 
 #include <stdio.h>
@@ -52,6 +53,9 @@ typedef struct sd_runctx {
 	int width;                /* a table's instance column (0: 14) */
 	const char *plugin_file;  /* the file the plugin was loaded from
 	                             (the loader's path), or NULL */
+	struct sd_runctx *fallback; /* the context of the config's
+	                             fallback search (sd_fallback_ctx), or
+	                             NULL: none */
 } sd_runctx;
 
 /* One search's outcome, from sd_solve; sd_attempt_free() undoes it
@@ -63,6 +67,11 @@ typedef struct sd_attempt {
 	sd_result res;           /* zero if no search ran */
 	char *plan;              /* the plan's text if solved, else NULL */
 	char err[SD_ERR_LEN];    /* why sd_solve failed */
+	const sd_runctx *by;     /* the fallback's context if res is its
+	                            search's (with the first search's figures
+	                            added), else NULL */
+	sd_limit first_limit;    /* with by: the limit the first search
+	                            reached */
 } sd_attempt;
 
 /* ---- run_common.c ------------------------------------------------------ */
@@ -116,9 +125,22 @@ int sd_resolve_heuristic(sd_runctx *x, char *err, size_t len);
 int sd_run_instance(const sd_runctx *x, const sd_param *params, size_t n,
                     sd_instance *inst, char *err, size_t len);
 
+/* Give x the context of its config's fallback search, if it has one:
+ * *fx, made with the fallback's config *fc (SD_CONFIG_INIT; the caller
+ * frees it with sd_config_free() whatever the outcome, after the last
+ * search of x) and its heuristic.  0, or -1 with the message in err
+ * (len bytes). */
+int sd_fallback_ctx(sd_runctx *x, sd_runctx *fx, sd_config *fc, char *err,
+                    size_t len);
+
 /* One search of the problem params (n of them) with x's config and
- * heuristic, into *a.  0, or -1 with the reason in a->err (the problem
- * was refused, or a search error).  Either way the caller ends with
+ * heuristic, into *a; params are x's config's, some values maybe
+ * replaced (a batch's problem number), which the fallback keeps.  With
+ * a fallback (x->fallback), the first search has time_limit less the
+ * fallback's share, and if it ends on a limit (not an interrupt), the
+ * fallback searches with the time left; a then holds the fallback's
+ * search (a->by).  0, or -1 with the reason in a->err (the problem was
+ * refused, or a search error).  Either way the caller ends with
  * sd_attempt_free(a). */
 int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
              sd_attempt *a);
@@ -165,6 +187,12 @@ void sd_report_start(const sd_runctx *x);
  * program, which says it once). */
 int sd_report(const sd_runctx *x, const sd_attempt *a,
               const char *instance, const char *error);
+
+/* What attempt a of x ran, for its report: the plugin, the algorithm
+ * and heuristic of the search whose result a holds (x's or, a->by, its
+ * fallback's), the plan if the config prints it, the fallback's words;
+ * no instance nor error. */
+sd_run_info sd_attempt_info(const sd_runctx *x, const sd_attempt *a);
 
 /* sd_report, printed on out (a batch's row computed on another rank is
  * printed into memory). */

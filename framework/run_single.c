@@ -103,12 +103,13 @@ static int write_dot(const sd_cli *cli, sd_outfile *f, const sd_plugin *p,
 static int write_html(const sd_runctx *x, sd_outfile *f,
                       const sd_attempt *a)
 {
-	sd_run_info info = { x->plugin->name, x->config->algorithm_name,
-	                     x->hname, NULL, NULL, NULL, 0 };
+	sd_run_info info = sd_attempt_info(x, a);
+	int h = a->by ? a->by->heuristic : x->heuristic;
 	FILE *w = sd_outfile_begin(f);
+	info.plan = NULL;
+	info.width = 0;
 	if (!w || sd_outfile_close(f, sd_write_html(w, x->plugin, &a->inst,
-	                                            &info, x->heuristic,
-	                                            &a->res)))
+	                                            &info, h, &a->res)))
 		return EXIT_ERROR;
 	if (!x->cli->quiet)
 		fprintf(stderr, "searchd: wrote the page of this run to '%s'\n",
@@ -138,7 +139,7 @@ static int report_single(const sd_runctx *x, const sd_attempt *a)
 	sd_report_start(x);
 	int lost = sd_report(x, a, NULL, NULL);
 	if (a->res.status == SD_SOLVED && !x->cli->quiet)
-		note_cheapest(x);
+		note_cheapest(a->by ? a->by : x);
 	return lost;
 }
 
@@ -179,11 +180,12 @@ static int present(const sd_runctx *x, const sd_attempt *a,
 	return sd_run_status(&a->res);
 }
 
-/* A single search with everything the command line asks around it. */
-int sd_run_single(sd_runctx *x)
+/* Whether the search of config c (x's or its fallback's) can show what
+ * the command line asks for: --dot needs a kept tree; a bidirectional
+ * search is neither drawn nor traced.  0, or EXIT_ERROR with the reason
+ * printed. */
+static int shows(const sd_runctx *x, const sd_config *c)
 {
-	const sd_config *c = x->config;
-	sd_attempt a;
 	if (x->cli->dot && !sd_algorithm_about(c->opts.algorithm).stores)
 		return sd_error("--dot needs a search that keeps its tree; "
 		                "%s keeps none (try astar or bfs)",
@@ -195,6 +197,16 @@ int sd_run_single(sd_runctx *x)
 		return sd_error("%s shows no bidirectional search (its two "
 		                "searches are not traced or drawn; try ucs)",
 		                x->cli->dot ? "--dot" : "--trace");
+	return 0;
+}
+
+/* A single search with everything the command line asks around it. */
+int sd_run_single(sd_runctx *x)
+{
+	const sd_config *c = x->config;
+	sd_attempt a;
+	if (shows(x, c) || (x->fallback && shows(x, x->fallback->config)))
+		return EXIT_ERROR;
 	outputs out = { 0 };
 	int writes = !x->distributed || !sd_mpi_rank();  /* rank 0 writes */
 	int rc = writes ? open_outputs(x, &out) : 0;

@@ -30,6 +30,11 @@ clean 2 "'x' is not N or N-M" sok --levels x
 clean 1 "unknown section [bogus]" sok --levels 1 --set bogus.key=1
 clean 2 "--time-limit" sok --levels 1 --time-limit -1
 clean 0 "no time limit" sok --levels 1 --time-limit 0 --quiet
+# the fast mode's backward fallback: its levels named (forward stopped
+# after two expansions here)
+clean 0 "# solved by the fallback: 1 2" sok --levels 1-2 \
+	--set search.node_limit=2 --set search.fallback="problem.direction=backward
+	problem.macros=none search.heuristic=matching search.node_limit=0"
 # a plan that does not replay (another collection's level 1 given to
 # searchd) is a failure too (it exited 0)
 clean 1 "plan does not replay" sok --levels 1 \

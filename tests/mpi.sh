@@ -78,6 +78,13 @@ expect 2 "algorithm astar keeps its tree in one process: --dot" \
 # (the message named --dot and --html whichever was given)
 expect 2 "algorithm astar keeps its page in one process: --html" \
 	run "$sd" "${push[@]}" --set problem.level=1 --html "$tmp/t.html"
+# ... and a single search with a fallback; a batch runs its fallbacks
+#    on the ranks, the summary counting them
+fb=(--set search.node_limit=3 --set search.fallback=search.node_limit=0)
+expect 2 "algorithm astar has a fallback search, which one process runs" \
+	run "$sd" "${push[@]}" --set problem.level=3 "${fb[@]}"
+expect 0 "solved 4 (4 by the fallback), no solution 0" \
+	run "$sd" "${push[@]}" --set problem.level=3-6 "${fb[@]}"
 
 # 5b. A batch with --html is refused (its page is one process's).
 expect 2 "writes the page of a batch in one process" \

@@ -332,6 +332,93 @@ static void bad_overrides(void **unused)
 	unlink(file);
 }
 
+/* [search] fallback: the fallback's config is the first's with its
+ * assignments over it, each named at the fallback's line; a word
+ * without '=' continues the value before it; fallback_share is 1/2
+ * unless set. */
+static void fallback_config(void **unused)
+{
+	(void)unused;
+	const char *file = write_config(
+	        "[plugin]\nname = graph\n[search]\nalgorithm = bfs\n"
+	        "node_limit = 5\nfallback = search.algorithm=astar\n"
+	        "  search.node_limit=0 problem.goal=H I\n"
+	        "  problem.cost=2\n[problem]\nstart = S\ngoal = G\n");
+	sd_config c = SD_CONFIG_INIT, f = SD_CONFIG_INIT;
+	char err[1024];
+	assert_int_equal(sd_config_read(&c, file, err, sizeof err), 0);
+	assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+	assert_non_null(c.fallback);
+	assert_true(c.fallback_share == 0.5);
+	assert_string_equal(c.fallback_words, "search.algorithm=astar "
+	                    "search.node_limit=0 problem.goal=H I "
+	                    "problem.cost=2");
+	assert_int_equal(c.opts.algorithm, SD_BFS);
+	assert_int_equal(sd_config_fallback(&c, &f, err, sizeof err), 0);
+	assert_null(f.fallback);
+	assert_int_equal(f.opts.algorithm, SD_ASTAR);
+	assert_int_equal(f.opts.node_limit, 0);
+	assert_int_equal(f.algorithm_entry->line, 6);
+	assert_int_equal(f.n_params, 3);
+	assert_string_equal(f.params[0].key, "start");
+	assert_int_equal(f.params[0].line, 10);
+	assert_string_equal(f.params[1].value, "H I");
+	assert_int_equal(f.params[1].line, 6);
+	assert_string_equal(f.params[1].file, file);
+	assert_string_equal(f.params[2].key, "cost");
+	assert_string_equal(f.params[2].value, "2");
+	sd_config_free(&f);
+	/* a bad value in the fallback is named at its line */
+	assert_int_equal(sd_config_set(&c, "search.fallback=search.weight=0",
+	                               err, sizeof err), 0);
+	assert_int_equal(sd_config_set(&c, "search.fallback_share=0.25",
+	                               err, sizeof err), 0);
+	assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+	assert_true(c.fallback_share == 0.25);
+	assert_int_equal(sd_config_fallback(&c, &f, err, sizeof err), -1);
+	assert_non_null(strstr(err, "--set search.fallback search.weight: "
+	                       "bad value '0'"));
+	sd_config_free(&f);
+	/* an empty one is none */
+	assert_int_equal(sd_config_set(&c, "search.fallback= ", err,
+	                               sizeof err), 0);
+	assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+	assert_null(c.fallback);
+	assert_null(c.fallback_words);
+	sd_config_free(&c);
+	unlink(file);
+}
+
+/* What a fallback may not hold, said at its line. */
+static void bad_fallbacks(void **unused)
+{
+	(void)unused;
+	static const char *const bad[][2] = {
+		{ "fallback = algorithm=astar",
+		  "4: fallback: 'algorithm=astar' is not section.key=value" },
+		{ "fallback = learn search.algorithm=astar", "4: fallback: "
+		  "'learn' is not section.key=value" },
+		{ "fallback = search.colour=red", "4: fallback: unknown key "
+		  "'search.colour'" },
+		{ "fallback = output.plan=no",
+		  "4: fallback: output.plan cannot change" },
+		{ "fallback = plugin.name=x", "4: fallback: plugin.name cannot "
+		  "change" },
+		{ "fallback = search.time_limit=5", "4: fallback: "
+		  "search.time_limit cannot change" },
+		{ "fallback = search.fallback=search.algorithm=bfs",
+		  "4: fallback: search.fallback cannot change" },
+		{ "fallback_share = 1", "4: bad value '1' for fallback_share" },
+		{ "fallback_share = 0", "4: bad value '0' for fallback_share" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char text[512];
+		snprintf(text, sizeof text, "[plugin]\nname = graph\n[search]\n"
+		         "%s\n", bad[i][0]);
+		fails_with(text, bad[i][1]);
+	}
+}
+
 /* time_limit and weight take decimal numbers only: strtod() alone took
  * hexadecimal (time_limit = 0x1p1 was 2 s) and a leading space but not
  * a trailing one. */
@@ -397,6 +484,8 @@ int main(void)
 		cmocka_unit_test(bad_overrides),
 		cmocka_unit_test(decimal_numbers),
 		cmocka_unit_test(missing_config),
+		cmocka_unit_test(fallback_config),
+		cmocka_unit_test(bad_fallbacks),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

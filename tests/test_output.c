@@ -197,7 +197,7 @@ static void json_of_hostile_plan(void **unused)
 	char *plan = sd_plan_text(&hostile, &inst, &r);
 	assert_non_null(plan);
 	sd_run_info run = { hostile.name, "astar", "h\x01\xc3", plan,
-	                    "lvl \"1\"\xfe", NULL, 0 };
+	                    "lvl \"1\"\xfe", NULL, 0, NULL, NULL };
 	cJSON *o = json_of(&run, &r);
 	assert_string_equal(field(o, "plan"), HOSTILE_UTF8 " " HOSTILE_UTF8);
 	assert_string_equal(field(o, "plugin"), "host" FFFD "ile");
@@ -217,7 +217,7 @@ static void json_of_error_row(void **unused)
 	sd_result r = { 0 };
 	sd_run_info run = { "sokoban", "astar", "matching", NULL, "12",
 	                    "levels.xsb:40: level \xff\xff title: no player",
-	                    0 };
+	                    0, NULL, NULL };
 	cJSON *o = json_of(&run, &r);
 	assert_string_equal(field(o, "status"), "error");
 	assert_string_equal(field(o, "error"),
@@ -268,17 +268,17 @@ static void csv_quotes_fields(void **unused)
 	(void)unused;
 	sd_result r = result(SD_UNSOLVABLE, SD_LIMIT_NONE);
 	sd_run_info run = { "graph", "say \"hi\"", "a,b\nc", NULL, "cr\ronly",
-	                    NULL, 0 };
+	                    NULL, 0, NULL, NULL };
 	char *row = csv_of(&run, &r);
 	assert_string_equal(row, "\"cr\ronly\",\"say \"\"hi\"\"\",\"a,b\nc\","
-	                    "no-solution,,,7,9,0,0,0,0.000,0.000,,,0.000\n");
+	                    "no-solution,,,7,9,0,0,0,0.000,0.000,,,0.000,\n");
 	free(row);
 	sd_result e = { 0 };
 	sd_run_info err = { "graph", "bfs", "zero\x1b", NULL, "3",
-	                    "bad \xff, \"quoted\"", 0 };
+	                    "bad \xff, \"quoted\"", 0, NULL, NULL };
 	row = csv_of(&err, &e);
 	assert_string_equal(row, "3,bfs,zero" FFFD ",error,,,0,0,0,0,0,0.000,"
-	                    "0.000,,\"bad " FFFD ", \"\"quoted\"\"\",0.000\n");
+	                    "0.000,,\"bad " FFFD ", \"\"quoted\"\"\",0.000,\n");
 	free(row);
 }
 
@@ -289,7 +289,8 @@ static void csv_header_matches_rows(void **unused)
 	capture c;
 	capture_open(&c);
 	sd_result r = result(SD_LIMIT, SD_LIMIT_TIME);
-	sd_run_info run = { "graph", "bfs", "zero", NULL, NULL, NULL, 0 };
+	sd_run_info run = { "graph", "bfs", "zero", NULL, NULL, NULL, 0, NULL,
+	                    NULL };
 	assert_int_equal(sd_print_csv_header(c.f), 0);
 	assert_int_equal(sd_print_csv_row(c.f, &run, &r), 0);
 	char *text = capture_close(&c);
@@ -300,9 +301,10 @@ static void csv_header_matches_rows(void **unused)
 	for (char *p = row; *p; p++)
 		cols += *p == ',';
 	assert_int_equal(head, cols);
-	assert_non_null(strstr(text, ",limit,error,setup_seconds\n"));
+	assert_non_null(strstr(text, ",limit,error,setup_seconds,"
+	                          "fallback\n"));
 	assert_non_null(strstr(row, ",limit,"));
-	assert_non_null(strstr(row, ",time,,0.000\n"));
+	assert_non_null(strstr(row, ",time,,0.000,\n"));
 	free(text);
 }
 
@@ -369,7 +371,7 @@ static void check_fields(const spelling *s, const sd_run_info *run,
 	char *row = csv_of(run, r), want[64];
 	snprintf(want, sizeof want, ",bfs,zero,%s,", s->machine);
 	assert_true(!strncmp(row, want, strlen(want)));
-	snprintf(want, sizeof want, ",%s,%s,0.000\n", s->kind ? s->kind : "",
+	snprintf(want, sizeof want, ",%s,%s,0.000,\n", s->kind ? s->kind : "",
 	         s->error ? "no such level" : "");
 	assert_non_null(strstr(row, want));
 	free(row);
@@ -383,7 +385,8 @@ static void one_vocabulary(void **unused)
 		const spelling *s = &spellings[i];
 		sd_result r = result(s->status, s->limit);
 		sd_run_info run = { "graph", "bfs", "zero", NULL, NULL,
-		                    s->error ? "no such level" : NULL, 0 };
+		                    s->error ? "no such level" : NULL, 0, NULL,
+		                    NULL };
 		check_words(s, &run, &r);
 		check_fields(s, &run, &r);
 	}
@@ -398,7 +401,7 @@ static void text_has_no_control_bytes(void **unused)
 	char *plan = sd_plan_text(&hostile, &inst, &r);
 	assert_non_null(plan);
 	sd_run_info run = { hostile.name, "astar", "h\x1b]0;x\x07", plan,
-	                    "\x1b[2J", NULL, 0 };
+	                    "\x1b[2J", NULL, 0, NULL, NULL };
 	char *text = printed(sd_print_text, &run, &r);
 	assert_false(has_control(text));
 	assert_non_null(strstr(text, "\nplan        \"\\" FFFD FFFD FFFD " "));
@@ -424,11 +427,39 @@ static void table_row_shows_error(void **unused)
 	(void)unused;
 	sd_result r = { 0 };
 	sd_run_info run = { "graph", "bfs", "zero", NULL, "4",
-	                    "x.ini:2: bad \x1b[31mlevel\xff", 0 };
+	                    "x.ini:2: bad \x1b[31mlevel\xff", 0, NULL, NULL };
 	char *text = printed(sd_print_table_row, &run, &r);
 	assert_false(has_control(text));
 	assert_non_null(strstr(text, "\n    error: x.ini:2: bad " FFFD
 	                       "[31mlevel" FFFD "\n"));
+	free(text);
+}
+
+/* A result of the fallback search names the fallback in every format:
+ * its assignments and the first search's limit. */
+static void fallback_in_every_format(void **unused)
+{
+	(void)unused;
+	sd_result r = result(SD_SOLVED, SD_LIMIT_NONE);
+	sd_run_info run = { "graph", "astar", "zero", NULL, "7", NULL, 0,
+	                    "search.algorithm=astar problem.x=a,b", "time" };
+	const char *line = "after the first search's limit (time): "
+	                   "search.algorithm=astar problem.x=a,b";
+	char *text = printed(sd_print_text, &run, &r), want[200];
+	snprintf(want, sizeof want, "\nfallback    %s\n", line);
+	assert_non_null(strstr(text, want));
+	free(text);
+	text = printed(sd_print_table_row, &run, &r);
+	snprintf(want, sizeof want, "\n    fallback %s\n", line);
+	assert_non_null(strstr(text, want));
+	free(text);
+	text = printed(sd_print_json, &run, &r);
+	assert_non_null(strstr(text, "\"fallback\":\"search.algorithm=astar "
+	                       "problem.x=a,b\",\"fallback_after\":\"time\""));
+	free(text);
+	text = printed(sd_print_csv_row, &run, &r);
+	assert_non_null(strstr(text, ",\"search.algorithm=astar problem.x=a,b"
+	                       "\"\n"));
 	free(text);
 }
 
@@ -438,7 +469,8 @@ static void write_errors_are_reported(void **unused)
 {
 	(void)unused;
 	sd_result r = result(SD_SOLVED, SD_LIMIT_NONE);
-	sd_run_info run = { "graph", "bfs", "zero", "A B", NULL, NULL, 0 };
+	sd_run_info run = { "graph", "bfs", "zero", "A B", NULL, NULL, 0, NULL,
+	                    NULL };
 	const report_fn reports[] = { sd_print_text, sd_print_json,
 	                              sd_print_csv_row, sd_print_table_row };
 	for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
@@ -634,6 +666,7 @@ int main(void)
 		cmocka_unit_test(one_vocabulary),
 		cmocka_unit_test(text_has_no_control_bytes),
 		cmocka_unit_test(table_row_shows_error),
+		cmocka_unit_test(fallback_in_every_format),
 		cmocka_unit_test(write_errors_are_reported),
 		cmocka_unit_test(report_lost_is_an_error),
 		cmocka_unit_test(error_is_one_write),

@@ -61,6 +61,16 @@ out=$("$searchd" --config config/sokoban.ini --trace --trace-limit 2 \
       --set problem.direction=backward --set search.algorithm=astar \
       --set search.heuristic=matching 2>&1) || fail "backward trace: $out"
 grep -q 'via ([0-9],[0-9])[udlr] ' <<<"$out" || fail "backward trace: $out"
+# forward first, backward as its fallback: the plan of the pulls is
+# replayed forwards, and the report names the fallback
+out=$("$searchd" --config config/sokoban.ini --replay \
+      --set problem.file="$tmp/back.xsb" --set problem.cost=pushes \
+      --set search.algorithm=astar --set search.heuristic=matching \
+      --set search.node_limit=1 --set search.fallback="search.node_limit=0
+      problem.direction=backward" 2>&1) || fail "fallback: exit $?: $out"
+grep -q '^fallback    after the first search.s limit (nodes): search.node_limit=0 problem.direction=backward$' <<<"$out" &&
+	grep -q '^cost        2$' <<<"$out" && grep -q '^#  @\*#$' <<<"$out" ||
+	fail "backward as the fallback: $out"
 
 # a tunnel macro is one step of the replay, spelled out in full, after
 # which the player stands behind the box; the step model has no macros

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# [search] fallback end to end: a second search when the first ends on a
+# limit, its share of the time, its report in every format, an interrupt
+# that ends both, and the messages about a bad one.
+# usage: fallback.sh SEARCHD SOURCE_DIR TEST_PLUGIN_DIR
+set -u
+sd=$1 src=$2 plugins=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+
+# the 8-puzzle of config/npuzzle.ini (31 moves): bfs stopped after five
+# expansions, then A* without a node limit
+cat >"$tmp/n.ini" <<EOI
+[plugin]
+name = npuzzle
+[search]
+algorithm = bfs
+node_limit = 5
+fallback = search.algorithm=astar
+  search.node_limit=0
+[problem]
+tiles = 8 7 6 0 4 1 2 5 3
+goal = blank-first
+EOI
+fb="search.algorithm=astar search.node_limit=0"
+expect 0 "fallback    after the first search's limit (nodes): $fb" \
+	"$sd" -c "$tmp/n.ini"
+expect 0 "cost        31" "$sd" -c "$tmp/n.ini"
+expect 0 "algorithm   astar" "$sd" -c "$tmp/n.ini"
+# a first search that solves runs alone
+out=$("$sd" -c "$tmp/n.ini" -s search.node_limit=0 2>&1)
+grep -q "^algorithm   bfs" <<<"$out" && ! grep -q "^fallback" <<<"$out" &&
+	pass || fail "first search solves, no fallback: $out"
+# JSON: the fallback's words and the first's limit; the expansions are
+# both searches' (five, then A*'s own)
+j() { python3 -c 'import json, sys
+d = json.loads(sys.stdin.read())
+print(d.get(sys.argv[1]) if sys.argv[1] in d else d["stats"][sys.argv[1]])' "$1"; }
+out=$("$sd" -c "$tmp/n.ini" -f json -q)
+alone=$("$sd" -c "$tmp/n.ini" -f json -q -s search.algorithm=astar \
+	-s search.node_limit=0 | j expanded)
+[ "$(j fallback <<<"$out")" = "$fb" ] && [ "$(j fallback_after <<<"$out")" = nodes ] &&
+	[ "$(j expanded <<<"$out")" = $((alone + 5)) ] &&
+	[ "$(j status <<<"$out")" = solved ] && pass ||
+	fail "JSON of a fallback (A* alone: $alone expanded): $out"
+# CSV: the last column holds the fallback's words, empty without one
+out=$("$sd" -c "$tmp/n.ini" -f csv -q)
+head -1 <<<"$out" | grep -q ',setup_seconds,fallback$' &&
+	tail -1 <<<"$out" | grep -q ",solved,31,31,.*,$fb\$" && pass ||
+	fail "CSV of a fallback: $out"
+out=$("$sd" -c "$tmp/n.ini" -f csv -q -s search.node_limit=0)
+tail -1 <<<"$out" | grep -q ',bfs,.*,solved,.*,$' && pass ||
+	fail "CSV without a fallback: $out"
+# a batch: each row that fell back says so on the line under it
+printf '8 7 6 0 4 1 2 5 3\n1 2 3 4 5 6 7 8 0\n0 1 2 3 4 5 6 7 8\n' >"$tmp/e8.txt"
+out=$("$sd" -c "$tmp/n.ini" -s problem.tiles= -s problem.file="$tmp/e8.txt" \
+	-s problem.index=all 2>&1)
+[ "$(grep -c "^    fallback after the first search's limit (nodes): $fb" <<<"$out")" = 2 ] &&
+	grep -q "^solved 3 (2 by the fallback), no solution 0" <<<"$out" && pass ||
+	fail "batch with a fallback: $out"
+# a comparison makes each combination's fallback
+out=$("$sd" -c "$tmp/n.ini" --compare algorithm=bfs,ucs -f csv -q 2>&1)
+[ "$(grep -c ",astar,manhattan,solved,31,31,.*,$fb\$" <<<"$out")" = 2 ] &&
+	pass || fail "comparison with a fallback: $out"
+
+# the time: the first search has time_limit less fallback_share, the
+# fallback the rest (a line of 4e9 states the first cannot search
+# through; the fallback's line of 10 it solves at once)
+cat >"$tmp/g.ini" <<EOI
+[plugin]
+path = $plugins/graph.so
+[search]
+algorithm = idastar
+heuristic = zero
+time_limit = 2
+fallback_share = 0.75
+fallback = problem.line=10
+[problem]
+line = 4000000000
+EOI
+out=$("$sd" -c "$tmp/g.ini" -f json -q)
+python3 -c 'import json, sys; d = json.loads(sys.argv[1])
+assert d["status"] == "solved" and d["fallback_after"] == "time", d
+assert 0.4 <= d["stats"]["seconds"] <= 1.5, d' "$out" && pass ||
+	fail "the first search's share of the time: $out"
+# ... and when the fallback cannot finish either, the run ends within
+# the time limit
+start=$(date +%s%N)
+out=$("$sd" -c "$tmp/g.ini" -f json -q -s search.fallback=search.heuristic=zero)
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$ms" -lt 3500 ] && grep -q '"limit":"time"' <<<"$out" &&
+	grep -q '"fallback_after":"time"' <<<"$out" && pass ||
+	fail "two searches past the time limit: $ms ms, $out"
+
+# an interrupt ends the run: no fallback after it
+"$sd" -c "$tmp/g.ini" -f json -s search.time_limit=60 >"$tmp/int.out" 2>&1 &
+pid=$!
+wait_ready $pid || fail "no sign of life from the SIGINT run"
+sleep 0.2
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 3 ] && grep -q '"limit":"interrupt"' "$tmp/int.out" &&
+	! grep -q fallback "$tmp/int.out" && pass ||
+	fail "SIGINT with a fallback: exit $rc, $(cat "$tmp/int.out")"
+
+# bad fallbacks: named at their line, before any search
+expect 2 "searchd: --set search.fallback: 'astar' is not section.key=value" \
+	"$sd" -c "$tmp/n.ini" -s search.fallback=astar
+# (a word without '=' continues the value before it)
+sed 's/^  search.node_limit=0$/  astar/' "$tmp/n.ini" >"$tmp/a.ini"
+expect 2 "$tmp/a.ini:6: bad value 'astar astar' for algorithm" \
+	"$sd" -c "$tmp/a.ini"
+sed 's/^fallback = search.algorithm=astar$/fallback = astar/' "$tmp/n.ini" >"$tmp/a.ini"
+expect 2 "$tmp/a.ini:6: fallback: 'astar' is not section.key=value" \
+	"$sd" -c "$tmp/a.ini"
+sed 's/^  search.node_limit=0$/  search.node_limit=x/' "$tmp/n.ini" >"$tmp/b.ini"
+expect 2 "$tmp/b.ini:6: bad value 'x' for node_limit" "$sd" -c "$tmp/b.ini"
+expect 2 "--set search.fallback search.heuristic: unknown heuristic 'nope'" \
+	"$sd" -c "$tmp/n.ini" -s search.fallback=search.heuristic=nope
+expect 2 "fallback: output.format cannot change" \
+	"$sd" -c "$tmp/n.ini" -s search.fallback=output.format=json
+# a problem the plugin refuses for the fallback: said after the first
+# search, at the fallback's line
+sed 's/^  search.node_limit=0$/  problem.goal=sideways/' "$tmp/n.ini" >"$tmp/p.ini"
+expect 2 "$tmp/p.ini:6" "$sd" -c "$tmp/p.ini"
+# what the fallback cannot show is refused before the first search
+expect 2 "--dot needs a search that keeps its tree; idastar keeps none" \
+	"$sd" -c "$tmp/n.ini" -s search.fallback=search.algorithm=idastar \
+	--dot "$tmp/t.dot"
+
+finish
