@@ -1009,8 +1009,8 @@ int sd_config_fallback(const sd_config *c, sd_config *out, char *err,
 		if (split_assignment(a, section, key, &value))  /* checked */
 			return sd_fail(err, len, "fallback: '%s' is not "
 			               "section.key=value", a);
-		if (put(out, section, key, value, f->file, f->line, f->dir,
-		        f->line ? NULL : via, err, len))
+		if (put(out, section, key, value, f->line ? f->file : via,
+		        f->line, f->dir, f->line ? NULL : via, err, len))
 			return -1;
 	}
 	return sd_config_finish(out, err, len);

@@ -98,7 +98,9 @@ int sd_config_unused_note(const sd_config *c, char *buf, size_t len);
  * with sd_config_free() whatever the outcome): c's entries but fallback
  * and fallback_share, with the assignments of c's [search] fallback
  * over them, each as given on the fallback's line (so that a message
- * about one names that line), then finished.  c is finished and has a
+ * about one names that line; a fallback given by --set or --compare
+ * gives its entries the file "--set search.fallback" or "--compare
+ * search.fallback", which a plugin's message names), then finished.  c is finished and has a
  * fallback.  0, or -1 with the message in err. */
 int sd_config_fallback(const sd_config *c, sd_config *out, char *err,
                        size_t len);

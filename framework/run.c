@@ -174,6 +174,8 @@ static int with_fallback(sd_runctx *x, sd_config *fc)
 	if (!x->cli->n_compare && !x->cli->list_heuristics &&
 	    sd_fallback_ctx(x, &fx, fc, err, sizeof err))
 		return refuse(err);
+	if (x->fallback && !x->cli->quiet && !sd_mpi_rank())
+		sd_note_admissible(fc, x->plugin, fx.heuristic);
 	return dispatch(x);
 }
 

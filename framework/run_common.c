@@ -5,6 +5,7 @@
 #include "run_int.h"
 
 #include "error.h"
+#include "guard.h"
 #include "hda.h"
 #include "html_table.h"
 #include "mpi_run.h"
@@ -458,12 +459,30 @@ static double since(const struct timespec *t0)
 }
 
 /* Whether the first search of a (res) leaves room for the fallback: it
- * ended on a limit, not on an interrupt, and left time (of the time
- * limit t; 0: none) when `used` seconds have passed. */
+ * ended on a limit, not on an interrupt, no interrupt has come since,
+ * and it left time (of the time limit t; 0: none) when `used` seconds
+ * have passed. */
 static int falls_back(const sd_result *res, double t, double used)
 {
 	return res->status == SD_LIMIT && res->limit != SD_LIMIT_INTERRUPT &&
-	       (!t || used < t);
+	       !sd_guard_interrupted && (!t || used < t);
+}
+
+/* Make x's fallback context the run's as x is now (rows, page, width:
+ * set by the mode after the context was made) but for its own config,
+ * heuristic and name. */
+static sd_runctx *fallback_as_now(sd_runctx *x)
+{
+	sd_runctx *f = x->fallback;
+	const sd_config *c = f->config;
+	int h = f->heuristic;
+	const char *name = f->hname;
+	*f = *x;
+	f->config = c;
+	f->heuristic = h;
+	f->hname = name;
+	f->fallback = NULL;
+	return f;
 }
 
 int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
@@ -484,12 +503,13 @@ int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
 	sd_param *fp = fallback_params(x, params, n, &fn);
 	sd_stats first = a->res.stats;
 	sd_limit why = a->res.limit;
+	sd_runctx *f = fallback_as_now(x);
 	sd_attempt_free(a);
 	if (!fp)
 		return sd_fail(a->err, sizeof a->err, "out of memory");
-	rc = solve_once(x->fallback, fp, fn, t ? t - used : 0, a);
+	rc = solve_once(f, fp, fn, t ? t - used : 0, a);
 	free(fp);
-	a->by = x->fallback;
+	a->by = f;
 	a->first_limit = why;
 	add_stats(&a->res.stats, &first);
 	return rc;
@@ -559,15 +579,18 @@ int sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
 	        : sd_print_text(out, &info, &a->res);
 	fflush(out);
 	if (x->page) {
-		char note[512];
+		char note[1024] = "";
+		size_t n = 0;
+		if (a->by)
+			n = (size_t)snprintf(note, sizeof note, "the fallback's "
+			                     "search (the first reached its limit: "
+			                     "%s)%s", info.fallback_after ?
+			                     info.fallback_after : "-", "; ");
 		int has = sd_admissible_note(r->config, x->plugin, r->heuristic,
-		                             note, sizeof note);
-		if (!has && a->by)
-			has = snprintf(note, sizeof note, "the fallback's search "
-			               "(the first reached its limit: %s)",
-			               info.fallback_after ? info.fallback_after
-			               : "-") > 0;
-		sd_html_table_add(x->page, &info, &a->res, has ? note : NULL);
+		                             note + n, sizeof note - n);
+		if (a->by && !has)
+			note[n - 2] = 0;  /* no "; " after it */
+		sd_html_table_add(x->page, &info, &a->res, note[0] ? note : NULL);
 	}
 	if (bad && !ferror(out))
 		return sd_error("out of memory: the report %s%s%swas not "

@@ -267,6 +267,8 @@ static void run_combo(const compare_rows *cr, size_t k, FILE *out,
 	}
 	if (!base->cli->quiet)
 		sd_note_admissible(&c, x.plugin, x.heuristic);
+	if (!base->cli->quiet && x.fallback)
+		sd_note_admissible(&fc, x.plugin, fx.heuristic);
 	int failed = sd_solve(&x, c.params, c.n_params, &a);
 	failed |= sd_report_to(out, &x, &a, *label ? label : NULL,
 	                       failed ? a.err : NULL);

@@ -59,6 +59,11 @@ out=$("$sd" -c "$tmp/n.ini" -s problem.tiles= -s problem.file="$tmp/e8.txt" \
 [ "$(grep -c "^    fallback after the first search's limit (nodes): $fb" <<<"$out")" = 2 ] &&
 	grep -q "^solved 3 (2 by the fallback), no solution 0" <<<"$out" && pass ||
 	fail "batch with a fallback: $out"
+# ... and its fallbacks print no progress lines, as its searches do not
+# (the fallback's context was made before the batch set it to rows)
+out=$("$sd" -c "$tmp/n.ini" -s problem.tiles= -s problem.file="$tmp/e8.txt" \
+	-s problem.index=all -s search.fallback=search.algorithm=idastar 2>&1 >/dev/null)
+[ -z "$out" ] && pass || fail "progress lines of a batch's fallback: $out"
 # a comparison makes each combination's fallback
 out=$("$sd" -c "$tmp/n.ini" --compare algorithm=bfs,ucs -f csv -q 2>&1)
 [ "$(grep -c ",astar,manhattan,solved,31,31,.*,$fb\$" <<<"$out")" = 2 ] &&
@@ -105,6 +110,31 @@ rc=$?
 	! grep -q fallback "$tmp/int.out" && pass ||
 	fail "SIGINT with a fallback: exit $rc, $(cat "$tmp/int.out")"
 
+# an interrupt that comes once the fallback has begun (here while the
+# first search's problem is freed) stops the fallback at once: no
+# expansion of its own, exit 3
+printf '[plugin]\npath = %s\n[search]\nnode_limit = 3\nfallback = search.node_limit=0 problem.mode=ok\n[problem]\nmode = intend\nlen = 50\n' \
+	"$plugins/rogue.so" >"$tmp/r.ini"
+out=$("$sd" -c "$tmp/r.ini" 2>&1); rc=$?
+[ $rc = 3 ] && grep -q "^status      limit reached (interrupted)" <<<"$out" &&
+	grep -q "^fallback    after the first search's limit (nodes)" <<<"$out" &&
+	grep -q "^expanded    3$" <<<"$out" && pass ||
+	fail "an interrupt between the searches: exit $rc, $out"
+
+# the note on a heuristic that is not admissible is said of the
+# fallback's too
+expect 0 "note: heuristic 'packing' is not admissible: astar's plan may not be optimal" \
+	"$sd" -c "$src/config/sokoban.ini" -s problem.cost=pushes -s search.node_limit=1 \
+	-s "search.fallback=search.algorithm=astar search.heuristic=packing search.node_limit=0"
+# ... and a batch's page says both of a row (the fallback's note was
+# left out when there was that one)
+"$sd" -c "$src/config/sokoban.ini" -q -s problem.cost=pushes -s search.node_limit=1 \
+	-s problem.file="$src/config/levels/microban.xsb" -s problem.level=1-2 \
+	--html "$tmp/b.html" \
+	-s "search.fallback=search.algorithm=astar search.heuristic=packing search.node_limit=0" >/dev/null
+[ "$(grep -o "the fallback's search (the first reached its limit: nodes); heuristic 'packing' is not admissible" "$tmp/b.html" | wc -l)" -ge 2 ] &&
+	pass || fail "a batch page's notes of the fallback: $(grep -o "fallback[^<]*" "$tmp/b.html" | head -3)"
+
 # bad fallbacks: named at their line, before any search
 expect 2 "searchd: --set search.fallback: 'astar' is not section.key=value" \
 	"$sd" -c "$tmp/n.ini" -s search.fallback=astar
@@ -125,6 +155,10 @@ expect 2 "fallback: output.format cannot change" \
 # search, at the fallback's line
 sed 's/^  search.node_limit=0$/  problem.goal=sideways/' "$tmp/n.ini" >"$tmp/p.ini"
 expect 2 "$tmp/p.ini:6" "$sd" -c "$tmp/p.ini"
+# ... given by --set, the plugin's message names the fallback (it said
+# "<command line>", as if the key were set by itself)
+expect 2 "searchd: --set search.fallback: goal must be" \
+	"$sd" -c "$tmp/n.ini" -s "search.fallback=problem.goal=sideways"
 # what the fallback cannot show is refused before the first search
 expect 2 "--dot needs a search that keeps its tree; idastar keeps none" \
 	"$sd" -c "$tmp/n.ini" -s search.fallback=search.algorithm=idastar \

@@ -37,6 +37,8 @@
  *   randhash    hash() gives a new value each call
  *   slowend     destroy() takes 300 ms (an interrupt then lands
  *               between two searches of a batch)
+ *   intend      destroy() raises SIGINT, as a Ctrl-C that comes while
+ *               the problem is freed, between two searches
  *   dearer      expand() gives the same children at cost 5 once the
  *               search is over (after len expansions): the plan found
  *               at cost len costs 5 len when rebuilt
@@ -77,13 +79,13 @@ enum mode { OK, TOOMANY, OVERFLOW, CRASH, ABORT, HANG, SLOW, HUGESTATE,
             TABLES, DEAFTABLES, NONDET, NOCOLLECTION, GOALLIE, SELNOERR,
             FMTLONG, FMTNUL, EXIT, FMTSHORT, DEARER, RANDHASH,
             SLOWEND, FMTNEG, BIGCOLLECTION, WIDE, BIGSTATE, DEEP,
-            BIGBOARD, SLOWFAN, SLOWIMPROVE, CREATENOERR, WILD };
+            BIGBOARD, SLOWFAN, SLOWIMPROVE, CREATENOERR, WILD, INTEND };
 static const char *const modes[] = { "ok", "toomany", "overflow", "crash",
 	"abort", "hang", "slow", "hugestate", "tables", "deaftables",
 	"nondet", "nocollection", "goallie", "selnoerr", "fmtlong", "fmtnul",
 	"exit", "fmtshort", "dearer", "randhash", "slowend", "fmtneg",
 	"bigcollection", "wide", "bigstate", "deep", "bigboard", "slowfan",
-	"slowimprove", "createnoerr", "wild", NULL };
+	"slowimprove", "createnoerr", "wild", "intend", NULL };
 
 enum { WIDE_FAN = 16000, SLOW_FAN = 40, BIG_STATE = 65536 };
 
@@ -171,6 +173,8 @@ static void destroy(void *self)
 	rogue *r = self;
 	if (r->mode == SLOWEND)
 		nap(300);
+	if (r->mode == INTEND)
+		raise(SIGINT);
 	free(r->offer);
 	free(r);
 }
