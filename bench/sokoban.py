@@ -18,7 +18,8 @@ Options: --searchd PATH (default build/bin/searchd, then build-sok/bin),
 (repeatable), --quiet (summary only).  Needs only python3.
 
 A level solved by the fallback search (the fast mode's backward one)
-says so in the note column, and the summary lists those levels.  A
+says so in the note column ("fallback ran" where it did not solve
+either), and the summary lists the levels it solved.  A
 level that searchd reports as an error shows its message in the note
 column; such a row, a plan that does not replay (BADPLAN) or an
 optimal length that differs from the .tsv (MISMATCH) make the exit
@@ -126,6 +127,14 @@ def replay(rows, plan):
             pushes += 1
         px, py = n
     return "$" not in cells.values(), len(plan), pushes
+
+
+def fallback_note(row):
+    """The note column of a row whose fallback search ran: it solved the
+    level, or it ran too; empty if it did not run."""
+    if not row["fallback"]:
+        return ""
+    return "by the fallback" if row["status"] == "solved" else "fallback ran"
 
 
 def parse_range(text, n):
@@ -249,7 +258,7 @@ def main():
             print("%-6d %-8s %6s %6s %6s %10d %10d %7.1f %8.1f %8.2f %s" %
                   (lv, st[:8], pushes, moves, opt, row["expanded"],
                    row["stored"], row["bps"], row["rss"], row["seconds"],
-                   note or ("by the fallback" if row["fallback"] else "")),
+                   note or fallback_note(row)),
                   flush=True)
     wall = time.time() - t_all
     solved = [r for r in rows if r["status"] == "solved"]

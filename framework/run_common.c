@@ -566,10 +566,29 @@ sd_run_info sd_attempt_info(const sd_runctx *x, const sd_attempt *a)
 /* One run's report in the run's format, on out.  A printer fails either
  * on a stream in error or when memory runs out; only the second leaves
  * no trace in the stream (a JSON report lost so exited 0 in silence). */
+/* The note of attempt a's row on x's page, into buf (len bytes): that
+ * the fallback's search is reported, then the note on a heuristic that
+ * is not admissible of the search reported, "; " between them; empty if
+ * neither. */
+static void page_note(const sd_runctx *x, const sd_attempt *a, char *buf,
+                      size_t len)
+{
+	const sd_runctx *r = a->by ? a->by : x;
+	const char *limit = sd_limit_name(a->first_limit);
+	char adm[512];
+	int has = sd_admissible_note(r->config, x->plugin, r->heuristic, adm,
+	                             sizeof adm);
+	if (a->by)
+		snprintf(buf, len, "the fallback's search (the first reached "
+		         "its limit: %s)%s%s", limit ? limit : "-",
+		         has ? "; " : "", adm);
+	else
+		snprintf(buf, len, "%s", adm);
+}
+
 int sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
                  const char *instance, const char *error)
 {
-	const sd_runctx *r = a->by ? a->by : x;
 	sd_run_info info = sd_attempt_info(x, a);
 	info.instance = instance;
 	info.error = error;
@@ -579,17 +598,8 @@ int sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
 	        : sd_print_text(out, &info, &a->res);
 	fflush(out);
 	if (x->page) {
-		char note[1024] = "";
-		size_t n = 0;
-		if (a->by)
-			n = (size_t)snprintf(note, sizeof note, "the fallback's "
-			                     "search (the first reached its limit: "
-			                     "%s)%s", info.fallback_after ?
-			                     info.fallback_after : "-", "; ");
-		int has = sd_admissible_note(r->config, x->plugin, r->heuristic,
-		                             note + n, sizeof note - n);
-		if (a->by && !has)
-			note[n - 2] = 0;  /* no "; " after it */
+		char note[1024];
+		page_note(x, a, note, sizeof note);
 		sd_html_table_add(x->page, &info, &a->res, note[0] ? note : NULL);
 	}
 	if (bad && !ferror(out))

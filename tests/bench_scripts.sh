@@ -35,6 +35,10 @@ clean 0 "no time limit" sok --levels 1 --time-limit 0 --quiet
 clean 0 "# solved by the fallback: 1 2" sok --levels 1-2 \
 	--set search.node_limit=2 --set search.fallback="problem.direction=backward
 	problem.macros=none search.heuristic=matching search.node_limit=0"
+# ... and where it ran without solving (it said "by the fallback")
+clean 0 "fallback ran" sok --levels 1 --set search.node_limit=1 \
+	--set search.fallback="problem.direction=backward problem.macros=none
+	search.heuristic=matching"
 # a plan that does not replay (another collection's level 1 given to
 # searchd) is a failure too (it exited 0)
 clean 1 "plan does not replay" sok --levels 1 \
