@@ -556,12 +556,12 @@ int sd_write_html(FILE *out, const sd_plugin *p, const sd_instance *inst,
 	rc |= sd_html_text(out, run->algorithm);
 	fputs("</td></tr>\n<tr><th>heuristic</th><td>", out);
 	rc |= sd_html_text(out, run->heuristic);
+	char *fb = run->fallback ? sd_fallback_text(run) : NULL;
 	if (run->fallback) {
-		fprintf(out, "</td></tr>\n<tr><th>fallback</th><td>after the "
-		        "first search's limit (%s): ", run->fallback_after
-		        ? run->fallback_after : "-");
-		rc |= sd_html_text(out, run->fallback);
+		fputs("</td></tr>\n<tr><th>fallback</th><td>", out);
+		rc |= fb ? sd_html_text(out, fb) : -1;
 	}
+	free(fb);
 	fputs("</td></tr>\n<tr><th>status</th><td>", out);
 	rc |= sd_html_text(out, oc.words);
 	fputs("</td></tr>\n", out);

@@ -235,22 +235,33 @@ static void text_ranks(FILE *out, const sd_result *r)
 	}
 }
 
-/* What a result of the fallback search says of it: "after the first
- * search's limit (time): " and the fallback's assignments, malloc'd;
- * NULL if out of memory or if run's result is not the fallback's
- * (run->fallback NULL; *lost then 0, else 1). */
-static char *fallback_text(const sd_run_info *run, int *lost)
+char *sd_fallback_text(const sd_run_info *run)
 {
-	const char *f = run->fallback, *after = run->fallback_after;
-	*lost = 0;
-	if (!f)
-		return NULL;
-	size_t n = strlen(f) + 64;
+	const char *after = run->fallback_after;
+	size_t n = strlen(run->fallback) + 64;
 	char *s = malloc(n);
-	if (!(*lost = !s))
+	if (s)
 		snprintf(s, n, "after the first search's limit (%s): %s",
-		         after ? after : "-", f);
+		         after ? after : "-", run->fallback);
 	return s;
+}
+
+/* Print run's fallback words (sd_fallback_text) after lead, if its
+ * result is the fallback search's; a report line of its own.  0, or -1
+ * if out of memory. */
+static int fallback_line(FILE *out, const sd_run_info *run,
+                         const char *lead)
+{
+	if (!run->fallback)
+		return 0;
+	char *fb = sd_fallback_text(run);
+	if (!fb)
+		return -1;
+	fputs(lead, out);
+	int rc = put_clean(out, fb, "");
+	fputc('\n', out);
+	free(fb);
+	return rc;
 }
 
 /* The text report: what ran, the outcome, the plan, the statistics (none
@@ -264,12 +275,7 @@ int sd_print_text(FILE *out, const sd_run_info *run, const sd_result *r)
 	rc |= text_line(out, "plugin", run->plugin);
 	rc |= text_line(out, "algorithm", run->algorithm);
 	rc |= text_line(out, "heuristic", run->heuristic);
-	int lost;
-	char *fb = fallback_text(run, &lost);
-	if (fb)
-		rc |= text_line(out, "fallback", fb);
-	free(fb);
-	rc |= lost;
+	rc |= fallback_line(out, run, "fallback    ");
 	rc |= text_line(out, "status", o.words);
 	if (run->error)
 		return reported(out, rc | text_line(out, "error", run->error));
@@ -553,15 +559,7 @@ int sd_print_table_row(FILE *out, const sd_run_info *run,
 	snprintf(num[5], sizeof num[5], "%.1fM", s->engine_bytes / 1048576.0);
 	snprintf(num[6], sizeof num[6], "%.3fs", s->seconds);
 	int rc = table_line(out, run, sd_outcome_of(run, r).words, num);
-	int lost;
-	char *fb = fallback_text(run, &lost);
-	if (fb) {
-		fputs("    fallback ", out);
-		rc |= put_clean(out, fb, "");
-		fputc('\n', out);
-	}
-	free(fb);
-	rc |= lost;
+	rc |= fallback_line(out, run, "    fallback ");
 	if (run->error) {
 		fputs("    error: ", out);
 		rc |= put_clean(out, run->error, "");

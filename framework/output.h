@@ -56,6 +56,11 @@ sd_outcome sd_outcome_of(const sd_run_info *run, const sd_result *r);
  * solution", "limit reached". */
 const char *sd_status_name(sd_status s);
 
+/* What a report of run says of its fallback search (run->fallback set):
+ * "after the first search's limit (time): " and the assignments, in a
+ * new string; NULL if out of memory. */
+char *sd_fallback_text(const sd_run_info *run);
+
 /* The printers below return 0, or -1 if out of memory or if out is in
  * error (ferror) once they have written: a write failed, now or at an
  * earlier write to out.  The reports of a run (text, JSON, CSV row,
