@@ -802,5 +802,20 @@ uint32_t sok_back_push(const sok_level *lv, const uint32_t *actions,
 int sok_back_plan_position(const sok_level *lv, sok_work *wk,
                            const unsigned char *states,
                            const uint32_t *actions, size_t n, size_t k);
+/* The plan of n pulls (states, actions: as the engine hands them over)
+ * read forwards, as a plan of the push model that improve_plan() can
+ * work on: its n + 1 states into fst (the level's start first; last,
+ * the boxes on the goals and the player's area where the last push
+ * leaves it) and its n pushes into fact (sok_back_push). */
+void sok_back_forward_plan(const sok_level *lv, sok_work *wk,
+                           const unsigned char *states,
+                           const uint32_t *actions, size_t n,
+                           unsigned char *fst, uint32_t *fact);
+/* The m + 1 states st of a push plan (the start first, the solved
+ * position last) turned, in place, into those of a pull plan: in the
+ * other order, the first (the solved position) replaced by the start
+ * state of the pull model, whose player is anywhere. */
+void sok_back_reverse_plan(const sok_level *lv, unsigned char *st,
+                           size_t m);
 
 #endif

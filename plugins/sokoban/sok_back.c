@@ -341,3 +341,32 @@ int sok_back_plan_position(const sok_level *lv, sok_work *wk,
 	sok_decode(lv, wk->occ, states + (n - k) * lv->state_size, &unused);
 	return sok_back_player(lv, actions, n, k);
 }
+
+void sok_back_forward_plan(const sok_level *lv, sok_work *wk,
+                           const unsigned char *states,
+                           const uint32_t *actions, size_t n,
+                           unsigned char *fst, uint32_t *fact)
+{
+	size_t ssz = lv->state_size;
+	for (size_t k = 0; k < n; k++) {
+		memcpy(fst + k * ssz, states + (n - k) * ssz, ssz);
+		fact[k] = sok_back_push(lv, actions, n, k);
+	}
+	int unused;
+	sok_decode(lv, wk->occ, lv->goalbits, &unused);
+	sok_encode(lv, wk->occ,
+	           sok_min_reached(lv, wk, sok_back_player(lv, actions, n, n)),
+	           fst + n * ssz);
+}
+
+void sok_back_reverse_plan(const sok_level *lv, unsigned char *st, size_t m)
+{
+	size_t ssz = lv->state_size;
+	unsigned char tmp[SOK_MAX_FLOOR / 8 + 4];
+	for (size_t i = 0, j = m; i < j; i++, j--) {
+		memcpy(tmp, st + i * ssz, ssz);
+		memcpy(st + i * ssz, st + j * ssz, ssz);
+		memcpy(st + j * ssz, tmp, ssz);
+	}
+	sok_back_initial(lv, st);
+}

@@ -33,6 +33,9 @@
  * searches and pushes made again by regrouping), and stop at the time
  * given or when the host asks.
  *
+ * The pull model's plans come here read forwards, as plans of pushes
+ * (sok_improve_pulls() in sok_plugin.c).
+ *
  * Everything here is work space of one call (struct sok_imp in
  * sok_work), made in the call and kept for the states it hands back.
  */

@@ -1005,6 +1005,55 @@ static long sok_plan_cost(sok *s, const void *states, size_t m)
 	return cost;
 }
 
+/* The push model seen from a backward instance: its level and work
+ * space, pushing under a configuration of its own. */
+typedef struct sok_ahead {
+	sok *s;
+	sok_config cf;
+} sok_ahead;
+
+/* expand() of the push model on the level of a backward instance (view:
+ * a sok_ahead), for sok_improve_pulls(). */
+static unsigned sok_expand_ahead(void *view, const void *state, sd_cost h,
+                                 sd_succ *succ, unsigned char *states,
+                                 size_t stride)
+{
+	sok_ahead *a = view;
+	a->s->wk.parent_live = -1;
+	return sok_expand_pushes(&a->s->lv, &a->cf, &a->s->wk, state, succ,
+	                         states, stride, h);
+}
+
+/* improve_plan() of a backward instance: the pulls read forwards as
+ * pushes (sok_back_forward_plan), those improved by sok_improve_plan()
+ * against the push model's expand() with no pruning and no bound (every
+ * position of a plan that reaches the goals is alive, and only the
+ * steps are checked), and the result read backwards again as pulls.
+ * Each pull of it undoes a push, from the position the push made, so
+ * the pull model's expand() offers it (its only pruning, a box on a
+ * cell from which no pulls reach the start's box cells, cannot hold
+ * where a box of the plan stands). */
+static size_t sok_improve_pulls(sok *s, const void *states,
+                                const uint32_t *actions, size_t n,
+                                double seconds, const void **out)
+{
+	size_t ssz = s->lv.state_size, m = 0;
+	unsigned char *fst = malloc(ssz * (n + 1));
+	uint32_t *fact = malloc(sizeof *fact * (n + 1));
+	sok_ahead a = { s, { s->cf.model, 0, 0, SD_NO_HEURISTIC } };
+	if (fst && fact) {
+		sok_back_forward_plan(&s->lv, &s->wk, states, actions, n, fst,
+		                      fact);
+		m = sok_improve_plan(s, &a, sok_expand_ahead, fst, fact, n,
+		                     seconds, out);
+	}
+	free(fst);
+	free(fact);
+	if (m)  /* improve's own buffer */
+		sok_back_reverse_plan(&s->lv, (void *)*out, m);
+	return m;
+}
+
 /* A plan with fewer moves (see plugin.h and sok_improve.c). */
 static size_t sok_improve(void *self, const void *states,
                           const uint32_t *actions, size_t n, double seconds,
@@ -1014,7 +1063,7 @@ static size_t sok_improve(void *self, const void *states,
 	const void *stored = states;
 	sok_real r;
 	if (s->lv.back)
-		return 0;  /* sok_improve_plan() knows pushes, not pulls */
+		return sok_improve_pulls(s, states, actions, n, seconds, out);
 	if (s->lv.sym) {
 		if (sok_unfold(&s->lv, s->cf.model, s->cf.macros, &s->wk,
 		               states, actions, n, &r))
