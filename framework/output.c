@@ -801,6 +801,28 @@ int sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
 	return written(out, rc);
 }
 
+int sd_print_fallback_mark(FILE *out, int json, const sd_run_info *run)
+{
+	int rc = -1;
+	if (json) {
+		cJSON *o = cJSON_CreateObject();
+		rc = o && add_string(o, "event", "fallback") &&
+		     add_string(o, "after", run->fallback_after) &&
+		     add_string(o, "fallback", run->fallback) &&
+		     put_json(out, o) ? 0 : -1;
+		cJSON_Delete(o);
+	} else {
+		char *fb = sd_fallback_text(run);
+		if (fb) {
+			fputs("fallback search, ", out);
+			rc = put_clean(out, fb, "");
+			fputc('\n', out);
+		}
+		free(fb);
+	}
+	return written(out, rc);
+}
+
 /* Sleep for ms milliseconds. */
 static void pause_ms(unsigned ms)
 {

@@ -107,6 +107,11 @@ int sd_print_table_row(FILE *out, const sd_run_info *run,
 /* One trace event as text or a JSON line; with boards, the state too. */
 int sd_print_event(FILE *out, int json, int boards, const sd_plugin *p,
                    const sd_instance *inst, const sd_event *ev);
+/* The trace line between the first search's events and the fallback
+ * search's (run->fallback and fallback_after set): "fallback search,
+ * after the first search's limit (time): ..." or a JSON event
+ * {"event":"fallback","after":...,"fallback":...}. */
+int sd_print_fallback_mark(FILE *out, int json, const sd_run_info *run);
 
 /* State k of the plan in r as the plugin prints it (print_plan), or,
  * with r NULL or no print_plan, state as print_state() prints it (hex

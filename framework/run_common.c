@@ -485,6 +485,20 @@ static sd_runctx *fallback_as_now(sd_runctx *x)
 	return f;
 }
 
+/* Where the fallback's trace begins, in the trace's stream (as
+ * on_event()): a line not counted against --trace-limit.  0, or -1 if
+ * out of memory. */
+static int trace_mark(const sd_runctx *x, sd_limit why)
+{
+	sd_run_info info = { .fallback = x->config->fallback_words,
+	                     .fallback_after = sd_limit_name(why) };
+	FILE *out = x->config->format == SD_FMT_CSV ? stderr : stdout;
+	if (sd_print_fallback_mark(out, x->config->format == SD_FMT_JSON,
+	                           &info) && !ferror(out))
+		return -1;
+	return 0;
+}
+
 int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
              sd_attempt *a)
 {
@@ -505,8 +519,10 @@ int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
 	sd_limit why = a->res.limit;
 	sd_runctx *f = fallback_as_now(x);
 	sd_attempt_free(a);
-	if (!fp)
+	if (!fp || (x->cli->trace && trace_mark(x, why))) {
+		free(fp);
 		return sd_fail(a->err, sizeof a->err, "out of memory");
+	}
 	rc = solve_once(f, fp, fn, t ? t - used : 0, a);
 	free(fp);
 	a->by = f;

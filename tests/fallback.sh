@@ -135,6 +135,20 @@ expect 0 "note: heuristic 'packing' is not admissible: astar's plan may not be o
 [ "$(grep -o "the fallback's search (the first reached its limit: nodes); heuristic 'packing' is not admissible" "$tmp/b.html" | wc -l)" -ge 2 ] &&
 	pass || fail "a batch page's notes of the fallback: $(grep -o "fallback[^<]*" "$tmp/b.html" | head -3)"
 
+# --trace: the fallback's trace begins after a line that says so (the
+# two traces ran together); its own --trace-limit; JSON as an event
+out=$("$sd" -c "$tmp/n.ini" --trace --trace-limit 3 2>&1)
+mark="fallback search, after the first search's limit (nodes): $fb"
+[ "$(grep -c '^expand ' <<<"$out")" = 6 ] &&
+	[ "$(grep -n -e "^$mark\$" -e '^(trace cut' <<<"$out" | cut -d: -f1 |
+	     tr '\n' ' ')" = "4 5 9 " ] && pass ||
+	fail "a fallback's trace: $out"
+out=$("$sd" -c "$tmp/n.ini" --trace -f json 2>&1 | grep '"event":"fallback"')
+[ "$out" = "{\"event\":\"fallback\",\"after\":\"nodes\",\"fallback\":\"$fb\"}" ] &&
+	pass || fail "a fallback's trace, JSON: $out"
+out=$("$sd" -c "$tmp/n.ini" --trace -f csv 2>&1 >/dev/null)
+grep -q "^$mark\$" <<<"$out" && pass || fail "a fallback's trace, CSV: $out"
+
 # bad fallbacks: named at their line, before any search
 expect 2 "searchd: --set search.fallback: 'astar' is not section.key=value" \
 	"$sd" -c "$tmp/n.ini" -s search.fallback=astar
