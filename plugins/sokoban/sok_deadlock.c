@@ -186,9 +186,28 @@ static int sok_seal_collect(const sok_level *lv, unsigned rules,
 	return 0;
 }
 
+/* True iff row j of reach is that of an earlier free goal (k < j) whose
+ * row holds goal j's cell: found at cell b of goal j's pulls (so goal
+ * j reaches goal k and goal k reaches goal j, and what one reaches the
+ * other does), and then copied into goal j's row r. */
+static int sok_seal_same(const sok_level *lv, const struct sok_seal *z,
+                         unsigned char *reach, int j, int b,
+                         unsigned char *r)
+{
+	size_t n = (size_t)lv->nfloor;
+	int k = z->gidx[b];
+	if (k < 0 || k >= j || z->frozen[b] ||
+	    !reach[(size_t)k * n + lv->goals[j]])
+		return 0;
+	memcpy(r, reach + (size_t)k * n, n);
+	return 1;
+}
+
 /* Fill reach (nboxes * nfloor) for the frozen boxes in z->frozen: pull
  * a box back from each free goal, the box and the player never on a
- * frozen box. */
+ * frozen box.  Goals that pull a box to one another have the same row:
+ * a pull search that meets an earlier goal whose row holds its own
+ * goal copies that row (in a room of goals most rows are copies). */
 static void sok_seal_reach(const sok_level *lv, struct sok_seal *z,
                            unsigned char *reach)
 {
@@ -203,6 +222,8 @@ static void sok_seal_reach(const sok_level *lv, struct sok_seal *z,
 		z->queue[tail++] = g;
 		while (head < tail) {
 			int c = z->queue[head++];
+			if (c != g && sok_seal_same(lv, z, reach, j, c, r))
+				break;
 			for (int d = 0; d < 4; d++) {
 				int b = lv->nb[c * 4 + d];
 				int p = b >= 0 ? lv->nb[b * 4 + d] : -1;
