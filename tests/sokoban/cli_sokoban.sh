@@ -192,4 +192,11 @@ with=$(ms all)
 without=$(ms "dead-squares corner freeze block")
 [ "$with" -lt $((3 * without)) ] ||
 	fail "many boxes on goals: $with ms with frozen-goals, $without ms without"
+# a list of levels runs in increasing order, each level once
+out=$("$searchd" --config config/sokoban.ini -q -f csv \
+      --set problem.file=config/levels/microban.xsb --set problem.level=5,2,2 \
+      --set problem.cost=pushes --set search.algorithm=greedy 2>&1) ||
+	fail "list of levels: exit $?: $out"
+[ "$(grep -E '^[0-9]+,' <<<"$out" | cut -d, -f1 | tr '\n' ' ')" = "2 5 " ] ||
+	fail "list 5,2,2 not run as 2, 5: $out"
 echo "ok"
