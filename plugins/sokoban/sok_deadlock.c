@@ -273,6 +273,21 @@ static int sok_seal_augment(const sok_level *lv, struct sok_seal *z,
 	return 0;
 }
 
+/* Give free box i a goal it can still reach that no box has taken: 1
+ * if there was one (the shortest augmenting path; the longer ones of
+ * sok_seal_augment() are needed only when there is none). */
+static int sok_seal_take(const sok_level *lv, struct sok_seal *z,
+                         const unsigned char *reach, int i)
+{
+	size_t n = (size_t)lv->nfloor;
+	for (int j = 0; j < lv->nboxes; j++)
+		if (z->owner[j] < 0 && reach[(size_t)j * n + z->boxes[i]]) {
+			z->owner[j] = i;
+			return 1;
+		}
+	return 0;
+}
+
 /* True iff, with every box of wk->occ frozen on a goal taken as a
  * wall, the free boxes can no longer be matched to the free goals: a
  * judgement of the whole position. */
@@ -294,7 +309,8 @@ static int sok_unmatched(const sok_level *lv, unsigned rules,
 		z->visit[j] = 0;
 	}
 	for (int i = 0; i < nfree; i++)
-		if (!sok_seal_augment(lv, z, reach, i, i + 1))
+		if (!sok_seal_take(lv, z, reach, i) &&
+		    !sok_seal_augment(lv, z, reach, i, i + 1))
 			return 1;
 	return 0;
 }

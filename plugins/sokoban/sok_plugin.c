@@ -1040,7 +1040,7 @@ static size_t sok_improve_pulls(sok *s, const void *states,
 	size_t ssz = s->lv.state_size, m = 0;
 	unsigned char *fst = malloc(ssz * (n + 1));
 	uint32_t *fact = malloc(sizeof *fact * (n + 1));
-	sok_ahead a = { s, { s->cf.model, 0, 0, SD_NO_HEURISTIC } };
+	sok_ahead a = { s, { .model = s->cf.model, .heur = SD_NO_HEURISTIC } };
 	if (fst && fact) {
 		sok_back_forward_plan(&s->lv, &s->wk, states, actions, n, fst,
 		                      fact);
