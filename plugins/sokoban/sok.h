@@ -638,6 +638,14 @@ sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk,
 sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
                         const sok_reach *parent, int b, int t, int player,
                         int *live);
+/* sok_box_bound() under `packing` for a position whose free cells
+ * outside the player's area r were just labelled (sok_label_areas(lv,
+ * wk, r): nout areas): the live areas are those labels' and the
+ * player's own area, live when it holds an empty goal or touches a box
+ * off its goal, so nothing is labelled again; wk->clab keeps the
+ * labels outside r.  *rlive gets whether the player's area is live. */
+sd_cost sok_box_bound_outside(const sok_level *lv, sok_work *wk,
+                              const sok_reach *r, int nout, int *rlive);
 /* sok_moved_bound() under `packing` for the child packed in kid, taken
  * from the memo of its boxes when it is there, else worked out and
  * remembered (live must not be NULL). */

@@ -430,6 +430,34 @@ sd_cost sok_box_bound(const sok_level *lv, int heur, sok_work *wk,
 	return wk->base_h;
 }
 
+/* True iff a box off its goal stands beside a cell fill r reached. */
+static int sok_touches_stray(const sok_level *lv, const sok_work *wk,
+                             const sok_reach *r)
+{
+	for (int b = 0; b < lv->nfloor; b++) {
+		if (!wk->occ[b] || lv->goal[b])
+			continue;
+		for (int d = 0; d < 4; d++) {
+			int q = lv->nb[b * 4 + d];
+			if (q >= 0 && sok_reached(r, q))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+sd_cost sok_box_bound_outside(const sok_level *lv, sok_work *wk,
+                              const sok_reach *r, int nout, int *rlive)
+{
+	int live = 0;
+	for (int i = 0; i < nout; i++)
+		live += wk->cinfo[i].flags != 0;
+	*rlive = r->goals > 0 || sok_touches_stray(lv, wk, r);
+	wk->last_live = live + *rlive;
+	return sok_pack_penalty(lv, wk->occ, sok_match(lv, wk, -1),
+	                        wk->last_live);
+}
+
 /* After sok_box_bound() on a position, the bound of the same position
  * with the box at cell b pushed to cell t. */
 sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,

@@ -22,7 +22,9 @@
  * permutation, with duals its repair can use; and
  * the small searches' verdicts are a plain breadth-first search's;
  * the sealed rule's verdicts (its reach tables shared between goals
- * that reach one another) are those worked out plainly;
+ * that reach one another) are those worked out plainly; an
+ * expansion's count of its own live areas (from the corral labels) is
+ * a labelling's afresh;
  * and the corral search's yield gate opens and shuts by the yield;
  * a position that holds a pattern learned after it was stored gets no
  * successors when it is expanded; and a whole position searched at a
@@ -71,19 +73,20 @@ static void open_level(const char *file, const char *level, const char *key,
 
 /* Expand the first `expansions` states of a breadth-first walk (no
  * duplicate detection: only the calls matter) of level `level` of
- * collection `file` under `deadlocks`, calling visit (if not NULL) on each state after
+ * collection `file` under `deadlocks` and heuristic heur (SOK_H_*),
+ * calling visit (if not NULL) on each state after
  * expand(): the instance, the state, and its n children (succ, and
  * their states `ss` bytes apart in kids); the instance is left in
  * *inst for the caller to read and destroy. */
 typedef void walk_visit(sok *s, const unsigned char *st,
                         const sd_succ *succ, const unsigned char *kids,
                         unsigned n, size_t ss);
-static void walk_file(const char *file, const char *level,
-                      const char *deadlocks, int expansions,
+static void walk_heur(const char *file, const char *level,
+                      const char *deadlocks, int heur, int expansions,
                       walk_visit *visit, sd_instance *inst)
 {
 	const sd_plugin *pl = searchd_plugin();
-	open_level(file, level, "deadlocks", deadlocks, SOK_H_MATCHING, inst);
+	open_level(file, level, "deadlocks", deadlocks, heur, inst);
 	size_t ss = inst->state_size, cap = (size_t)expansions *
 	            inst->max_successors + 1, head = 0, tail = 1;
 	unsigned char *q = malloc(ss * (cap + inst->max_successors));
@@ -104,6 +107,30 @@ static void walk_file(const char *file, const char *level,
 	}
 	free(q);
 	free(succ);
+}
+
+/* walk_heur() under `matching`. */
+static void walk_file(const char *file, const char *level,
+                      const char *deadlocks, int expansions,
+                      walk_visit *visit, sd_instance *inst)
+{
+	walk_heur(file, level, deadlocks, SOK_H_MATCHING, expansions, visit,
+	          inst);
+}
+
+/* walk_heur() through every Microban level (mb states each), then
+ * XSokoban 1..nxs (xs states each), visit called on every state. */
+static void walk_both(const char *deadlocks, int heur, int mb, int nxs,
+                      int xs, walk_visit *visit)
+{
+	for (int n = 1; n <= 155 + nxs; n++) {
+		char num[8];
+		sd_instance inst;
+		snprintf(num, sizeof num, "%d", n <= 155 ? n : n - 155);
+		walk_heur(n <= 155 ? MICROBAN : XSOKOBAN, num, deadlocks, heur,
+		          n <= 155 ? mb : xs, visit, &inst);
+		searchd_plugin()->destroy(inst.self);
+	}
 }
 
 /* walk_file() of XSokoban for EXPANSIONS states. */
@@ -318,6 +345,44 @@ static void goals_last(void **unused)
 	assert_true(mixed > 1000);
 }
 
+/* The expansions whose live areas parent_counted() checked, and those
+ * whose player's area was not live. */
+static long parents, dead_rooms;
+
+/* The live areas an expansion of st counted for its parent (the
+ * labels outside the player's area and the player's own area,
+ * sok_box_bound_outside) against a labelling of every area afresh:
+ * their number, and whether the player's is live. */
+static void parent_counted(sok *s, const unsigned char *st,
+                           const sd_succ *succ, const unsigned char *kids,
+                           unsigned n, size_t ss)
+{
+	(void)succ, (void)kids, (void)n, (void)ss; /* st alone */
+	const sok_level *lv = &s->lv;
+	sok_work *wk = &s->wk;
+	int live = wk->parent_live, rlive = wk->parent_rlive, player;
+	if (live < 0)  /* an expansion that ended before its bound */
+		return;
+	sok_decode(lv, wk->occ, st, &player);
+	assert_int_equal(sok_live_areas(lv, wk), live);
+	assert_int_equal(wk->cinfo[wk->clab[player]].flags != 0, rlive);
+	parents++;
+	dead_rooms += !rlive;
+}
+
+/* The live areas of each expanded position under `packing` (corral
+ * rules on, so the areas outside the player's are labelled for them)
+ * agree with a labelling afresh, on breadth-first walks through every
+ * Microban level (300 states each) and XSokoban 1-10 (2,000 each),
+ * some with the player's own area not live. */
+static void parent_areas(void **unused)
+{
+	(void)unused;
+	walk_both("all", SOK_H_PACKING, 300, 10, 2000, parent_counted);
+	assert_true(parents > 10000);  /* 56,184 on these walks */
+	assert_true(dead_rooms > 100); /* 288 */
+}
+
 /* The pushes onto a goal that froze the box there (sealed_plain()
  * checked the rule's verdict), and those found sealed. */
 static long sealed_asked, sealed_dead;
@@ -439,14 +504,7 @@ static void check_sealed(sok *s, const unsigned char *st,
 static void sealed_agrees(void **unused)
 {
 	(void)unused;
-	for (int n = 1; n <= 175; n++) {
-		char num[8];
-		sd_instance inst;
-		snprintf(num, sizeof num, "%d", n <= 155 ? n : n - 155);
-		walk_file(n <= 155 ? MICROBAN : XSOKOBAN, num, "dead-squares",
-		          n <= 155 ? 200 : 300, check_sealed, &inst);
-		searchd_plugin()->destroy(inst.self);
-	}
+	walk_both("dead-squares", SOK_H_MATCHING, 200, 20, 300, check_sealed);
 	assert_true(sealed_asked > 1000);  /* 3,172 on these walks */
 	assert_true(sealed_dead > 500);    /* 2,214 */
 }
@@ -1213,6 +1271,7 @@ int main(void)
 		cmocka_unit_test(matching_exact),
 		cmocka_unit_test(goals_last),
 		cmocka_unit_test(sealed_agrees),
+		cmocka_unit_test(parent_areas),
 		cmocka_unit_test(learned_lookup_folded),
 		cmocka_unit_test(learned_at_expansion),
 		cmocka_unit_test(small_search_plain),
