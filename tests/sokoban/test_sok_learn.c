@@ -124,7 +124,7 @@ static void walk_both(const char *deadlocks, int heur, int mb, int nxs,
                       int xs, walk_visit *visit)
 {
 	for (int n = 1; n <= 155 + nxs; n++) {
-		char num[8];
+		char num[16];
 		sd_instance inst;
 		snprintf(num, sizeof num, "%d", n <= 155 ? n : n - 155);
 		walk_heur(n <= 155 ? MICROBAN : XSOKOBAN, num, deadlocks, heur,
