@@ -100,8 +100,8 @@ int sd_config_unused_note(const sd_config *c, char *buf, size_t len);
  * over them, each as given on the fallback's line (so that a message
  * about one names that line; a fallback given by --set or --compare
  * gives its entries the file "--set search.fallback" or "--compare
- * search.fallback", which a plugin's message names), then finished.  c is finished and has a
- * fallback.  0, or -1 with the message in err. */
+ * search.fallback", which a plugin's message names), then finished.
+ * c is finished and has a fallback.  0, or -1 with the message in err. */
 int sd_config_fallback(const sd_config *c, sd_config *out, char *err,
                        size_t len);
 

@@ -812,13 +812,7 @@ int sd_print_fallback_mark(FILE *out, int json, const sd_run_info *run)
 		     put_json(out, o) ? 0 : -1;
 		cJSON_Delete(o);
 	} else {
-		char *fb = sd_fallback_text(run);
-		if (fb) {
-			fputs("fallback search, ", out);
-			rc = put_clean(out, fb, "");
-			fputc('\n', out);
-		}
-		free(fb);
+		rc = fallback_line(out, run, "fallback search, ");
 	}
 	return written(out, rc);
 }

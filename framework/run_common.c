@@ -268,16 +268,21 @@ int sd_trace_lost(void)
 	return trace_lost;
 }
 
+/* The stream of x's trace: JSON events and text lines go to stdout;
+ * under CSV, text lines to stderr, so that stdout holds the CSV alone. */
+static FILE *trace_stream(const sd_runctx *x)
+{
+	return x->config->format == SD_FMT_CSV ? stderr : stdout;
+}
+
 /* The trace callback: print the event, up to cli->trace_limit lines and
- * a line that says where the trace was cut.  JSON events and text lines
- * go to stdout; under CSV, text lines to stderr, so that stdout holds
- * the CSV alone. */
+ * a line that says where the trace was cut, on trace_stream(). */
 static void on_event(void *ctx, const sd_event *ev)
 {
 	sd_runctx *x = ctx;
 	uint64_t limit = x->cli->trace_limit;
 	int json = x->config->format == SD_FMT_JSON;
-	FILE *out = x->config->format == SD_FMT_CSV ? stderr : stdout;
+	FILE *out = trace_stream(x);
 	if (x->trace.lines >= limit) {
 		if (x->trace.lines++ == limit)
 			fprintf(out, "%s(trace cut at %llu lines; see "
@@ -485,14 +490,13 @@ static sd_runctx *fallback_as_now(sd_runctx *x)
 	return f;
 }
 
-/* Where the fallback's trace begins, in the trace's stream (as
- * on_event()): a line not counted against --trace-limit.  0, or -1 if
- * out of memory. */
+/* Where the fallback's trace begins, on trace_stream(): a line not
+ * counted against --trace-limit.  0, or -1 if out of memory. */
 static int trace_mark(const sd_runctx *x, sd_limit why)
 {
 	sd_run_info info = { .fallback = x->config->fallback_words,
 	                     .fallback_after = sd_limit_name(why) };
-	FILE *out = x->config->format == SD_FMT_CSV ? stderr : stdout;
+	FILE *out = trace_stream(x);
 	if (sd_print_fallback_mark(out, x->config->format == SD_FMT_JSON,
 	                           &info) && !ferror(out))
 		return -1;
@@ -567,7 +571,7 @@ int sd_report(const sd_runctx *x, const sd_attempt *a,
 
 sd_run_info sd_attempt_info(const sd_runctx *x, const sd_attempt *a)
 {
-	const sd_runctx *r = a->by ? a->by : x;
+	const sd_runctx *r = sd_reported(x, a);
 	const char *alg = r->config->algorithm_name;
 	sd_run_info info = { x->plugin->name, alg ? alg : "-", r->hname,
 	                     r->config->print_plan ? a->plan : NULL, NULL,
@@ -589,7 +593,7 @@ sd_run_info sd_attempt_info(const sd_runctx *x, const sd_attempt *a)
 static void page_note(const sd_runctx *x, const sd_attempt *a, char *buf,
                       size_t len)
 {
-	const sd_runctx *r = a->by ? a->by : x;
+	const sd_runctx *r = sd_reported(x, a);
 	const char *limit = sd_limit_name(a->first_limit);
 	char adm[512];
 	int has = sd_admissible_note(r->config, x->plugin, r->heuristic, adm,
@@ -616,7 +620,8 @@ int sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
 	if (x->page) {
 		char note[1024];
 		page_note(x, a, note, sizeof note);
-		sd_html_table_add(x->page, &info, &a->res, note[0] ? note : NULL);
+		sd_html_table_add(x->page, &info, &a->res,
+		                  note[0] ? note : NULL);
 	}
 	if (bad && !ferror(out))
 		return sd_error("out of memory: the report %s%s%swas not "

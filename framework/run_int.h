@@ -188,6 +188,14 @@ void sd_report_start(const sd_runctx *x);
 int sd_report(const sd_runctx *x, const sd_attempt *a,
               const char *instance, const char *error);
 
+/* The context whose search attempt a of x holds: x's fallback's if the
+ * fallback ran (a->by), else x. */
+static inline const sd_runctx *sd_reported(const sd_runctx *x,
+                                           const sd_attempt *a)
+{
+	return a->by ? a->by : x;
+}
+
 /* What attempt a of x ran, for its report: the plugin, the algorithm
  * and heuristic of the search whose result a holds (x's or, a->by, its
  * fallback's), the plan if the config prints it, the fallback's words;

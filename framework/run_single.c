@@ -104,7 +104,7 @@ static int write_html(const sd_runctx *x, sd_outfile *f,
                       const sd_attempt *a)
 {
 	sd_run_info info = sd_attempt_info(x, a);
-	int h = a->by ? a->by->heuristic : x->heuristic;
+	int h = sd_reported(x, a)->heuristic;
 	FILE *w = sd_outfile_begin(f);
 	info.plan = NULL;
 	info.width = 0;
@@ -139,7 +139,7 @@ static int report_single(const sd_runctx *x, const sd_attempt *a)
 	sd_report_start(x);
 	int lost = sd_report(x, a, NULL, NULL);
 	if (a->res.status == SD_SOLVED && !x->cli->quiet)
-		note_cheapest(a->by ? a->by : x);
+		note_cheapest(sd_reported(x, a));
 	return lost;
 }
 

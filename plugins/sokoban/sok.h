@@ -640,7 +640,8 @@ sd_cost sok_moved_bound(const sok_level *lv, int heur, sok_work *wk,
                         int *live);
 /* sok_box_bound() under `packing` for a position whose free cells
  * outside the player's area r were just labelled (sok_label_areas(lv,
- * wk, r): nout areas): the live areas are those labels' and the
+ * wk, r): nout areas; an expansion labels them for the corral rules,
+ * or else for this): the live areas are those labels' and the
  * player's own area, live when it holds an empty goal or touches a box
  * off its goal, so nothing is labelled again; wk->clab keeps the
  * labels outside r.  *rlive gets whether the player's area is live. */

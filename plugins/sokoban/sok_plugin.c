@@ -641,16 +641,12 @@ static unsigned sok_expand_pushes(const sok_level *lv, const sok_config *cf,
 		n = sok_pi_corral(lv, wk, r, n, ncorral);
 	if (cf->heur == SOK_H_MATCHING)
 		sok_goals_last(lv, wk, n);
-	if (cf->heur == SOK_H_PACKING && (pi || cs)) {
-		sok_box_bound_outside(lv, wk, r, ncorral, &wk->parent_rlive);
+	if (cf->heur == SOK_H_PACKING) {  /* the areas outside r labelled */
+		int nout = pi || cs ? ncorral : sok_label_areas(lv, wk, r);
+		sok_box_bound_outside(lv, wk, r, nout, &wk->parent_rlive);
 		wk->parent_live = wk->last_live;
 	} else if (cf->heur != SD_NO_HEURISTIC) {
 		sok_box_bound(lv, cf->heur, wk, player);
-		if (cf->heur == SOK_H_PACKING) {
-			wk->parent_live = wk->last_live;
-			wk->parent_rlive =
-				wk->cinfo[wk->clab[r->min]].flags != 0;
-		}
 	}
 	for (int i = 0; i < n; i++) {
 		int b = wk->cand[i] >> 2, d = wk->cand[i] & 3, to, p, keep = 1;
