@@ -280,9 +280,6 @@ static int take_line(reader *r, char *line)
 	char *s = trim(line);
 	if (!*s || *s == ';' || *s == '#')
 		return 0;
-	if (*s == '[')
-		return sd_fail(r->err, r->errlen, "%s:%d: section name too long",
-		             r->file, r->line);
 	if (continued && r->have_entry) {
 		sd_entry *e = &r->c->e[r->c->n - 1];
 		if (inih_strips_continued())
@@ -305,9 +302,11 @@ static int take_line(reader *r, char *line)
 }
 
 /* A line too long for inih that is a section header with a long
- * comment after it ("[search]  ; ..."): hand inih the header alone in
- * str (of num bytes).  1 if it was one (r->failed if the section is
- * unknown or its name too long), 0 if the line is something else. */
+ * comment after it ("[search]  ; ..."): the whole line checked as a
+ * short one is (check_section_line), then inih handed the header alone
+ * in str (of num bytes).  1 if it was one (r->failed if it is not
+ * well formed, names an unknown section or a name too long), 0 if the
+ * line is something else. */
 static int long_section(reader *r, char *str, int num)
 {
 	char *s = r->buf;
@@ -316,15 +315,14 @@ static int long_section(reader *r, char *str, int num)
 	if (*s != '[')
 		return 0;
 	char *end = strchr(s, ']');
-	if (!end || end - s + 3 > num) {
+	if (check_section_line(r, s))
+		r->failed = 1;
+	else if (end - s + 3 > num) {
 		sd_fail(r->err, r->errlen, "%s:%d: section name too long",
 		        r->file, r->line);
 		r->failed = 1;
-		return 1;
-	}
-	snprintf(str, (size_t)num, "%.*s\n", (int)(end - s + 1), s);
-	if (check_section_line(r, str))
-		r->failed = 1;
+	} else
+		snprintf(str, (size_t)num, "%.*s\n", (int)(end - s + 1), s);
 	return 1;
 }
 
@@ -383,8 +381,14 @@ static char *read_line(char *str, int num, void *stream)
 		r->failed = n < 0;
 		return NULL;
 	}
+	if (r->line == 1 && n >= 3 && !memcmp(r->buf, "\xef\xbb\xbf", 3)) {
+		/* a UTF-8 byte-order mark, skipped as inih skips it */
+		memmove(r->buf, r->buf + 3, (size_t)n - 2);
+		n -= 3;
+	}
 	int continued = r->buf[0] == ' ' || r->buf[0] == '\t';
-	if (n >= num - 1 && !continued && long_section(r, str, num))
+	if (n >= num - 1 && !(continued && r->have_entry) &&
+	    long_section(r, str, num))
 		return r->failed ? NULL : str;
 	if (n >= num - 1 || (continued && r->long_entry)) {
 		if (take_line(r, r->buf))
@@ -756,19 +760,37 @@ static int fallback_bad(const char *a, char *msg, size_t len)
 	return -1;
 }
 
+/* 1 iff one of the first n assignments of a fallback's value sets the
+ * key that assignment a sets. */
+static int fallback_repeats(const char *value, int n, const char *a)
+{
+	char b[1024];
+	size_t k = strcspn(a, "=");
+	for (int i = 0; i < n && next_assignment(&value, b, sizeof b) > 0; i++)
+		if (strcspn(b, "=") == k && !strncmp(a, b, k))
+			return 1;
+	return 0;
+}
+
 /* Check the assignments of [search] fallback, entry e: each one a
- * fallback may make (none: no fallback, *n = 0).  0 with their number
- * in *n, or -1 with the message (naming e's line, and the key when the
- * line is a file's) in err. */
+ * fallback may make (none: no fallback, *n = 0), each key once.  0
+ * with their number in *n, or -1 with the message (naming e's line, and
+ * the key when the line is a file's) in err. */
 static int check_fallback(const sd_entry *e, int *n, char *err, size_t len)
 {
 	char a[1024], msg[1400] = "", what[1500];
 	const char *p = e->value;
 	int r;
 	*n = 0;
-	while ((r = next_assignment(&p, a, sizeof a)) > 0 && ++*n)
+	while ((r = next_assignment(&p, a, sizeof a)) > 0 && ++*n) {
 		if (fallback_bad(a, msg, sizeof msg))
 			break;
+		if (fallback_repeats(e->value, *n - 1, a)) {
+			snprintf(msg, sizeof msg, "%.*s is set twice",
+			         (int)strcspn(a, "="), a);
+			break;
+		}
+	}
 	if (r < 0)
 		snprintf(msg, sizeof msg, "an assignment longer than 1023 "
 		         "bytes");

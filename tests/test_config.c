@@ -165,6 +165,40 @@ static void long_section_lines(void **unused)
 	unlink(file);
 }
 
+/* A line too long for inih's buffer gets the verdict the same line
+ * gets short: text after a section's ']' (it was dropped unread, and
+ * the entries on it lost), a '[' with no ']', a byte-order mark before
+ * the first line, an indented line starting with '[' after an entry. */
+static void long_lines_as_short(void **unused)
+{
+	(void)unused;
+	static const size_t widths[] = { 10, 400 };
+	for (size_t i = 0; i < 2; i++) {
+		char text[1024], pad[401];
+		memset(pad, 'x', widths[i]);
+		pad[widths[i]] = 0;
+		snprintf(text, sizeof text, "[plugin]\nname = graph\n"
+		         "[search] algorithm = bfs ; %s\n", pad);
+		fails_with(text, "3: text after the section name");
+		snprintf(text, sizeof text, "[plugin]\nname = graph\n"
+		         "[search %s\n", pad);
+		fails_with(text, "3: the section name has no closing ']'");
+		snprintf(text, sizeof text, "\xef\xbb\xbf; %s\n[plugin]\n"
+		         "name = graph\n[problem]\nedges = S>G:1\n  [x] %s\n",
+		         pad, pad);
+		sd_config c = SD_CONFIG_INIT;
+		char err[1024], want[512];
+		const char *file = write_config(text);
+		assert_int_equal(sd_config_read(&c, file, err, sizeof err), 0);
+		assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+		assert_int_equal(c.n_params, 1);
+		snprintf(want, sizeof want, "S>G:1\n[x] %s", pad);
+		assert_string_equal(c.params[0].value, want);
+		sd_config_free(&c);
+		unlink(file);
+	}
+}
+
 static void unknown_key(void **unused)
 {
 	(void)unused;
@@ -408,6 +442,9 @@ static void bad_fallbacks(void **unused)
 		  "search.time_limit cannot change" },
 		{ "fallback = search.fallback=search.algorithm=bfs",
 		  "4: fallback: search.fallback cannot change" },
+		{ "fallback = search.node_limit=1 search.algorithm=bfs "
+		  "search.node_limit=2",
+		  "4: fallback: search.node_limit is set twice" },
 		{ "fallback_share = 1", "4: bad value '1' for fallback_share" },
 		{ "fallback_share = 0", "4: bad value '0' for fallback_share" },
 	};
@@ -474,6 +511,7 @@ int main(void)
 		cmocka_unit_test(good_config),
 		cmocka_unit_test(long_lines),
 		cmocka_unit_test(long_section_lines),
+		cmocka_unit_test(long_lines_as_short),
 		cmocka_unit_test(unknown_key),
 		cmocka_unit_test(unknown_section),
 		cmocka_unit_test(bad_numbers),
