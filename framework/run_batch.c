@@ -92,7 +92,8 @@ static unsigned selection_nth(const selection *sel, unsigned i)
 }
 
 /* Parse one range "N" or "N-M" at *s (blanks around the numbers) of
- * 1..max into *a and *b, *s moved past it and a comma after it.  0, or
+ * 1..max into *a and *b, *s moved past it and a comma after it (which
+ * another range must follow).  0, or
  * -1 if malformed or out of range. */
 static int parse_range(const char **s, unsigned max, unsigned *a,
                        unsigned *b)
@@ -113,10 +114,13 @@ static int parse_range(const char **s, unsigned max, unsigned *a,
 	}
 	if (errno == ERANGE || x < 1 || y < x || y > max)
 		return -1;
-	if (*p == ',')
+	if (*p == ',') {
 		p = skip_blanks(p + 1);
-	else if (*p)
+		if (!*p)   /* "1," : the item after the comma is missing */
+			return -1;
+	} else if (*p) {
 		return -1;
+	}
 	*a = (unsigned)x;
 	*b = (unsigned)y;
 	*s = p;

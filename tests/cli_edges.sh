@@ -401,6 +401,12 @@ expect 0 "case 4294967295 " timeout -k 5 20 "$sd" "${r[@]}" \
 	-s problem.mode=bigcollection -s "problem.case=4294967295,1-2, 2,4294967294"
 expect 2 "bad case '0-3': expected all, N, N-M or a list like 1,4,7-9, within 1-4294967295" \
 	"$sd" "${r[@]}" -s problem.mode=bigcollection -s "problem.case=0-3"
+# an item missing after the last comma, as before the first or between
+# two (the last was taken for a list of one)
+for bad in "4, " ",4" "1,,2" "1-2,"; do
+	expect 2 "bad case '$bad': expected all" \
+		"$sd" "${r[@]}" -s problem.mode=bigcollection -s "problem.case=$bad"
+done
 
 # ---- costs in 64 bits ----------------------------------------------------
 edges=$(for i in $(seq 0 22); do printf 'N%d>N%d:1000000000 ' $i $((i + 1)); done)
