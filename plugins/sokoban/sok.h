@@ -389,6 +389,10 @@ int sok_pushed_player(const sok_level *lv, sok_work *wk,
                       const sok_reach *parent, int b, int t, int d);
 int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
                       const sok_reach *parent, int b, int t, int d);
+/* After a pull of the box at b to p, the player stepping on to q:
+ * wk->occ holding the child, parent the fill before it. */
+int sok_pulled_player(const sok_level *lv, sok_work *wk,
+                      const sok_reach *parent, int b, int p, int q);
 /* Walk of the position from `from` to `to`; fills r (scratch). */
 int sok_walk(const sok_level *lv, sok_work *wk, sok_reach *r, int from,
              int to, char *path, size_t len);
@@ -404,6 +408,9 @@ int sok_small_candidates(const sok_level *lv, sok_work *wk, sok_reach *r,
 int sok_off_goal(const sok_level *lv, const unsigned char *occ);
 /* The same, counted from a packed state. */
 int sok_off_goal_packed(const sok_level *lv, const unsigned char *st);
+/* Cells on which packed states a and b both have a box. */
+int sok_packed_common(const sok_level *lv, const unsigned char *a,
+                      const unsigned char *b);
 /* Areas of free cells of the position into wk->clab and wk->cinfo: all,
  * or (outside not NULL) those its fill, made around the boxes of wk->occ
  * as they are now, did not reach. */

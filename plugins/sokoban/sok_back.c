@@ -41,9 +41,10 @@
  * after it. */
 struct sok_back {
 	int *target;           /* nboxes: the start's box cells */
-	int *pulls;            /* nboxes * nfloor: pulls of a lone box from
-	                          cell c onto target j, at [j * nfloor + c],
-	                          or SOK_INF */
+	int *pulls;            /* nfloor * nboxes: pulls of a lone box from
+	                          cell c onto target j, at [c * nboxes + j],
+	                          or SOK_UNREACH: cell c's row of the
+	                          matching's costs */
 	int *nearest;          /* per floor index: the least over targets */
 	unsigned char *dead;   /* per floor index: nearest is SOK_INF */
 	char *where;           /* "FILE:LINE" that set direction = backward */
@@ -86,22 +87,25 @@ static void sok_back_pulls_to(const sok_level *lv, int s, int *out,
 	}
 }
 
-/* The targets' pull tables, nearest and dead. */
-static void sok_back_tables(sok_level *lv, int *dist4, int *queue)
+/* The targets' pull tables, nearest and dead (col: nfloor ints of
+ * work space). */
+static void sok_back_tables(sok_level *lv, int *dist4, int *queue, int *col)
 {
 	struct sok_back *bk = lv->back;
-	int n = lv->nfloor, k = 0;
-	for (int c = 0; c < n && k < lv->nboxes; c++)
+	int n = lv->nfloor, N = lv->nboxes, k = 0;
+	for (int c = 0; c < n && k < N; c++)
 		if (sok_packed_box(lv->start, c))
 			bk->target[k++] = c;
 	for (int c = 0; c < n; c++)
 		bk->nearest[c] = SOK_INF;
-	for (int j = 0; j < lv->nboxes; j++) {
-		int *row = bk->pulls + (size_t)j * n;
-		sok_back_pulls_to(lv, bk->target[j], row, dist4, queue);
-		for (int c = 0; c < n; c++)
-			if (row[c] < bk->nearest[c])
-				bk->nearest[c] = row[c];
+	for (int j = 0; j < N; j++) {
+		sok_back_pulls_to(lv, bk->target[j], col, dist4, queue);
+		for (int c = 0; c < n; c++) {
+			bk->pulls[(size_t)c * N + j] = col[c] == SOK_INF
+			                               ? SOK_UNREACH : col[c];
+			if (col[c] < bk->nearest[c])
+				bk->nearest[c] = col[c];
+		}
 	}
 	for (int c = 0; c < n; c++)
 		bk->dead[c] = bk->nearest[c] == SOK_INF;
@@ -120,12 +124,14 @@ int sok_back_init(sok_level *lv, const char *where)
 	bk->dead = malloc(n);
 	int *dist4 = malloc(sizeof(int) * 4 * n);
 	int *queue = malloc(sizeof(int) * 4 * n);
+	int *col = malloc(sizeof(int) * n);
 	int rc = bk->where && bk->target && bk->pulls && bk->nearest &&
-	         bk->dead && dist4 && queue ? 0 : -1;
+	         bk->dead && dist4 && queue && col ? 0 : -1;
 	if (!rc)
-		sok_back_tables(lv, dist4, queue);
+		sok_back_tables(lv, dist4, queue, col);
 	free(dist4);
 	free(queue);
+	free(col);
 	return rc;
 }
 
@@ -172,12 +178,9 @@ int sok_back_is_goal(const sok_level *lv, const unsigned char *st)
 /* Row i of wk->hcost: the pulls from cell c onto each target. */
 static void sok_back_row(const sok_level *lv, sok_work *wk, int i, int c)
 {
-	const struct sok_back *bk = lv->back;
-	int N = lv->nboxes;
-	for (int j = 0; j < N; j++) {
-		int d = bk->pulls[(size_t)j * lv->nfloor + c];
-		wk->hcost[i * N + j] = d == SOK_INF ? SOK_UNREACH : d;
-	}
+	size_t N = (size_t)lv->nboxes;
+	memcpy(wk->hcost + (size_t)i * N, lv->back->pulls + (size_t)c * N,
+	       sizeof(int) * N);
 }
 
 /* The matching bound of the boxes of wk->occ on the pull tables
@@ -240,16 +243,20 @@ static sd_cost sok_back_child_bound(const sok_level *lv, int heur,
 	return 0;
 }
 
-/* The child of the position in wk->occ (whose bound is hp) in which the
- * box at b is pulled to p, the player stepping from p to q: packed into
- * out, judged into o.  wk->occ is as it was on return. */
+/* The child of the position in wk->occ (packed: st; whose bound is hp;
+ * r its player's fill, or NULL for the solved position's player
+ * anywhere) in which the box at b is pulled to p, the player stepping
+ * from p to q: packed into out, judged into o.  wk->occ is as it was
+ * on return. */
 static void sok_back_child(const sok_level *lv, int heur, sok_work *wk,
+                           const unsigned char *st, const sok_reach *r,
                            sd_cost hp, int b, int p, int q, sd_succ *o,
                            unsigned char *out)
 {
 	wk->occ[b] = 0;
 	wk->occ[p] = 1;
-	sok_encode(lv, wk->occ, sok_min_reached(lv, wk, q), out);
+	sok_moved_state(lv, st, b, p, r ? sok_pulled_player(lv, wk, r, b, p, q)
+	                                : sok_min_reached(lv, wk, q), out);
 	o->goal = sok_back_is_goal(lv, out);
 	o->h = o->goal ? 0 : sok_back_child_bound(lv, heur, wk, hp, b, p);
 	wk->occ[p] = 0;
@@ -281,8 +288,9 @@ unsigned sok_back_expand(const sok_level *lv, int heur, sok_work *wk,
 				continue;
 			succ[k].action = (uint32_t)(b * 4 + d);
 			succ[k].cost = 1;
-			sok_back_child(lv, heur, wk, hp, b, p, q, &succ[k],
-			               states + (size_t)k * stride);
+			sok_back_child(lv, heur, wk, st,
+			               anywhere ? NULL : &wk->parent, hp, b, p,
+			               q, &succ[k], states + (size_t)k * stride);
 			k++;
 		}
 	}
@@ -292,14 +300,8 @@ unsigned sok_back_expand(const sok_level *lv, int heur, sok_work *wk,
 unsigned sok_back_features(const sok_level *lv, const unsigned char *st,
                            uint32_t *f)
 {
-	uint32_t away = 0, on = 0;
-	for (int c = 0; c < lv->nfloor; c++)
-		if (sok_packed_box(st, c)) {
-			away += !sok_packed_box(lv->start, c);
-			on += lv->goal[c];
-		}
-	f[0] = away;
-	f[1] = on;
+	f[0] = (uint32_t)(lv->nboxes - sok_packed_common(lv, st, lv->start));
+	f[1] = (uint32_t)sok_packed_common(lv, st, lv->goalbits);
 	return 2;
 }
 

@@ -869,6 +869,34 @@ int sok_pushed_player(const sok_level *lv, sok_work *wk,
 	return b < low ? b : low;
 }
 
+/* The normalised player of the child position in which the box at b
+ * was pulled one cell to p, the player stepping on to q (wk->occ
+ * already holds the child; parent is the fill of the position before
+ * the pull, which reached p and q).  The player's area loses p, and
+ * gains b when a cell beside b other than p is in it.  Where p's going
+ * leaves the rest of the area joined (the ring round p, or the fill's
+ * tree paths from p's other free neighbours that miss it) and b, if it
+ * joins, opens onto no other area, the answer is read off the parent's
+ * fill: its smallest cell other than p, or b if smaller and joined.
+ * Else a fill from q. */
+int sok_pulled_player(const sok_level *lv, sok_work *wk,
+                      const sok_reach *parent, int b, int p, int q)
+{
+	int joins = 0, other = 0;
+	for (int d = 0; d < 4; d++) {
+		int n = lv->nb[b * 4 + d];
+		if (n >= 0 && n != p && !wk->occ[n]) {
+			joins |= sok_reached(parent, n);
+			other |= !sok_reached(parent, n);
+		}
+	}
+	if ((joins && other) || !(sok_ring_joins(lv, wk->occ, p) ||
+	                          sok_tree_joins(lv, wk->occ, parent, b, p)))
+		return sok_min_reached(lv, wk, q);
+	int low = parent->min == p ? parent->min2 : parent->min;
+	return joins && b < low ? b : low;
+}
+
 /* Write the player's shortest walk from `from` to `to` around the boxes
  * of wk->occ as lower-case LURD into path (NUL-terminated if len > 0),
  * by a fill into r.  Returns its length, or -1 if `to` cannot be
@@ -919,6 +947,16 @@ int sok_off_goal_packed(const sok_level *lv, const unsigned char *st)
 	int n = 0;
 	for (size_t k = 2; k < lv->state_size; k++)
 		n += sok_bits8(st[k] & (unsigned)~lv->goalbits[k] & 0xffu);
+	return n;
+}
+
+/* Number of cells on which packed states a and b both have a box. */
+int sok_packed_common(const sok_level *lv, const unsigned char *a,
+                      const unsigned char *b)
+{
+	int n = 0;
+	for (size_t k = 2; k < lv->state_size; k++)
+		n += sok_bits8(a[k] & b[k]);
 	return n;
 }
 

@@ -4,15 +4,15 @@
  * into this test.
  *
  * The expand path takes short cuts (a packed state changed by two bits,
- * the player's normalised cell read off the parent's fill, a fill that
- * stops early, counts from the packed bits, the ring of eight cells made
- * once, and its table of which free cells stay joined, the fill's one
- * comparison per cell and its count of the cells left out).  Each must
- * agree with the computation from scratch; here they are compared on
- * every position of random push sequences through the Microban and
- * XSokoban levels.  And the matching's cost of a box
- * (sok_box_dist, its tables made once) against a search over box and
- * player cells.
+ * the player's normalised cell read off the parent's fill after a push
+ * or a pull, a fill that stops early, counts from the packed bits, the
+ * ring of eight cells made once, and its table of which free cells stay
+ * joined, the fill's one comparison per cell and its count of the cells
+ * left out).  Each must agree with the computation from scratch; here
+ * they are compared on every position of random push sequences through
+ * the Microban and XSokoban levels (and every pull open there).  And
+ * the matching's cost of a box (sok_box_dist, its tables made once)
+ * against a search over box and player cells.
  */
 #include <limits.h>
 #include <setjmp.h>
@@ -289,6 +289,38 @@ static void check_local(const sok_level *lv, sok_work *wk, int nc)
 	}
 }
 
+/* Pulls that check_pulls() checked, and those after which the freed
+ * cell is in the player's area. */
+static long pulls, pulls_joined;
+
+/* Every pull open in the position in wk->occ (its fill from the player
+ * in wk->parent): the box at b pulled to p, a cell the player reaches,
+ * the player stepping on to q.  The player's normalised cell after it,
+ * read off the fill (sok_pulled_player), against a fill of the child
+ * from q.  wk->occ is left as it was. */
+static void check_pulls(const sok_level *lv, sok_work *wk)
+{
+	for (int b = 0; b < lv->nfloor; b++) {
+		for (int d = 0; d < 4 && wk->occ[b]; d++) {
+			int p = lv->nb[b * 4 + d];
+			int q = p < 0 ? -1 : lv->nb[p * 4 + d];
+			if (q < 0 || wk->occ[p] || wk->occ[q] ||
+			    !sok_reached(&wk->parent, p))
+				continue;
+			wk->occ[b] = 0;
+			wk->occ[p] = 1;
+			const sok_reach *r = &wk->parent;
+			int got = sok_pulled_player(lv, wk, r, b, p, q);
+			assert_int_equal(got, sok_min_reached(lv, wk, q));
+			sok_fill(lv, wk, &wk->scratch, q);
+			pulls_joined += sok_reached(&wk->scratch, b);
+			pulls++;
+			wk->occ[p] = 0;
+			wk->occ[b] = 1;
+		}
+	}
+}
+
 /* The small searches' list of pushes (sok_small_candidates, boxes read
  * off st, the packed position) against sok_candidates(), which has just
  * listed nc pushes into wk->cand. */
@@ -336,6 +368,7 @@ static void random_walks(const char *text, int n, int walks, unsigned *seed)
 				break;
 			check_small(lv, wk, player, st, nc);
 			check_local(lv, wk, nc);
+			check_pulls(lv, wk);
 			int i = (int)(sd_test_rand(seed) % (unsigned)nc);
 			int b = wk->cand[i] >> 2, d = wk->cand[i] & 3;
 			check_push(lv, wk, st, fresh, b, d);
@@ -360,6 +393,8 @@ static void incremental_agrees(void **unused)
 		random_walks(xs, n, 2, &seed);
 	assert_true(tree_locals >= 1000);  /* 3,078 on these walks */
 	assert_true(corralled >= 1000);    /* 5,788 */
+	assert_true(pulls >= 10000);
+	assert_true(pulls_joined >= 1000);
 	free(mb);
 	free(xs);
 }
