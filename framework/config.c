@@ -304,9 +304,9 @@ static int take_line(reader *r, char *line)
 /* A line too long for inih that is a section header with a long
  * comment after it ("[search]  ; ..."): the whole line checked as a
  * short one is (check_section_line), then inih handed the header alone
- * in str (of num bytes).  1 if it was one (r->failed if it is not
- * well formed, names an unknown section or a name too long), 0 if the
- * line is something else. */
+ * in str (of num bytes; a known section's name is short).  1 if it was
+ * one (r->failed if it is not well formed or names an unknown
+ * section), 0 if the line is something else. */
 static int long_section(reader *r, char *str, int num)
 {
 	char *s = r->buf;
@@ -314,15 +314,11 @@ static int long_section(reader *r, char *str, int num)
 		s++;
 	if (*s != '[')
 		return 0;
-	char *end = strchr(s, ']');
 	if (check_section_line(r, s))
 		r->failed = 1;
-	else if (end - s + 3 > num) {
-		sd_fail(r->err, r->errlen, "%s:%d: section name too long",
-		        r->file, r->line);
-		r->failed = 1;
-	} else
-		snprintf(str, (size_t)num, "%.*s\n", (int)(end - s + 1), s);
+	else
+		snprintf(str, (size_t)num, "%.*s\n",
+		         (int)(strchr(s, ']') - s + 1), s);
 	return 1;
 }
 

@@ -93,8 +93,7 @@ static unsigned selection_nth(const selection *sel, unsigned i)
 
 /* Parse one range "N" or "N-M" at *s (blanks around the numbers) of
  * 1..max into *a and *b, *s moved past it and a comma after it (which
- * another range must follow).  0, or
- * -1 if malformed or out of range. */
+ * another range must follow).  0, or -1 if malformed or out of range. */
 static int parse_range(const char **s, unsigned max, unsigned *a,
                        unsigned *b)
 {

@@ -389,8 +389,9 @@ int sok_pushed_player(const sok_level *lv, sok_work *wk,
                       const sok_reach *parent, int b, int t, int d);
 int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
                       const sok_reach *parent, int b, int t, int d);
-/* After a pull of the box at b to p, the player stepping on to q:
- * wk->occ holding the child, parent the fill before it. */
+/* The normalised player after a pull of the box at b to p, the player
+ * stepping on to q: wk->occ holding the child, parent the fill before
+ * it; no fill is touched. */
 int sok_pulled_player(const sok_level *lv, sok_work *wk,
                       const sok_reach *parent, int b, int p, int q);
 /* Walk of the position from `from` to `to`; fills r (scratch). */
