@@ -322,11 +322,12 @@ static int long_section(reader *r, char *str, int num)
 	return 1;
 }
 
-/* Read the next line of r's file, its '\n' kept, into r->buf and count
- * it.  Returns its length, 0 at the end of the file, or -1 with the
- * error in r: a NUL byte, a line of more than SD_MAX_LINE bytes (so a
- * device or a file without line ends is refused, not read whole), a
- * read error, no memory. */
+/* Read the next line of r's file, its '\n' kept (a line may end in
+ * LF, CR LF or CR: each is read as LF), into r->buf and count it.
+ * Returns its length, 0 at the end of the file, or -1 with the error
+ * in r: a NUL byte, a line of more than SD_MAX_LINE bytes (so a device
+ * or a file without line ends is refused, not read whole), a read
+ * error, no memory. */
 static ssize_t next_line(reader *r)
 {
 	size_t n = 0;
@@ -349,6 +350,12 @@ static ssize_t next_line(reader *r)
 		if (!ch)
 			return sd_fail(r->err, r->errlen, "%s:%d: the line "
 			               "holds a NUL byte", r->file, r->line);
+		if (ch == '\r') {  /* CR LF, or a CR alone (old Mac files) */
+			int next = getc(r->f);
+			if (next != '\n' && next != EOF)
+				ungetc(next, r->f);
+			ch = '\n';
+		}
 		r->buf[n++] = (char)ch;
 		if (ch == '\n')
 			break;

@@ -199,6 +199,33 @@ static void long_lines_as_short(void **unused)
 	}
 }
 
+/* Lines that end in CR alone (old Mac files) or CR LF are read as
+ * lines that end in LF: the sections, a continuation line and the
+ * line numbers are the same.  (A file of CR alone was one line, and
+ * refused as text after the first section name.) */
+static void line_ends(void **unused)
+{
+	(void)unused;
+	static const char *const ends[] = { "\n", "\r", "\r\n" };
+	for (size_t i = 0; i < 3; i++) {
+		const char *e = ends[i];
+		char text[512], err[1024];
+		snprintf(text, sizeof text, "[plugin]%sname = graph%s[search]%s"
+		         "algorithm = bfs%s[problem]%sedges = S>G:1%s  G>S:1%s"
+		         "next = 1%s", e, e, e, e, e, e, e, e);
+		sd_config c = SD_CONFIG_INIT;
+		const char *file = write_config(text);
+		assert_int_equal(sd_config_read(&c, file, err, sizeof err), 0);
+		assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+		assert_int_equal(c.opts.algorithm, SD_BFS);
+		assert_int_equal(c.n_params, 2);
+		assert_string_equal(c.params[0].value, "S>G:1\nG>S:1");
+		assert_int_equal(c.params[1].line, 8);
+		sd_config_free(&c);
+		unlink(file);
+	}
+}
+
 static void unknown_key(void **unused)
 {
 	(void)unused;
@@ -512,6 +539,7 @@ int main(void)
 		cmocka_unit_test(long_lines),
 		cmocka_unit_test(long_section_lines),
 		cmocka_unit_test(long_lines_as_short),
+		cmocka_unit_test(line_ends),
 		cmocka_unit_test(unknown_key),
 		cmocka_unit_test(unknown_section),
 		cmocka_unit_test(bad_numbers),
