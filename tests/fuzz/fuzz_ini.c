@@ -12,12 +12,28 @@
  * the file has its key and its value's first piece on the line it names,
  * and each continuation piece on a later line.  A long line cut in two
  * by the reader's buffer, its tail read as a line of its own, breaks
- * this.  FUZZ_INI_NO_LINE_CHECK=1 in the environment turns it off.
+ * this.  Lines end where the reader ends them: at LF, CR LF or a CR
+ * alone.  FUZZ_INI_NO_LINE_CHECK=1 in the environment turns it off.
  */
 #include "fuzz_util.h"
 #include "config.h"
 
 #define MAX_SETS 8
+
+/* Each line end of s (LF, CR LF or CR alone, as the reader takes
+ * them) made LF, in place, so that body_line() counts lines as the
+ * reader does. */
+static void unify_line_ends(char *s)
+{
+	char *w = s;
+	for (const char *r = s; *r; r++) {
+		char c = *r;   /* read before *w, which may be *r, is written */
+		*w++ = c == '\r' ? '\n' : c;
+		if (c == '\r' && r[1] == '\n')
+			r++;
+	}
+	*w = 0;
+}
 
 /* Line number `line` (1-based) of body: start and length. */
 static const char *body_line(const char *body, int line, size_t *len)
@@ -84,6 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t blen = nul ? (size_t)(nul - data) : size;
 	const char *path = fuzz_write("fuzz_ini", data, blen);
 	char *body = fuzz_strndup(data, blen);
+	unify_line_ends(body);
 	char *sets[MAX_SETS];
 	size_t nsets = 0;
 	for (size_t i = blen + 1; nul && i <= size && nsets < MAX_SETS;) {
