@@ -47,17 +47,24 @@ static const char *write_config(const char *text)
 	return path;
 }
 
-/* Write text to the config file, read and finish it: 0, or -1 with the
- * message in err. */
+/* Write text to the config file, read and finish it into *c (which the
+ * caller frees): 0, or -1 with the message in err. */
+static int read_into(const char *text, sd_config *c, char *err, size_t len)
+{
+	const char *file = write_config(text);
+	int rc = sd_config_read(c, file, err, len);
+	if (!rc)
+		rc = sd_config_finish(c, err, len);
+	unlink(file);
+	return rc;
+}
+
+/* read_into() a config thrown away: 0, or -1 with the message in err. */
 static int read_text(const char *text, char *err, size_t len)
 {
 	sd_config c = SD_CONFIG_INIT;
-	const char *file = write_config(text);
-	int rc = sd_config_read(&c, file, err, len);
-	if (!rc)
-		rc = sd_config_finish(&c, err, len);
+	int rc = read_into(text, &c, err, len);
 	sd_config_free(&c);
-	unlink(file);
 	return rc;
 }
 
@@ -126,9 +133,7 @@ static void long_lines(void **unused)
 	         "  %s\nnext = 1\n", pad, pad, pad);
 	sd_config c = SD_CONFIG_INIT;
 	char err[1024];
-	const char *file = write_config(text);
-	assert_int_equal(sd_config_read(&c, file, err, sizeof err), 0);
-	assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+	assert_int_equal(read_into(text, &c, err, sizeof err), 0);
 	assert_true(c.opts.time_limit == 0);  /* the comment stayed one */
 	assert_int_equal(c.n_params, 2);
 	assert_string_equal(c.params[0].key, "long");
@@ -138,7 +143,6 @@ static void long_lines(void **unused)
 	assert_string_equal(c.params[1].key, "next");
 	assert_int_equal(c.params[1].line, 8);
 	sd_config_free(&c);
-	unlink(file);
 }
 
 /* A section header with a comment too long for inih is still a section;
@@ -155,14 +159,11 @@ static void long_section_lines(void **unused)
 	         pad);
 	sd_config c = SD_CONFIG_INIT;
 	char err[1024];
-	const char *file = write_config(text);
-	assert_int_equal(sd_config_read(&c, file, err, sizeof err), 0);
-	assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+	assert_int_equal(read_into(text, &c, err, sizeof err), 0);
 	assert_int_equal(c.opts.algorithm, SD_BFS);
 	assert_int_equal(c.n_params, 1);
 	assert_string_equal(c.params[0].value, "S>G:1\n[search]");
 	sd_config_free(&c);
-	unlink(file);
 }
 
 /* A line too long for inih's buffer gets the verdict the same line
@@ -188,14 +189,11 @@ static void long_lines_as_short(void **unused)
 		         pad, pad);
 		sd_config c = SD_CONFIG_INIT;
 		char err[1024], want[512];
-		const char *file = write_config(text);
-		assert_int_equal(sd_config_read(&c, file, err, sizeof err), 0);
-		assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+		assert_int_equal(read_into(text, &c, err, sizeof err), 0);
 		assert_int_equal(c.n_params, 1);
 		snprintf(want, sizeof want, "S>G:1\n[x] %s", pad);
 		assert_string_equal(c.params[0].value, want);
 		sd_config_free(&c);
-		unlink(file);
 	}
 }
 
@@ -214,15 +212,12 @@ static void line_ends(void **unused)
 		         "algorithm = bfs%s[problem]%sedges = S>G:1%s  G>S:1%s"
 		         "next = 1%s", e, e, e, e, e, e, e, e);
 		sd_config c = SD_CONFIG_INIT;
-		const char *file = write_config(text);
-		assert_int_equal(sd_config_read(&c, file, err, sizeof err), 0);
-		assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
+		assert_int_equal(read_into(text, &c, err, sizeof err), 0);
 		assert_int_equal(c.opts.algorithm, SD_BFS);
 		assert_int_equal(c.n_params, 2);
 		assert_string_equal(c.params[0].value, "S>G:1\nG>S:1");
 		assert_int_equal(c.params[1].line, 8);
 		sd_config_free(&c);
-		unlink(file);
 	}
 }
 

@@ -840,6 +840,12 @@ int sok_push_is_local(const sok_level *lv, const unsigned char *occ,
 	        sok_tree_joins(lv, occ, parent, b, t));
 }
 
+/* The smallest cell fill r reached other than c (nfloor if none). */
+static int sok_min_but(const sok_reach *r, int c)
+{
+	return r->min == c ? r->min2 : r->min;
+}
+
 /* The normalised player of the child position in which the box at b
  * went one cell in direction d to t (wk->occ already holds the child;
  * parent is the fill of the position before the push): its smallest
@@ -857,10 +863,8 @@ int sok_pushed_player(const sok_level *lv, sok_work *wk,
 {
 	if (!sok_opens_nothing(lv, wk->occ, parent, b, d))
 		return sok_min_reached(lv, wk, b);
-	int low = parent->min;
+	int low = sok_min_but(parent, t);
 	if (sok_reached(parent, t)) {
-		if (t == low)
-			low = parent->min2;
 		if (!sok_ring_joins(lv, wk->occ, t) && /* the area may be cut */
 		    !(sok_tree_avoids(lv, parent, lv->nb[b * 4 + (d ^ 1)], t) &&
 		      sok_tree_avoids(lv, parent, low, t)))
@@ -893,7 +897,7 @@ int sok_pulled_player(const sok_level *lv, sok_work *wk,
 	if ((joins && other) || !(sok_ring_joins(lv, wk->occ, p) ||
 	                          sok_tree_joins(lv, wk->occ, parent, b, p)))
 		return sok_min_reached(lv, wk, q);
-	int low = parent->min == p ? parent->min2 : parent->min;
+	int low = sok_min_but(parent, p);
 	return joins && b < low ? b : low;
 }
 

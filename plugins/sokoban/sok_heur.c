@@ -231,15 +231,22 @@ static sd_cost sok_match_moved(const sok_level *lv, sok_work *wk, int b,
 	return m;
 }
 
+/* How many of the k areas just labelled (wk->cinfo) are live: an empty
+ * goal inside, or a box off its goal on the rim. */
+static int sok_live_labelled(const sok_work *wk, int k)
+{
+	int n = 0;
+	for (int i = 0; i < k; i++)
+		n += wk->cinfo[i].flags != 0;
+	return n;
+}
+
 /* Number of connected areas of free cells in wk->occ that still matter:
  * with an empty goal inside or a box off its goal on the rim.  (Pockets
  * sealed by boxes on goals do not.)  Uses wk->clab, wk->cq, wk->cinfo. */
 int sok_live_areas(const sok_level *lv, sok_work *wk)
 {
-	int n = 0, k = sok_label_areas(lv, wk, NULL);
-	for (int i = 0; i < k; i++)
-		n += wk->cinfo[i].flags != 0;
-	return n;
+	return sok_live_labelled(wk, sok_label_areas(lv, wk, NULL));
 }
 
 /* sok_progress() of the boxes in occ, whose live areas are `live`. */
@@ -449,11 +456,8 @@ static int sok_touches_stray(const sok_level *lv, const sok_work *wk,
 sd_cost sok_box_bound_outside(const sok_level *lv, sok_work *wk,
                               const sok_reach *r, int nout, int *rlive)
 {
-	int live = 0;
-	for (int i = 0; i < nout; i++)
-		live += wk->cinfo[i].flags != 0;
 	*rlive = r->goals > 0 || sok_touches_stray(lv, wk, r);
-	wk->last_live = live + *rlive;
+	wk->last_live = sok_live_labelled(wk, nout) + *rlive;
 	return sok_pack_penalty(lv, wk->occ, sok_match(lv, wk, -1),
 	                        wk->last_live);
 }
