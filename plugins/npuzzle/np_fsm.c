@@ -184,21 +184,27 @@ static int fsm_box_in(const int8_t *r, const int8_t *s)
 	return r[0] >= s[0] && r[1] <= s[1] && r[2] >= s[2] && r[3] <= s[3];
 }
 
-/* Look at the sequence (code, len), none of whose proper parts is a
+/* Make s the sequence (code, len), played on W's grid from the centre:
+ * its blank's rectangle and the hash of its effect. */
+static void fsm_prepare(fsm_work *W, uint64_t code, int len, fsm_seq *s)
+{
+	int b = W->centre;
+	*s = (fsm_seq){ .code = code, .len = (uint8_t)len };
+	fsm_play(W, code, len, &b, s->box);
+	fsm_restore(W, s->box, &s->hash);
+}
+
+/* Look at the sequence s (fsm_prepare), none of whose proper parts is a
  * duplicate: a duplicate of an earlier sequence joins the duplicates,
  * any other sequence joins the list.  Returns 0, or -1 out of memory. */
-static int fsm_consider(fsm_work *W, uint64_t code, int len)
+static int fsm_consider(fsm_work *W, fsm_seq s)
 {
-	fsm_seq s = { .code = code, .len = (uint8_t)len };
-	int b = W->centre;
-	fsm_play(W, code, len, &b, s.box);
-	fsm_restore(W, s.box, &s.hash);
 	size_t slot = s.hash & (W->nbucket - 1);
 	for (uint32_t i = W->bucket[slot]; i; i = W->seq[i - 1].chain) {
 		const fsm_seq *B = &W->seq[i - 1];
 		if (B->hash == s.hash && fsm_box_in(B->box, s.box) &&
-		    fsm_same(W, code, len, B))
-			return fsm_add_dup(W, code, len);
+		    fsm_same(W, s.code, s.len, B))
+			return fsm_add_dup(W, s.code, s.len);
 	}
 	if (W->nseq == W->capseq) {
 		size_t cap = W->capseq ? 2 * W->capseq : 4096;
@@ -214,28 +220,59 @@ static int fsm_consider(fsm_work *W, uint64_t code, int len)
 	return 0;
 }
 
+/* Sequences of the list extended at once by fsm_extend. */
+#define FSM_BATCH 32
+
+/* Look at the extensions by one move (k moves long) of the n sequences
+ * of the list from the i-th, in order, those without a duplicate
+ * inside.  They are played first and their hash buckets (then the
+ * first sequence of each) fetched ahead, so that the cache misses of
+ * the index, nearly one a sequence, overlap; each is then looked at in
+ * turn, as if alone.  Returns 0, or -1 out of memory. */
+static int fsm_extend(fsm_work *W, size_t i, size_t n, int k)
+{
+	fsm_seq s[4 * FSM_BATCH];
+	size_t m = 0, mask = W->nbucket - 1;
+	for (size_t j = i; j < i + n; j++)
+		for (uint64_t a = 0; a < 4; a++) {
+			uint64_t code = W->seq[j].code | a << 2 * (k - 1);
+			if (fsm_has_dup_suffix(W, code, k))
+				continue;
+			fsm_prepare(W, code, k, &s[m]);
+			__builtin_prefetch(&W->bucket[s[m++].hash & mask]);
+		}
+	for (size_t j = 0; j < m; j++) {
+		uint32_t first = W->bucket[s[j].hash & mask];
+		if (first)
+			__builtin_prefetch(&W->seq[first - 1]);
+	}
+	for (size_t j = 0; j < m; j++)
+		if (fsm_consider(W, s[j]))
+			return -1;
+	return 0;
+}
+
 /* Find the duplicates of up to len moves: the list grows length by
  * length, each sequence of the last length extended by each move in
  * order, so that the sequences are looked at earliest first. */
 static int fsm_find(fsm_work *W, int len)
 {
-	if (fsm_consider(W, 0, 0))
+	fsm_seq empty;
+	fsm_prepare(W, 0, 0, &empty);
+	if (fsm_consider(W, empty))
 		return -1;
 	size_t from = 0;
 	for (int k = 1; k <= len; k++) {
 		size_t to = W->nseq;
-		for (size_t i = from; i < to; i++) {
-			if (!(i & 4095) && W->host && W->host->stop_requested()) {
+		for (size_t i = from; i < to; i += FSM_BATCH) {
+			if (!((i - from) & 4095) && W->host &&
+			    W->host->stop_requested()) {
 				W->stopped = 1;
 				return -1;
 			}
-			for (int a = 0; a < 4; a++) {
-				uint64_t code = W->seq[i].code |
-				                (uint64_t)a << 2 * (k - 1);
-				if (!fsm_has_dup_suffix(W, code, k) &&
-				    fsm_consider(W, code, k))
-					return -1;
-			}
+			size_t n = to - i < FSM_BATCH ? to - i : FSM_BATCH;
+			if (fsm_extend(W, i, n, k))
+				return -1;
 		}
 		from = to;
 	}
