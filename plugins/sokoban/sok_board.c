@@ -945,7 +945,9 @@ static int sok_bits8(unsigned x)
 }
 
 /* Number of boxes of the packed state st off their goals: the set bits
- * of its box bytes that are not goal bits. */
+ * of its box bytes that are not goal bits.  (Not lv->nboxes less
+ * sok_packed_common() with lv->goalbits: the positions of the small
+ * searches hold only the boxes they kept.) */
 int sok_off_goal_packed(const sok_level *lv, const unsigned char *st)
 {
 	int n = 0;
