@@ -32,11 +32,14 @@ The two optimal suites add the deadlock tables (deadlocks = all
 tables): --set problem.deadlocks=all runs them without.
 
 The fast mode: fess (both cell orders: advisors = both) + packing +
-macros + learned deadlock patterns (deadlocks = all learn), and for
-the second half of the time limit, if that search has not finished, a
-fallback that pulls backward (fess + matching, cells by h); --set
-problem.deadlocks=all runs it without the patterns, --set
-search.fallback= without the fallback.
+macros + learned deadlock patterns (deadlocks = all learn), and beside
+it, in a second process from the start, a fallback that pulls backward
+(fess + matching, cells by h; fallback_parallel = yes): the first to
+answer stops the other, so the fast mode uses two cores; run one
+benchmark of it at a time.  --set problem.deadlocks=all runs it
+without the patterns, --set search.fallback_parallel=no with the
+fallback after the first half of the time limit instead (one core),
+--set search.fallback= without the fallback.
 """
 import argparse
 import json
@@ -56,7 +59,8 @@ FESS = ["search.algorithm=fess", "search.heuristic=packing",
         "search.advisors=both", "problem.cost=pushes", "problem.macros=all",
         "problem.deadlocks=all learn",
         "search.fallback=problem.direction=backward problem.macros=none "
-        "search.heuristic=matching search.advisors=no"]
+        "search.heuristic=matching search.advisors=no",
+        "search.fallback_parallel=yes"]
 SUITES = {
     "microban-opt": ("microban.xsb", 155, 60,
                      ["search.algorithm=astar", "search.heuristic=matching",

@@ -21,7 +21,7 @@ const char *const sd_config_keys[] = {
 	"search.depth_limit", "search.beam_width", "search.improve_plan",
 	"search.time_limit", "search.node_limit", "search.memory_limit",
 	"search.in_place", "search.advisors", "search.fallback",
-	"search.fallback_share",
+	"search.fallback_share", "search.fallback_parallel",
 	"output.format", "output.plan",
 	NULL
 };
@@ -754,10 +754,9 @@ static int fallback_bad(const char *a, char *msg, size_t len)
 		snprintf(msg, len, "%s.%s cannot change (the fallback sets "
 		         "[search] and [problem] keys)", section, key);
 	else if (!strcmp(section, "search") &&
-	         (!strcmp(key, "time_limit") || !strcmp(key, "fallback") ||
-	          !strcmp(key, "fallback_share")))
-		snprintf(msg, len, "search.%s cannot change (the fallback has "
-		         "the rest of time_limit: see fallback_share)", key);
+	         (!strcmp(key, "time_limit") || !strncmp(key, "fallback", 8)))
+		snprintf(msg, len, "search.%s cannot change (the first "
+		         "search's config says when the fallback runs)", key);
 	else
 		return 0;
 	return -1;
@@ -869,6 +868,9 @@ static int apply(sd_config *c, const sd_entry *e, char *err, size_t len)
 		if (check_fallback(e, &a, err, len))
 			return -1;
 		c->fallback = a ? e : NULL;
+	} else if (!strcmp(k, "fallback_parallel")) {
+		if ((c->fallback_parallel = yes_no(v)) < 0)
+			goto bad;
 	} else if (!strcmp(k, "fallback_share")) {
 		if (parse_double(v, &c->fallback_share) ||
 		    !(c->fallback_share > 0 && c->fallback_share < 1))
@@ -899,6 +901,7 @@ bad:;
 		{ "in_place", "yes, moves or no" },
 		{ "advisors", "yes, no or both" },
 		{ "fallback_share", "a number between 0 and 1 (not 0 or 1)" },
+		{ "fallback_parallel", "yes or no" },
 	};
 	const char *want = "";
 	char shown[256];
@@ -919,6 +922,7 @@ int sd_config_finish(sd_config *c, char *err, size_t len)
 	c->print_plan = 1;
 	c->fallback = NULL;
 	c->fallback_share = 0.5;
+	c->fallback_parallel = 0;
 	free(c->fallback_words);
 	c->fallback_words = NULL;
 	free(c->params);

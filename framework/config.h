@@ -53,6 +53,10 @@ typedef struct sd_config {
 	                                of time_limit kept for it (0.5) */
 	char *fallback_words;        /* the fallback's assignments, one
 	                                space between them, or NULL */
+	int fallback_parallel;       /* [search] fallback_parallel: the
+	                                fallback runs beside the first
+	                                search, in a second process, from
+	                                the start (run_fallback.c) */
 } sd_config;
 
 #define SD_CONFIG_INIT { .n = 0 }

@@ -19,6 +19,7 @@
 
 volatile sig_atomic_t sd_guard_interrupted;
 volatile sig_atomic_t sd_guard_time_up;
+volatile sig_atomic_t sd_guard_peer_done;
 volatile sig_atomic_t sd_guard_stopping;
 const char *volatile sd_guard_call;
 volatile unsigned long sd_guard_calls;
@@ -449,9 +450,10 @@ const char *sd_guard_plugin_label(const char *name, char *buf, size_t len)
 	return buf;
 }
 
-/* Set the flags with the signals that set them held back, so that none
- * is lost between the reads and the writes. */
-static void set_flags(int interrupted, int time_up)
+/* Set the flags (each -1 keeps its value) with the signals that set
+ * them held back, so that none is lost between the reads and the
+ * writes. */
+static void set_flags(int interrupted, int time_up, int peer)
 {
 	sigset_t block, old;
 	sigemptyset(&block);
@@ -459,12 +461,34 @@ static void set_flags(int interrupted, int time_up)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGXCPU);
 	sigaddset(&block, SIGALRM);
+	sigaddset(&block, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	sd_guard_interrupted = interrupted < 0 ? sd_guard_interrupted
 	                                       : interrupted;
 	sd_guard_time_up = time_up < 0 ? sd_guard_time_up : time_up;
-	sd_guard_stopping = sd_guard_interrupted | sd_guard_time_up;
+	sd_guard_peer_done = peer < 0 ? sd_guard_peer_done : peer;
+	sd_guard_stopping = sd_guard_interrupted | sd_guard_time_up |
+	                    sd_guard_peer_done;
 	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* SIGUSR1: the other search of a pair has answered. */
+static void on_peer(int sig)
+{
+	(void)sig;
+	sd_guard_peer_done = 1;
+	sd_guard_stopping = 1;
+}
+
+void sd_guard_peer_watch(void)
+{
+	set_flags(-1, -1, 0);
+	handle(SIGUSR1, on_peer, NULL, SA_RESTART);
+}
+
+void sd_guard_peer_clear(void)
+{
+	set_flags(-1, -1, 0);
 }
 
 void sd_guard_interrupt(void)
@@ -476,7 +500,7 @@ void sd_guard_interrupt(void)
 void sd_guard_arm(double seconds)
 {
 	sd_guard_disarm();
-	set_flags(-1, 0);
+	set_flags(-1, 0, -1);
 	if (seconds <= 0)
 		return;
 	grace_seconds = seconds / 10;

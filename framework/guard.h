@@ -39,7 +39,11 @@ extern volatile sig_atomic_t sd_guard_interrupted;
 /* Set when the alarm of sd_guard_arm() has gone off. */
 extern volatile sig_atomic_t sd_guard_time_up;
 
-/* Set whenever one of the two above is: the one flag a search loop
+/* Set when the other search of a pair (sd_guard_peer_watch) has
+ * answered: the search in progress is no longer needed. */
+extern volatile sig_atomic_t sd_guard_peer_done;
+
+/* Set whenever one of the three above is: the one flag a search loop
  * reads per expansion. */
 extern volatile sig_atomic_t sd_guard_stopping;
 
@@ -122,6 +126,16 @@ double sd_guard_time_left(void);
 
 /* Stop the alarm (the flag keeps its value). */
 void sd_guard_disarm(void);
+
+/* Before a search runs beside another in a second process (the
+ * fallback of run_fallback.c): clear sd_guard_peer_done and have SIGUSR1,
+ * which that process sends once it has answered, set it (and
+ * sd_guard_stopping), so that this search ends as at its time limit. */
+void sd_guard_peer_watch(void);
+
+/* After the pair: clear sd_guard_peer_done, so that it stops no later
+ * search. */
+void sd_guard_peer_clear(void);
 
 /* Ask for the run to end, as Ctrl-C does (safe from a signal handler). */
 void sd_guard_interrupt(void);

@@ -240,7 +240,13 @@ char *sd_fallback_text(const sd_run_info *run)
 	const char *after = run->fallback_after;
 	size_t n = strlen(run->fallback) + 64;
 	char *s = malloc(n);
-	if (s)
+	if (s && run->fallback_beside && !after)
+		snprintf(s, n, "beside the first search, which it stopped: %s",
+		         run->fallback);
+	else if (s && run->fallback_beside)
+		snprintf(s, n, "beside the first search, which reached its "
+		         "limit (%s): %s", after, run->fallback);
+	else if (s)
 		snprintf(s, n, "after the first search's limit (%s): %s",
 		         after ? after : "-", run->fallback);
 	return s;
@@ -400,7 +406,10 @@ static int run_json(cJSON *o, const sd_run_info *run, const sd_result *r)
 	         add_string(o, "heuristic", run->heuristic) &&
 	         (!run->fallback ||
 	          (add_string(o, "fallback", run->fallback) &&
-	           add_string(o, "fallback_after", run->fallback_after))) &&
+	           (!run->fallback_after ||
+	            add_string(o, "fallback_after", run->fallback_after)) &&
+	           (!run->fallback_beside ||
+	            cJSON_AddTrueToObject(o, "fallback_beside")))) &&
 	         add_string(o, "status", oc.status) &&
 	         (!oc.limit || add_string(o, "limit", oc.limit));
 	if (ok && run->error)

@@ -24,7 +24,10 @@ typedef struct sd_run_info {
 	                           search's: its assignments ([search]
 	                           fallback); else NULL */
 	const char *fallback_after; /* with fallback: the limit the first
-	                           search reached (sd_limit_name) */
+	                           search reached (sd_limit_name; NULL
+	                           beside it, if it did not reach one) */
+	int fallback_beside;    /* with fallback: it ran beside the first
+	                           search ([search] fallback_parallel) */
 } sd_run_info;
 
 /* The outcome of a run in its two spellings: the words of the text
@@ -58,7 +61,9 @@ const char *sd_status_name(sd_status s);
 
 /* What a report of run says of its fallback search (run->fallback set):
  * "after the first search's limit (time): " and the assignments, in a
- * new string; NULL if out of memory. */
+ * new string; beside the first search, "beside the first search, which
+ * it stopped: " or "... which reached its limit (time): ".  NULL if out
+ * of memory. */
 char *sd_fallback_text(const sd_run_info *run);
 
 /* The printers below return 0, or -1 if out of memory or if out is in

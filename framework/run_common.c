@@ -268,21 +268,19 @@ int sd_trace_lost(void)
 	return trace_lost;
 }
 
-/* The stream of x's trace: JSON events and text lines go to stdout;
- * under CSV, text lines to stderr, so that stdout holds the CSV alone. */
-static FILE *trace_stream(const sd_runctx *x)
+FILE *sd_trace_stream(const sd_runctx *x)
 {
 	return x->config->format == SD_FMT_CSV ? stderr : stdout;
 }
 
 /* The trace callback: print the event, up to cli->trace_limit lines and
- * a line that says where the trace was cut, on trace_stream(). */
+ * a line that says where the trace was cut, on sd_trace_stream(). */
 static void on_event(void *ctx, const sd_event *ev)
 {
 	sd_runctx *x = ctx;
 	uint64_t limit = x->cli->trace_limit;
 	int json = x->config->format == SD_FMT_JSON;
-	FILE *out = trace_stream(x);
+	FILE *out = sd_trace_stream(x);
 	if (x->trace.lines >= limit) {
 		if (x->trace.lines++ == limit)
 			fprintf(out, "%s(trace cut at %llu lines; see "
@@ -304,7 +302,8 @@ static void on_event(void *ctx, const sd_event *ev)
 }
 
 /* The search options of one search: the config's, with the run's
- * heuristic, progress lines, trace and kept tree. */
+ * heuristic, progress lines, trace and kept tree, and half the memory
+ * limit beside another search. */
 static sd_search_opts search_opts(sd_runctx *x)
 {
 	const sd_cli *cli = x->cli;
@@ -316,6 +315,8 @@ static sd_search_opts search_opts(sd_runctx *x)
 	o.trace_ctx = x;
 	o.keep_tree = (cli->dot || cli->html) && !x->rows ? SD_DOT_MAX : 0;
 	o.profile = cli->html && !x->rows;
+	if (x->beside && o.memory_limit > 1)
+		o.memory_limit /= 2;
 	return o;
 }
 
@@ -371,10 +372,8 @@ int sd_run_instance(const sd_runctx *x, const sd_param *params, size_t n,
 	return rc;
 }
 
-/* Make the instance from params, search it with time limit `limit`,
- * format the plan. */
-static int solve_once(sd_runctx *x, const sd_param *params, size_t n,
-                      double limit, sd_attempt *a)
+int sd_solve_one(sd_runctx *x, const sd_param *params, size_t n,
+                 double limit, sd_attempt *a)
 {
 	const sd_plugin *p = x->plugin;
 	memset(a, 0, sizeof *a);
@@ -393,146 +392,6 @@ static int solve_once(sd_runctx *x, const sd_param *params, size_t n,
 	    !(a->plan = sd_plan_text(p, &a->inst, &a->res)))
 		return sd_fail(a->err, sizeof a->err, "out of memory");
 	return 0;
-}
-
-int sd_fallback_ctx(sd_runctx *x, sd_runctx *fx, sd_config *fc, char *err,
-                    size_t len)
-{
-	if (!x->config->fallback)
-		return 0;
-	if (sd_config_fallback(x->config, fc, err, len))
-		return -1;
-	*fx = *x;
-	fx->config = fc;
-	fx->fallback = NULL;
-	if (sd_resolve_heuristic(fx, err, len))
-		return -1;
-	x->fallback = fx;
-	return 0;
-}
-
-/* The problem params of x's fallback search (*fn of them) in a new
- * array, or NULL if out of memory: its config's, with the values that
- * the caller replaced in params (those that differ from x's config's)
- * set over the ones of the same key. */
-static sd_param *fallback_params(const sd_runctx *x, const sd_param *params,
-                                 size_t n, size_t *fn)
-{
-	const sd_config *c = x->config, *fc = x->fallback->config;
-	sd_param *out = calloc(fc->n_params + 1, sizeof *out);
-	if (!out)
-		return NULL;
-	memcpy(out, fc->params, fc->n_params * sizeof *out);
-	for (size_t i = 0; i < n && i < c->n_params; i++)
-		for (size_t j = 0; j < fc->n_params; j++)
-			if (strcmp(params[i].value, c->params[i].value) &&
-			    !strcmp(out[j].key, params[i].key))
-				out[j].value = params[i].value;
-	*fn = fc->n_params;
-	return out;
-}
-
-/* The figures of two searches, the first's (f) added to s, the
- * second's: counts and times summed, peaks the larger; what is stored
- * at the end is the second's. */
-static void add_stats(sd_stats *s, const sd_stats *f)
-{
-	s->expanded += f->expanded;
-	s->generated += f->generated;
-	s->duplicates += f->duplicates;
-	s->reopened += f->reopened;
-	s->pruned += f->pruned;
-	s->iterations += f->iterations;
-	s->peak_open = s->peak_open > f->peak_open ? s->peak_open
-	                                           : f->peak_open;
-	s->engine_bytes = s->engine_bytes > f->engine_bytes ? s->engine_bytes
-	                                                    : f->engine_bytes;
-	s->peak_rss = s->peak_rss > f->peak_rss ? s->peak_rss : f->peak_rss;
-	s->seconds += f->seconds;
-	s->cpu_seconds += f->cpu_seconds;
-	s->setup_seconds += f->setup_seconds;
-	s->nodes_per_second = s->seconds > 0 ? s->generated / s->seconds : 0;
-}
-
-/* Wall time since t0, in seconds. */
-static double since(const struct timespec *t0)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) +
-	       (t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-/* Whether the first search of a (res) leaves room for the fallback: it
- * ended on a limit, not on an interrupt, no interrupt has come since,
- * and it left time (of the time limit t; 0: none) when `used` seconds
- * have passed. */
-static int falls_back(const sd_result *res, double t, double used)
-{
-	return res->status == SD_LIMIT && res->limit != SD_LIMIT_INTERRUPT &&
-	       !sd_guard_interrupted && (!t || used < t);
-}
-
-/* Make x's fallback context the run's as x is now (rows, page, width:
- * set by the mode after the context was made) but for its own config,
- * heuristic and name. */
-static sd_runctx *fallback_as_now(sd_runctx *x)
-{
-	sd_runctx *f = x->fallback;
-	const sd_config *c = f->config;
-	int h = f->heuristic;
-	const char *name = f->hname;
-	*f = *x;
-	f->config = c;
-	f->heuristic = h;
-	f->hname = name;
-	f->fallback = NULL;
-	return f;
-}
-
-/* Where the fallback's trace begins, on trace_stream(): a line not
- * counted against --trace-limit.  0, or -1 if out of memory. */
-static int trace_mark(const sd_runctx *x, sd_limit why)
-{
-	sd_run_info info = { .fallback = x->config->fallback_words,
-	                     .fallback_after = sd_limit_name(why) };
-	FILE *out = trace_stream(x);
-	if (sd_print_fallback_mark(out, x->config->format == SD_FMT_JSON,
-	                           &info) && !ferror(out))
-		return -1;
-	return 0;
-}
-
-int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
-             sd_attempt *a)
-{
-	const sd_config *c = x->config;
-	double t = c->opts.time_limit;
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int rc = solve_once(x, params, n, x->fallback && t ? t * (1 -
-	                    c->fallback_share) : t, a);
-	if (rc || !x->fallback)
-		return rc;
-	double used = since(&t0);
-	if (!falls_back(&a->res, t, used))
-		return 0;
-	size_t fn;
-	sd_param *fp = fallback_params(x, params, n, &fn);
-	sd_stats first = a->res.stats;
-	sd_limit why = a->res.limit;
-	sd_runctx *f = fallback_as_now(x);
-	sd_attempt_free(a);
-	if (!fp || (x->cli->trace && trace_mark(x, why))) {
-		free(fp);
-		return sd_fail(a->err, sizeof a->err, "out of memory");
-	}
-	rc = solve_once(f, fp, fn, t ? t - used : 0, a);
-	free(fp);
-	a->by = f;
-	a->first_limit = why;
-	add_stats(&a->res.stats, &first);
-	return rc;
 }
 
 /* The one teardown of an attempt, whatever sd_solve got to. */
@@ -575,10 +434,11 @@ sd_run_info sd_attempt_info(const sd_runctx *x, const sd_attempt *a)
 	const char *alg = r->config->algorithm_name;
 	sd_run_info info = { x->plugin->name, alg ? alg : "-", r->hname,
 	                     r->config->print_plan ? a->plan : NULL, NULL,
-	                     NULL, x->width, NULL, NULL };
+	                     NULL, x->width, NULL, NULL, 0 };
 	if (a->by) {
 		info.fallback = x->config->fallback_words;
 		info.fallback_after = sd_limit_name(a->first_limit);
+		info.fallback_beside = a->beside;
 	}
 	return info;
 }
@@ -598,9 +458,13 @@ static void page_note(const sd_runctx *x, const sd_attempt *a, char *buf,
 	char adm[512];
 	int has = sd_admissible_note(r->config, x->plugin, r->heuristic, adm,
 	                             sizeof adm);
-	if (a->by)
-		snprintf(buf, len, "the fallback's search (the first reached "
-		         "its limit: %s)%s%s", limit ? limit : "-",
+	if (a->by && a->beside && !limit)
+		snprintf(buf, len, "the fallback's search (beside the first, "
+		         "which it stopped)%s%s", has ? "; " : "", adm);
+	else if (a->by)
+		snprintf(buf, len, "the fallback's search (%s reached "
+		         "its limit: %s)%s%s", a->beside ? "beside the first, "
+		         "which" : "the first", limit ? limit : "-",
 		         has ? "; " : "", adm);
 	else
 		snprintf(buf, len, "%s", adm);

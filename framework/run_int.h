@@ -56,6 +56,10 @@ typedef struct sd_runctx {
 	struct sd_runctx *fallback; /* the context of the config's
 	                             fallback search (sd_fallback_ctx), or
 	                             NULL: none */
+	int beside;               /* its search runs beside another, at
+	                             once (run_fallback.c): it has half of
+	                             memory_limit, so that the two together
+	                             stay within it */
 } sd_runctx;
 
 /* One search's outcome, from sd_solve; sd_attempt_free() undoes it
@@ -71,7 +75,10 @@ typedef struct sd_attempt {
 	                            search's (with the first search's figures
 	                            added), else NULL */
 	sd_limit first_limit;    /* with by: the limit the first search
-	                            reached */
+	                            reached (SD_LIMIT_NONE: the fallback
+	                            answered first, beside it) */
+	int beside;              /* with by: the fallback ran beside the
+	                            first search (run_fallback.c) */
 } sd_attempt;
 
 /* ---- run_common.c ------------------------------------------------------ */
@@ -125,25 +132,16 @@ int sd_resolve_heuristic(sd_runctx *x, char *err, size_t len);
 int sd_run_instance(const sd_runctx *x, const sd_param *params, size_t n,
                     sd_instance *inst, char *err, size_t len);
 
-/* Give x the context of its config's fallback search, if it has one:
- * *fx, made with the fallback's config *fc (SD_CONFIG_INIT; the caller
- * frees it with sd_config_free() whatever the outcome, after the last
- * search of x) and its heuristic.  0, or -1 with the message in err
- * (len bytes). */
-int sd_fallback_ctx(sd_runctx *x, sd_runctx *fx, sd_config *fc, char *err,
-                    size_t len);
-
 /* One search of the problem params (n of them) with x's config and
- * heuristic, into *a; params are x's config's, some values maybe
- * replaced (a batch's problem number), which the fallback keeps.  With
- * a fallback (x->fallback), the first search has time_limit less the
- * fallback's share, and if it ends on a limit (not an interrupt), the
- * fallback searches with the time left; a then holds the fallback's
- * search (a->by).  0, or -1 with the reason in a->err (the problem was
- * refused, or a search error).  Either way the caller ends with
- * sd_attempt_free(a). */
-int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
-             sd_attempt *a);
+ * heuristic and time limit `limit`, into *a, without a fallback: the
+ * instance made, searched and its plan formatted.  0, or -1 with the
+ * reason in a->err. */
+int sd_solve_one(sd_runctx *x, const sd_param *params, size_t n,
+                 double limit, sd_attempt *a);
+
+/* The stream of x's trace: JSON events and text lines go to stdout;
+ * under CSV, text lines to stderr, so that stdout holds the CSV alone. */
+FILE *sd_trace_stream(const sd_runctx *x);
 
 /* Free what a holds: the plan, the result, the instance. */
 void sd_attempt_free(sd_attempt *a);
@@ -206,6 +204,30 @@ sd_run_info sd_attempt_info(const sd_runctx *x, const sd_attempt *a);
  * printed into memory). */
 int sd_report_to(FILE *out, const sd_runctx *x, const sd_attempt *a,
                  const char *instance, const char *error);
+
+/* ---- run_fallback.c ---------------------------------------------------- */
+
+/* Give x the context of its config's fallback search, if it has one:
+ * *fx, made with the fallback's config *fc (SD_CONFIG_INIT; the caller
+ * frees it with sd_config_free() whatever the outcome, after the last
+ * search of x) and its heuristic.  0, or -1 with the message in err
+ * (len bytes). */
+int sd_fallback_ctx(sd_runctx *x, sd_runctx *fx, sd_config *fc, char *err,
+                    size_t len);
+
+/* One search of the problem params (n of them) with x's config and
+ * heuristic, into *a; params are x's config's, some values maybe
+ * replaced (a batch's problem number), which the fallback keeps.  With
+ * a fallback (x->fallback), the first search has time_limit less the
+ * fallback's share, and if it ends on a limit (not an interrupt), the
+ * fallback searches with the time left; a then holds the fallback's
+ * search (a->by).  With [search] fallback_parallel, the two run side by
+ * side instead, the fallback in a child process, unless --trace is on
+ * or the process is one of several mpirun ranks.  0, or -1 with the
+ * reason in a->err (the problem was refused, or a search error).
+ * Either way the caller ends with sd_attempt_free(a). */
+int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
+             sd_attempt *a);
 
 /* ---- the modes, one file each ------------------------------------------ */
 

@@ -80,7 +80,9 @@ size_t search_own_room(const search *s)
 
 /* The time limit and interrupts are flags set by guard.c's handlers, so
  * reading them costs nothing; the memory limit adds up the structures'
- * sizes. */
+ * sizes.  A search stopped because the other of a pair answered
+ * (sd_guard_peer_done) ends as at its time limit: its result is not
+ * the one reported. */
 int search_limits_hit(search *s)
 {
 	const sd_stats *st = &s->res->stats;
@@ -89,7 +91,7 @@ int search_limits_hit(search *s)
 		s->res->limit = SD_LIMIT_NODES;
 	else if (sd_guard_interrupted)
 		s->res->limit = SD_LIMIT_INTERRUPT;
-	else if (sd_guard_time_up)
+	else if (sd_guard_time_up || sd_guard_peer_done)
 		s->res->limit = SD_LIMIT_TIME;
 	else if (o->memory_limit &&
 	         search_engine_bytes(s) >= o->memory_limit)

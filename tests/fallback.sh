@@ -98,14 +98,23 @@ ms=$((($(date +%s%N) - start) / 1000000))
 	grep -q '"fallback_after":"time"' <<<"$out" && pass ||
 	fail "two searches past the time limit: $ms ms, $out"
 
+# signal_run SIGNAL DELAY OUT ARGS...: run searchd with ARGS in the
+# background, its output into OUT, and send it SIGNAL once it is alive
+# and DELAY seconds have passed; its exit status in $rc
+signal_run() {
+	local sig=$1 delay=$2 out=$3 pid
+	shift 3
+	"$sd" "$@" >"$out" 2>&1 &
+	pid=$!
+	wait_ready $pid || fail "no sign of life from the SIG$sig run"
+	sleep "$delay"
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+}
+
 # an interrupt ends the run: no fallback after it
-"$sd" -c "$tmp/g.ini" -f json -s search.time_limit=60 >"$tmp/int.out" 2>&1 &
-pid=$!
-wait_ready $pid || fail "no sign of life from the SIGINT run"
-sleep 0.2
-kill -INT $pid
-wait $pid
-rc=$?
+signal_run INT 0.2 "$tmp/int.out" -c "$tmp/g.ini" -f json -s search.time_limit=60
 [ $rc = 3 ] && grep -q '"limit":"interrupt"' "$tmp/int.out" &&
 	! grep -q fallback "$tmp/int.out" && pass ||
 	fail "SIGINT with a fallback: exit $rc, $(cat "$tmp/int.out")"
@@ -148,6 +157,91 @@ out=$("$sd" -c "$tmp/n.ini" --trace -f json 2>&1 | grep '"event":"fallback"')
 	pass || fail "a fallback's trace, JSON: $out"
 out=$("$sd" -c "$tmp/n.ini" --trace -f csv 2>&1 >/dev/null)
 grep -q "^$mark\$" <<<"$out" && pass || fail "a fallback's trace, CSV: $out"
+
+# fallback_parallel: the fallback runs beside the first search, in a
+# second process, from the start, each with the whole time limit.  A
+# fallback that answers at once stops a first search that could not end
+# within the limit (the 4e9 line), and the run ends long before it
+j2() { python3 -c 'import json, sys; d = json.loads(sys.argv[1])
+assert eval("(" + sys.argv[2] + ")"), d' "$@"; }
+start=$(date +%s%N)
+out=$("$sd" -c "$tmp/g.ini" -f json -q -s search.time_limit=30 \
+	-s search.fallback_parallel=yes)
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$ms" -lt 5000 ] && j2 "$out" 'd["status"] == "solved" and d["length"] == 9
+	and d["fallback_beside"] is True and "fallback_after" not in d
+	and d["fallback"] == "problem.line=10"' && pass ||
+	fail "a fallback beside the first that answers first: $ms ms, $out"
+expect 0 "fallback    beside the first search, which it stopped: problem.line=10" \
+	"$sd" -c "$tmp/g.ini" -s search.time_limit=30 -s search.fallback_parallel=yes
+# ... the same with --html, whose page shows the fallback's profile
+# (the charts) and kept tree (the heat map), carried over from the
+# second process
+"$sd" -c "$tmp/g.ini" -q -s search.time_limit=30 -s search.fallback_parallel=yes \
+	-s search.algorithm=astar --html "$tmp/p.html" >/dev/null &&
+	grep -q "beside the first search, which it stopped" "$tmp/p.html" &&
+	grep -q 'id="sd-layers"' "$tmp/p.html" &&
+	grep -q 'id="sd-heat"' "$tmp/p.html" && pass ||
+	fail "--html of a fallback beside the first: $(grep -o "fallback[^<]*" "$tmp/p.html" | head -3)"
+# a first search that answers first is the report, and the fallback's
+# process is killed: none is left, and the run does not wait for it
+start=$(date +%s%N)
+out=$("$sd" -c "$tmp/g.ini" -f json -q -s search.time_limit=30 \
+	-s search.fallback_parallel=yes -s problem.line=12 \
+	-s search.fallback=problem.line=4000000000)
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$ms" -lt 5000 ] && j2 "$out" 'd["status"] == "solved" and d["length"] == 11
+	and "fallback" not in d' && all_gone "$tmp/g.ini" && pass ||
+	fail "a first search beside a fallback that answers first: $ms ms, $out"
+# neither answers: both end at the time limit, not one after the other;
+# the report is the fallback's, with both searches' expansions
+start=$(date +%s%N)
+out=$("$sd" -c "$tmp/g.ini" -f json -q -s search.time_limit=1 \
+	-s search.fallback_parallel=yes -s search.fallback=search.node_limit=0)
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$ms" -lt 2500 ] && j2 "$out" 'd["limit"] == "time" and
+	d["fallback_after"] == "time" and d["fallback_beside"] is True' &&
+	pass || fail "a fallback beside the first, neither done: $ms ms, $out"
+# SIGTERM to the first process alone ends both, with the statistics
+signal_run TERM 0.3 "$tmp/pt.out" -c "$tmp/g.ini" -f json \
+	-s search.time_limit=60 -s search.fallback_parallel=yes \
+	-s search.fallback=search.node_limit=0
+[ $rc = 3 ] && grep -q '"limit":"interrupt"' "$tmp/pt.out" &&
+	grep -q '"fallback_beside":true' "$tmp/pt.out" && all_gone "$tmp/g.ini" &&
+	pass || fail "SIGTERM with a fallback beside: exit $rc, $(cat "$tmp/pt.out")"
+# each has half of memory_limit: two breadth-first searches of a hard
+# 15-puzzle, neither of which can finish, hold no more than the limit
+# together
+out=$("$sd" -c "$tmp/n.ini" -f json -q -s problem.tiles= -s search.node_limit=0 \
+	-s problem.file="$src/config/levels/korf100.txt" -s problem.index=1 \
+	-s search.memory_limit=16M -s search.fallback_parallel=yes \
+	-s search.fallback=search.node_limit=0)
+j2 "$out" 'd["limit"] == "memory" and
+	9 << 20 <= d["stats"]["engine_bytes"] <= 17 << 20' && pass ||
+	fail "memory_limit of two searches side by side: $out"
+# a batch: the fallback beside each problem's first search
+out=$("$sd" -c "$tmp/n.ini" -s problem.tiles= -s problem.file="$tmp/e8.txt" \
+	-s problem.index=all -s search.fallback_parallel=yes 2>&1)
+# (the first search's limit of five expansions may come before the
+# fallback's answer or not)
+[ "$(grep -cE "^    fallback beside the first search, which (it stopped|reached its limit \(nodes\)): $fb" <<<"$out")" = 2 ] &&
+	grep -q "^solved 3 (2 by the fallback), no solution 0" <<<"$out" && pass ||
+	fail "batch with a fallback beside: $out"
+# the fallback's problem refused, or its process dying, is the run's
+# error, named
+sed 's/^  search.node_limit=0$/  problem.goal=sideways/' "$tmp/n.ini" >"$tmp/p.ini"
+expect 2 "$tmp/p.ini:6" "$sd" -c "$tmp/p.ini" -s search.fallback_parallel=yes
+expect 2 "the fallback's process ended without its result" \
+	"$sd" -c "$tmp/r.ini" -s search.fallback_parallel=yes \
+	-s "search.fallback=search.node_limit=0 problem.mode=crash"
+expect 2 "bad value 'maybe' for fallback_parallel: expected yes or no" \
+	"$sd" -c "$tmp/n.ini" -s search.fallback_parallel=maybe
+expect 2 "search.fallback_parallel cannot change" \
+	"$sd" -c "$tmp/n.ini" -s search.fallback=search.fallback_parallel=yes
+# --trace runs them one after the other, in one trace
+out=$("$sd" -c "$tmp/n.ini" --trace --trace-limit 3 -s search.fallback_parallel=yes 2>&1)
+grep -q "^$mark\$" <<<"$out" && pass ||
+	fail "a trace with fallback_parallel: $out"
 
 # bad fallbacks: named at their line, before any search
 expect 2 "searchd: --set search.fallback: 'astar' is not section.key=value" \

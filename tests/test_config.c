@@ -431,6 +431,7 @@ static void fallback_config(void **unused)
 	                               err, sizeof err), 0);
 	assert_int_equal(sd_config_finish(&c, err, sizeof err), 0);
 	assert_true(c.fallback_share == 0.25);
+	assert_int_equal(c.fallback_parallel, 0);  /* the default */
 	assert_int_equal(sd_config_fallback(&c, &f, err, sizeof err), -1);
 	assert_non_null(strstr(err, "--set search.fallback search.weight: "
 	                       "bad value '0'"));
@@ -469,6 +470,10 @@ static void bad_fallbacks(void **unused)
 		  "4: fallback: search.node_limit is set twice" },
 		{ "fallback_share = 1", "4: bad value '1' for fallback_share" },
 		{ "fallback_share = 0", "4: bad value '0' for fallback_share" },
+		{ "fallback_parallel = both", "4: bad value 'both' for "
+		  "fallback_parallel: expected yes or no" },
+		{ "fallback = search.fallback_parallel=yes",
+		  "4: fallback: search.fallback_parallel cannot change" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		char text[512];

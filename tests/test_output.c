@@ -197,7 +197,7 @@ static void json_of_hostile_plan(void **unused)
 	char *plan = sd_plan_text(&hostile, &inst, &r);
 	assert_non_null(plan);
 	sd_run_info run = { hostile.name, "astar", "h\x01\xc3", plan,
-	                    "lvl \"1\"\xfe", NULL, 0, NULL, NULL };
+	                    "lvl \"1\"\xfe", NULL, 0, NULL, NULL, 0 };
 	cJSON *o = json_of(&run, &r);
 	assert_string_equal(field(o, "plan"), HOSTILE_UTF8 " " HOSTILE_UTF8);
 	assert_string_equal(field(o, "plugin"), "host" FFFD "ile");
@@ -217,7 +217,7 @@ static void json_of_error_row(void **unused)
 	sd_result r = { 0 };
 	sd_run_info run = { "sokoban", "astar", "matching", NULL, "12",
 	                    "levels.xsb:40: level \xff\xff title: no player",
-	                    0, NULL, NULL };
+	                    0, NULL, NULL, 0 };
 	cJSON *o = json_of(&run, &r);
 	assert_string_equal(field(o, "status"), "error");
 	assert_string_equal(field(o, "error"),
@@ -268,14 +268,14 @@ static void csv_quotes_fields(void **unused)
 	(void)unused;
 	sd_result r = result(SD_UNSOLVABLE, SD_LIMIT_NONE);
 	sd_run_info run = { "graph", "say \"hi\"", "a,b\nc", NULL, "cr\ronly",
-	                    NULL, 0, NULL, NULL };
+	                    NULL, 0, NULL, NULL, 0 };
 	char *row = csv_of(&run, &r);
 	assert_string_equal(row, "\"cr\ronly\",\"say \"\"hi\"\"\",\"a,b\nc\","
 	                    "no-solution,,,7,9,0,0,0,0.000,0.000,,,0.000,\n");
 	free(row);
 	sd_result e = { 0 };
 	sd_run_info err = { "graph", "bfs", "zero\x1b", NULL, "3",
-	                    "bad \xff, \"quoted\"", 0, NULL, NULL };
+	                    "bad \xff, \"quoted\"", 0, NULL, NULL, 0 };
 	row = csv_of(&err, &e);
 	assert_string_equal(row, "3,bfs,zero" FFFD ",error,,,0,0,0,0,0,0.000,"
 	                    "0.000,,\"bad " FFFD ", \"\"quoted\"\"\",0.000,\n");
@@ -290,7 +290,7 @@ static void csv_header_matches_rows(void **unused)
 	capture_open(&c);
 	sd_result r = result(SD_LIMIT, SD_LIMIT_TIME);
 	sd_run_info run = { "graph", "bfs", "zero", NULL, NULL, NULL, 0, NULL,
-	                    NULL };
+	                    NULL, 0 };
 	assert_int_equal(sd_print_csv_header(c.f), 0);
 	assert_int_equal(sd_print_csv_row(c.f, &run, &r), 0);
 	char *text = capture_close(&c);
@@ -386,7 +386,7 @@ static void one_vocabulary(void **unused)
 		sd_result r = result(s->status, s->limit);
 		sd_run_info run = { "graph", "bfs", "zero", NULL, NULL,
 		                    s->error ? "no such level" : NULL, 0, NULL,
-		                    NULL };
+		                    NULL, 0 };
 		check_words(s, &run, &r);
 		check_fields(s, &run, &r);
 	}
@@ -401,7 +401,7 @@ static void text_has_no_control_bytes(void **unused)
 	char *plan = sd_plan_text(&hostile, &inst, &r);
 	assert_non_null(plan);
 	sd_run_info run = { hostile.name, "astar", "h\x1b]0;x\x07", plan,
-	                    "\x1b[2J", NULL, 0, NULL, NULL };
+	                    "\x1b[2J", NULL, 0, NULL, NULL, 0 };
 	char *text = printed(sd_print_text, &run, &r);
 	assert_false(has_control(text));
 	assert_non_null(strstr(text, "\nplan        \"\\" FFFD FFFD FFFD " "));
@@ -427,7 +427,7 @@ static void table_row_shows_error(void **unused)
 	(void)unused;
 	sd_result r = { 0 };
 	sd_run_info run = { "graph", "bfs", "zero", NULL, "4",
-	                    "x.ini:2: bad \x1b[31mlevel\xff", 0, NULL, NULL };
+	                    "x.ini:2: bad \x1b[31mlevel\xff", 0, NULL, NULL, 0 };
 	char *text = printed(sd_print_table_row, &run, &r);
 	assert_false(has_control(text));
 	assert_non_null(strstr(text, "\n    error: x.ini:2: bad " FFFD
@@ -442,7 +442,7 @@ static void fallback_in_every_format(void **unused)
 	(void)unused;
 	sd_result r = result(SD_SOLVED, SD_LIMIT_NONE);
 	sd_run_info run = { "graph", "astar", "zero", NULL, "7", NULL, 0,
-	                    "search.algorithm=astar problem.x=a,b", "time" };
+	                    "search.algorithm=astar problem.x=a,b", "time", 0 };
 	const char *line = "after the first search's limit (time): "
 	                   "search.algorithm=astar problem.x=a,b";
 	char *text = printed(sd_print_text, &run, &r), want[200];
@@ -470,7 +470,7 @@ static void write_errors_are_reported(void **unused)
 	(void)unused;
 	sd_result r = result(SD_SOLVED, SD_LIMIT_NONE);
 	sd_run_info run = { "graph", "bfs", "zero", "A B", NULL, NULL, 0, NULL,
-	                    NULL };
+	                    NULL, 0 };
 	const report_fn reports[] = { sd_print_text, sd_print_json,
 	                              sd_print_csv_row, sd_print_table_row };
 	for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
