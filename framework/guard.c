@@ -488,6 +488,7 @@ void sd_guard_peer_watch(void)
 
 void sd_guard_peer_clear(void)
 {
+	handle(SIGUSR1, SIG_IGN, NULL, 0);
 	set_flags(-1, -1, 0);
 }
 

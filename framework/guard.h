@@ -133,8 +133,9 @@ void sd_guard_disarm(void);
  * sd_guard_stopping), so that this search ends as at its time limit. */
 void sd_guard_peer_watch(void);
 
-/* After the pair: clear sd_guard_peer_done, so that it stops no later
- * search. */
+/* After the pair (its other process reaped): clear sd_guard_peer_done,
+ * so that it stops no later search, and ignore SIGUSR1 until the next
+ * sd_guard_peer_watch(). */
 void sd_guard_peer_clear(void);
 
 /* Ask for the run to end, as Ctrl-C does (safe from a signal handler). */

@@ -21,8 +21,9 @@
  *     wanted, and a child in a long plugin call would keep the answer
  *     waiting) and adds the child's processor time and peak memory to
  *     its figures, which wait4() gives.  Otherwise it reads the child's
- *     attempt; an interrupt it got is passed on first (SIGTERM), in
- *     case it did not come to the child too (kill(1) of one pid).
+ *     attempt; an interrupt it gets before the attempt comes is passed
+ *     on (SIGTERM), in case it did not come to the child too (kill(1)
+ *     of one pid).
  *   - The child dies with the parent (PR_SET_PDEATHSIG), so a parent
  *     killed outright leaves no search running.
  */
@@ -34,6 +35,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -274,18 +276,36 @@ static int take_childs(sd_attempt *a, sd_runctx *f, const sd_param *fp,
 	return a->made ? 0 : -1;
 }
 
+/* Wait until child pid's attempt begins to come on fd (or the child
+ * has ended), passing an interrupt this process has had or gets
+ * meanwhile on to the child (SIGTERM, once): a kill(1) of this process
+ * alone must end the child's search too, not leave it to its limits. */
+static void wait_child(int fd, pid_t pid)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int passed = 0;
+	for (;;) {
+		if (sd_guard_interrupted && !passed) {
+			kill(pid, SIGTERM);
+			passed = 1;
+		}
+		int k = poll(&p, 1, 100);
+		if (k > 0 || (k < 0 && errno != EINTR))
+			return;
+	}
+}
+
 /* The parent, once its own search (*a) ended on a limit: read the
- * child's attempt from fd (an interrupt passed on first) and report
- * it: its answer, or its own limit.  0, or -1 with the reason in a->err
- * (the child's error, or its end before it sent its attempt). */
+ * child's attempt from fd (wait_child) and report it: its answer, or
+ * its own limit.  0, or -1 with the reason in a->err (the child's
+ * error, or its end before it sent its attempt). */
 static int after_child(sd_attempt *a, sd_runctx *f, const sd_param *fp,
                        size_t fn, int fd, pid_t pid)
 {
 	sd_result res;
 	char *plan, err[SD_ERR_LEN];
 	int crc = 0;
-	if (sd_guard_interrupted)
-		kill(pid, SIGTERM);
+	wait_child(fd, pid);
 	int got = !recv_attempt(fd, &crc, &res, &plan, err);
 	reap(pid, NULL);
 	if (got && !crc)

@@ -209,6 +209,17 @@ signal_run TERM 0.3 "$tmp/pt.out" -c "$tmp/g.ini" -f json \
 [ $rc = 3 ] && grep -q '"limit":"interrupt"' "$tmp/pt.out" &&
 	grep -q '"fallback_beside":true' "$tmp/pt.out" && all_gone "$tmp/g.ini" &&
 	pass || fail "SIGTERM with a fallback beside: exit $rc, $(cat "$tmp/pt.out")"
+# ... also when it comes after the first search has ended (on its node
+# limit) and the run waits for the fallback, which has no limit but the
+# time: the run ends at once, not after the fallback's 60 s
+start=$(date +%s%N)
+signal_run TERM 0.5 "$tmp/pw.out" -c "$tmp/g.ini" -f json \
+	-s search.time_limit=60 -s search.fallback_parallel=yes \
+	-s search.node_limit=3 -s search.fallback=search.node_limit=0
+ms=$((($(date +%s%N) - start) / 1000000))
+[ $rc = 3 ] && [ "$ms" -lt 10000 ] && grep -q '"limit":"interrupt"' "$tmp/pw.out" &&
+	grep -q '"fallback_after":"nodes"' "$tmp/pw.out" && all_gone "$tmp/g.ini" &&
+	pass || fail "SIGTERM while the first waits for the fallback: exit $rc, $ms ms, $(cat "$tmp/pw.out")"
 # each has half of memory_limit: two breadth-first searches of a hard
 # 15-puzzle, neither of which can finish, hold no more than the limit
 # together
