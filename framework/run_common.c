@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 int sd_run_config_msg(const sd_cli *cli, const char *const *extra,
                       size_t n_extra, sd_config *c, char *err, size_t len)

@@ -250,11 +250,12 @@ static void add_figures(sd_stats *s, const sd_stats *o, int at_once)
 #undef SD_MERGE
 }
 
-/* Make a the child's attempt (res, plan; the fallback f's problem fp,
- * fn made again here, for what is shown of it: --replay, --dot,
- * --html), with the first search's figures added and its limit kept
- * (none if the child's answer stopped it).  0, or -1 with the reason
- * in a->err. */
+/* Make a the child's attempt (res, plan), with the first search's
+ * figures added and its limit kept (none if the child's answer stopped
+ * it).  A single run makes the fallback f's problem fp, fn again here,
+ * for what it shows of it (--replay, --dot, --html); a row of a batch
+ * or a comparison shows nothing of it, and makes none.  0, or -1 with
+ * the reason in a->err. */
 static int take_childs(sd_attempt *a, sd_runctx *f, const sd_param *fp,
                        size_t fn, sd_result *res, char *plan)
 {
@@ -271,6 +272,8 @@ static int take_childs(sd_attempt *a, sd_runctx *f, const sd_param *fp,
 	a->first_limit = why;
 	a->beside = 1;
 	add_figures(&a->res.stats, &first, 1);
+	if (f->rows)
+		return 0;
 	a->made = !sd_run_instance(f, fp, fn, &a->inst, a->err,
 	                           sizeof a->err);
 	return a->made ? 0 : -1;
@@ -473,7 +476,7 @@ static int trace_mark(const sd_runctx *x, sd_limit why)
 static int side_by_side(const sd_runctx *x)
 {
 	return x->fallback && x->config->fallback_parallel &&
-	       !x->cli->trace && !x->distributed && sd_mpi_ranks() <= 1;
+	       !x->cli->trace && sd_mpi_ranks() <= 1;
 }
 
 /* sd_solve with the fallback beside the first search. */
