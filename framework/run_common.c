@@ -301,8 +301,7 @@ static void on_event(void *ctx, const sd_event *ev)
 }
 
 /* The search options of one search: the config's, with the run's
- * heuristic, progress lines, trace and kept tree, and half the memory
- * limit beside another search. */
+ * heuristic, progress lines, trace and kept tree. */
 static sd_search_opts search_opts(sd_runctx *x)
 {
 	const sd_cli *cli = x->cli;
@@ -314,8 +313,6 @@ static sd_search_opts search_opts(sd_runctx *x)
 	o.trace_ctx = x;
 	o.keep_tree = (cli->dot || cli->html) && !x->rows ? SD_DOT_MAX : 0;
 	o.profile = cli->html && !x->rows;
-	if (x->beside && o.memory_limit > 1)
-		o.memory_limit /= 2;
 	return o;
 }
 
@@ -372,7 +369,7 @@ int sd_run_instance(const sd_runctx *x, const sd_param *params, size_t n,
 }
 
 int sd_solve_one(sd_runctx *x, const sd_param *params, size_t n,
-                 double limit, sd_attempt *a)
+                 double limit, int beside, sd_attempt *a)
 {
 	const sd_plugin *p = x->plugin;
 	memset(a, 0, sizeof *a);
@@ -383,6 +380,8 @@ int sd_solve_one(sd_runctx *x, const sd_param *params, size_t n,
 		return -1;
 	sd_search_opts o = search_opts(x);
 	o.time_limit = limit;
+	if (beside && o.memory_limit > 1)
+		o.memory_limit /= 2;
 	x->trace.inst = &a->inst;
 	x->trace.lines = 0;
 	if (search(x, a, &o))

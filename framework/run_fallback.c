@@ -8,7 +8,7 @@
  * so that the two share nothing but a pipe, and each has the whole time
  * limit on a core of its own:
  *
- *   - Each search has half of its memory_limit (sd_runctx.beside), so
+ *   - Each search has half of its memory_limit (sd_solve_one's `beside`), so
  *     that the two together stay within it.
  *   - The child makes the fallback's problem and searches it, quietly.
  *     If it answers (a plan, or a proof that there is none), it tells
@@ -196,9 +196,8 @@ static _Noreturn void run_child(sd_runctx *f, const sd_param *fp, size_t fn,
 	quiet = *f->cli;
 	quiet.quiet = 1;
 	f->cli = &quiet;
-	f->beside = 1;
 	sd_attempt a;
-	int rc = sd_solve_one(f, fp, fn, t, &a);
+	int rc = sd_solve_one(f, fp, fn, t, 1, &a);
 	if (!rc && answers(&a.res))
 		kill(getppid(), SIGUSR1);
 	int bad = send_attempt(fd, rc, &a);
@@ -367,9 +366,7 @@ static int solve_pair(sd_runctx *x, const sd_param *params, size_t n,
 	pid_t pid = start_child(f, fp, fn, t, &rd, a->err);
 	if (pid < 0)
 		return -1;
-	x->beside = 1;
-	int rc = sd_solve_one(x, params, n, t, a);
-	x->beside = 0;
+	int rc = sd_solve_one(x, params, n, t, 1, a);
 	if (rc || answers(&a->res)) {  /* the child is not wanted */
 		close(rd);
 		kill(pid, SIGKILL);
@@ -479,52 +476,51 @@ static int side_by_side(const sd_runctx *x)
 	       !x->cli->trace && sd_mpi_ranks() <= 1;
 }
 
-/* sd_solve with the fallback beside the first search. */
-static int solve_beside(sd_runctx *x, const sd_param *params, size_t n,
-                        sd_attempt *a)
+/* sd_solve with the fallback f after the first search's limit: the
+ * first search has time_limit less the fallback's share, f (its problem
+ * fp, fn) the time left. */
+static int solve_after(sd_runctx *x, const sd_param *params, size_t n,
+                       sd_runctx *f, const sd_param *fp, size_t fn,
+                       sd_attempt *a)
 {
-	size_t fn;
-	sd_param *fp = fallback_params(x, params, n, &fn);
-	if (!fp) {
-		memset(a, 0, sizeof *a);
+	const sd_config *c = x->config;
+	double t = c->opts.time_limit;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = sd_solve_one(x, params, n, t ? t * (1 - c->fallback_share)
+	                                      : t, 0, a);
+	double used = since(&t0);
+	if (rc || !falls_back(&a->res, t, used))
+		return rc;
+	sd_stats first = a->res.stats;
+	sd_limit why = a->res.limit;
+	sd_attempt_free(a);
+	if (x->cli->trace && trace_mark(x, why))
 		return sd_fail(a->err, sizeof a->err, "out of memory");
-	}
-	int rc = solve_pair(x, params, n, fallback_as_now(x), fp, fn,
-	                    x->config->opts.time_limit, a);
-	free(fp);
+	rc = sd_solve_one(f, fp, fn, t ? t - used : 0, 0, a);
+	a->by = f;
+	a->first_limit = why;
+	add_figures(&a->res.stats, &first, 0);
 	return rc;
 }
 
 int sd_solve(sd_runctx *x, const sd_param *params, size_t n,
              sd_attempt *a)
 {
-	const sd_config *c = x->config;
-	double t = c->opts.time_limit;
-	struct timespec t0;
-	if (side_by_side(x))
-		return solve_beside(x, params, n, a);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int rc = sd_solve_one(x, params, n, x->fallback && t ? t * (1 -
-	                      c->fallback_share) : t, a);
-	if (rc || !x->fallback)
-		return rc;
-	double used = since(&t0);
-	if (!falls_back(&a->res, t, used))
-		return 0;
+	if (!x->fallback)
+		return sd_solve_one(x, params, n, x->config->opts.time_limit, 0,
+		                    a);
 	size_t fn;
 	sd_param *fp = fallback_params(x, params, n, &fn);
-	sd_stats first = a->res.stats;
-	sd_limit why = a->res.limit;
-	sd_runctx *f = fallback_as_now(x);
-	sd_attempt_free(a);
-	if (!fp || (x->cli->trace && trace_mark(x, why))) {
-		free(fp);
+	if (!fp) {
+		memset(a, 0, sizeof *a);
 		return sd_fail(a->err, sizeof a->err, "out of memory");
 	}
-	rc = sd_solve_one(f, fp, fn, t ? t - used : 0, a);
+	sd_runctx *f = fallback_as_now(x);
+	int rc = side_by_side(x)
+	         ? solve_pair(x, params, n, f, fp, fn,
+	                      x->config->opts.time_limit, a)
+	         : solve_after(x, params, n, f, fp, fn, a);
 	free(fp);
-	a->by = f;
-	a->first_limit = why;
-	add_figures(&a->res.stats, &first, 0);
 	return rc;
 }

@@ -56,10 +56,6 @@ typedef struct sd_runctx {
 	struct sd_runctx *fallback; /* the context of the config's
 	                             fallback search (sd_fallback_ctx), or
 	                             NULL: none */
-	int beside;               /* its search runs beside another, at
-	                             once (run_fallback.c): it has half of
-	                             memory_limit, so that the two together
-	                             stay within it */
 } sd_runctx;
 
 /* One search's outcome, from sd_solve; sd_attempt_free() undoes it
@@ -134,10 +130,12 @@ int sd_run_instance(const sd_runctx *x, const sd_param *params, size_t n,
 
 /* One search of the problem params (n of them) with x's config and
  * heuristic and time limit `limit`, into *a, without a fallback: the
- * instance made, searched and its plan formatted.  0, or -1 with the
- * reason in a->err. */
+ * instance made, searched and its plan formatted.  `beside`: it runs
+ * beside another search, at once (run_fallback.c), and has half of
+ * memory_limit, so that the two together stay within it.  0, or -1
+ * with the reason in a->err. */
 int sd_solve_one(sd_runctx *x, const sd_param *params, size_t n,
-                 double limit, sd_attempt *a);
+                 double limit, int beside, sd_attempt *a);
 
 /* The stream of x's trace: JSON events and text lines go to stdout;
  * under CSV, text lines to stderr, so that stdout holds the CSV alone. */
